@@ -1,0 +1,74 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * Users and trainers share one table: they have the same fields, log in the same way and
+ * differ by role and a few trainer columns (docs/decisions/003-one-accounts-table.md).
+ */
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    role: text('role', { enum: ['user', 'trainer'] }).notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    phone: text('phone').notNull().default(''),
+    gender: text('gender', { enum: ['male', 'female'] }).notNull(),
+    age: integer('age').notNull(),
+    height: integer('height').notNull(),
+    weight: integer('weight').notNull(),
+    title: text('title').notNull().default(''),
+    description: text('description').notNull().default(''),
+    city: text('city').notNull().default(''),
+    country: text('country').notNull().default('Egypt'),
+    website: text('website').notNull().default(''),
+    picture: text('picture').notNull().default(''),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    tokenVersion: integer('token_version').notNull().default(0),
+    notifyAccount: boolean('notify_account').notNull().default(true),
+    notifyMarketing: boolean('notify_marketing').notNull().default(false),
+    // trainer columns; null for users
+    priceCents: integer('price_cents'),
+    ratingAvg: numeric('rating_avg', { precision: 3, scale: 2, mode: 'number' }).notNull().default(0),
+    ratingCount: integer('rating_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('accounts_role_email_uq').on(t.role, sql`lower(${t.email})`),
+    index('accounts_trainer_rating_idx')
+      .on(t.ratingAvg.desc(), t.id)
+      .where(sql`${t.role} = 'trainer' and ${t.deletedAt} is null and ${t.emailVerifiedAt} is not null`),
+    check('accounts_trainer_price_ck', sql`${t.role} <> 'trainer' or ${t.priceCents} >= 10000`),
+  ],
+);
+
+/** One-time links mailed to people: e-mail verification and password reset. Only the hash is kept. */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify', 'reset'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('account_tokens_hash_uq').on(t.tokenHash), index('account_tokens_account_idx').on(t.accountId)],
+);

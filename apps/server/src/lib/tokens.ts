@@ -1,0 +1,42 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Role } from '@spotter/shared';
+
+export const TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+export type SessionClaims = { id: string; role: Role; tv: number };
+
+/** Signs and checks session tokens: HS256 only, so `alg: none` and other algorithms are refused. */
+export function createTokenService(secret: string) {
+  const key = new TextEncoder().encode(secret);
+  return {
+    async sign(claims: SessionClaims): Promise<string> {
+      return new SignJWT({ id: claims.id, role: claims.role, tv: claims.tv })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(claims.id)
+        .setIssuedAt()
+        .setExpirationTime(`${TOKEN_TTL_SECONDS}s`)
+        .sign(key);
+    },
+    /** The claims, or null for anything that is not a valid, unexpired token of ours. */
+    async verify(token: string): Promise<SessionClaims | null> {
+      try {
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        const { id, role, tv } = payload as Record<string, unknown>;
+        if (typeof id !== 'string' || (role !== 'user' && role !== 'trainer') || typeof tv !== 'number') return null;
+        return { id, role, tv };
+      } catch (err) {
+        if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
+        throw err;
+      }
+    },
+  };
+}
+export type TokenService = ReturnType<typeof createTokenService>;
+
+/** A one-time token for mailed links, and the hash that is stored instead of it. */
+export function newLinkToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashLinkToken(token) };
+}
+export const hashLinkToken = (token: string) => createHash('sha256').update(token).digest('hex');

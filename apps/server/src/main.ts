@@ -1,0 +1,60 @@
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase } from './db/client';
+import { migrate } from './db/migrate';
+import { DEMO_LOGINS, seedIfEmpty } from './db/seed';
+import { lockDataDir } from './lib/data-dir-lock';
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  config.webDist ??= fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+  const unlock = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const applied = await migrate(database);
+  const seeded = await seedIfEmpty(database.db);
+
+  const app = await buildApp({ config, database });
+  if (applied.length) app.log.info({ applied }, 'migrations applied');
+  if (seeded) app.log.info('demo data seeded');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    try {
+      await app.close();
+      await database.close();
+    } finally {
+      unlock();
+      clearTimeout(force);
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const url = `http://${config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host}:${config.port}`;
+  const logins = DEMO_LOGINS.map((l) => `  ${l.role.padEnd(8)} ${l.email} / ${l.password}`).join('\n');
+  console.log(
+    `\nSpotter is running at ${url}\nDatabase: ${database.kind === 'pglite' ? `PGlite in ${config.dataDir}/db` : 'PostgreSQL'}\nDemo logins:\n${logins}\n`,
+  );
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

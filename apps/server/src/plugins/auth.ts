@@ -1,0 +1,72 @@
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { SERVER_MSG, type Role } from '@spotter/shared';
+import { accounts } from '../db/schema';
+import type { Db } from '../db/client';
+import { forbidden, unauthorized } from '../lib/app-error';
+import type { TokenService } from '../lib/tokens';
+
+export type Caller = { id: string; role: Role };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+}
+
+/** `Authorization: <token>` (as the spec sends it) or `Bearer <token>` (DECISIONS 3). */
+export function tokenFromHeader(req: FastifyRequest): string | undefined {
+  const raw = req.headers.authorization?.trim();
+  if (!raw) return undefined;
+  const token = raw.toLowerCase().startsWith('bearer ') ? raw.slice(7).trim() : raw;
+  return token && token !== 'null' && token !== 'undefined' ? token : undefined;
+}
+
+/**
+ * Identity comes from the token alone, checked against the account on every call, so a password
+ * change or a deleted account ends older tokens at once.
+ */
+export function createAuth(db: Db, tokens: TokenService) {
+  async function identify(req: FastifyRequest): Promise<Caller | undefined> {
+    const token = tokenFromHeader(req);
+    if (!token) return undefined;
+    const claims = await tokens.verify(token);
+    if (!claims) throw unauthorized(SERVER_MSG.badToken);
+    const [row] = await db
+      .select({ tokenVersion: accounts.tokenVersion, role: accounts.role, deletedAt: accounts.deletedAt })
+      .from(accounts)
+      .where(eq(accounts.id, claims.id))
+      .limit(1);
+    if (!row || row.deletedAt || row.role !== claims.role || row.tokenVersion !== claims.tv) {
+      throw unauthorized(SERVER_MSG.badToken);
+    }
+    return { id: claims.id, role: claims.role };
+  }
+
+  /** A preHandler that requires a token, and the given role when one is named. */
+  function requireAuth(role?: Role, wrongRoleMessage?: string): preHandlerAsyncHookHandler {
+    return async (req) => {
+      const caller = await identify(req);
+      if (!caller) throw unauthorized(SERVER_MSG.noToken);
+      if (role && caller.role !== role) {
+        throw forbidden(wrongRoleMessage ?? (role === 'trainer' ? SERVER_MSG.wrongRoleTrainer : SERVER_MSG.wrongRoleUser));
+      }
+      req.caller = caller;
+    };
+  }
+
+  /** A preHandler that reads the token when there is one and lets visitors through. */
+  const optionalAuth: preHandlerAsyncHookHandler = async (req) => {
+    req.caller = await identify(req);
+  };
+
+  return { requireAuth, optionalAuth };
+}
+export type Auth = ReturnType<typeof createAuth>;
+
+export const callerOf = (req: FastifyRequest): Caller => {
+  if (!req.caller) throw unauthorized(SERVER_MSG.noToken);
+  return req.caller;
+};
+
+export type AppInstance = FastifyInstance;

@@ -1,0 +1,118 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll } from 'vitest';
+import { buildApp } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import { openDatabase, type Database } from '../src/db/client';
+import { migrate } from '../src/db/migrate';
+
+export type TestApp = {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  /** Mails written to the outbox so far, oldest first. */
+  outbox(): Array<{ to: string; subject: string; text: string; links: string[] }>;
+  close(): Promise<void>;
+};
+
+/**
+ * A fresh app on a fresh database: in-memory PGlite by default, or the PostgreSQL of
+ * TEST_DATABASE_URL (CI), which every test file shares; tests use unique e-mails.
+ */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'spotter-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_MAX: '10000',
+    PUBLIC_URL: 'http://localhost:3000',
+    ...env,
+  });
+  const url = process.env.TEST_DATABASE_URL;
+  const database = await openDatabase(url ? { url } : { inMemory: true });
+  await migrate(database);
+  const app = await buildApp({ config, database, logger: !!process.env.DBG });
+  await app.ready();
+  const outboxDir = join(dataDir, 'outbox');
+  return {
+    app,
+    database,
+    config,
+    outbox() {
+      let files: string[] = [];
+      try {
+        files = readdirSync(outboxDir).filter((f) => f.endsWith('.json')).sort();
+      } catch {
+        return [];
+      }
+      return files.map((f) => JSON.parse(readFileSync(join(outboxDir, f), 'utf8')));
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One test app per file, closed after the file's tests. */
+export async function useTestApp(env?: Record<string, string>): Promise<TestApp> {
+  const t = await buildTestApp(env);
+  afterAll(() => t.close());
+  return t;
+}
+
+let counter = 0;
+export const uniqueEmail = (prefix = 'person') =>
+  `${prefix}.${Date.now().toString(36)}.${process.pid}.${++counter}@example.com`;
+
+export const validSignUp = (overrides: Record<string, unknown> = {}) => ({
+  firstName: 'Nadia',
+  lastName: 'Samir',
+  email: uniqueEmail(),
+  password: 'Strong12',
+  confirmPassword: 'Strong12',
+  phone: '01012345678',
+  age: 30,
+  gender: 'female',
+  height: 170,
+  weight: 65,
+  picture: '',
+  ...overrides,
+});
+
+export const validTrainerSignUp = (overrides: Record<string, unknown> = {}) =>
+  validSignUp({ price: 200, ...overrides });
+
+export const json = <T = Record<string, unknown>>(res: LightMyRequestResponse) => res.json() as T;
+
+/** Registers, verifies through the mailed link, logs in; answers the account's token and e-mail. */
+export async function createAccount(
+  t: TestApp,
+  role: 'user' | 'trainer',
+  overrides: Record<string, unknown> = {},
+  { verify = true } = {},
+): Promise<{ token: string; email: string; password: string; id: string }> {
+  const body = role === 'trainer' ? validTrainerSignUp(overrides) : validSignUp(overrides);
+  const plural = role === 'trainer' ? 'trainers' : 'users';
+  const reg = await t.app.inject({ method: 'POST', url: `/api/${plural}/register`, payload: body });
+  if (reg.statusCode !== 201) throw new Error(`register failed: ${reg.statusCode} ${reg.body}`);
+  if (verify) {
+    const mail = t.outbox().filter((m) => m.to === body.email).at(-1);
+    const link = new URL(mail!.links[0]);
+    const res = await t.app.inject({ method: 'GET', url: link.pathname + link.search });
+    if (res.statusCode !== 302) throw new Error(`verify failed: ${res.statusCode}`);
+  }
+  const login = await t.app.inject({
+    method: 'POST',
+    url: `/api/${plural}/login`,
+    payload: { email: body.email, password: body.password },
+  });
+  const token = login.json().token as string;
+  const me = await t.app.inject({ method: 'GET', url: role === 'trainer' ? '/api/trainerData' : '/api/userData', headers: { authorization: token } });
+  const data = me.json();
+  return { token, email: body.email as string, password: body.password as string, id: (data.userData ?? data.trainerData)._id };
+}

@@ -1,0 +1,189 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SERVER_MSG } from '@spotter/shared';
+import { ConfigError, loadConfig } from '../src/config';
+import { openDatabase } from '../src/db/client';
+import { migrate } from '../src/db/migrate';
+import { lockDataDir } from '../src/lib/data-dir-lock';
+import { buildTestApp, uniqueEmail, useTestApp, validSignUp } from './helper';
+
+describe('health, docs, headers', async () => {
+  const t = await useTestApp();
+
+  it('answers liveness and readiness', async () => {
+    expect((await t.app.inject('/api/health')).json()).toEqual({ status: 'ok' });
+    const ready = await t.app.inject('/api/health/ready');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json().status).toBe('ready');
+  });
+
+  it('publishes the OpenAPI document generated from the schemas', async () => {
+    const res = await t.app.inject('/api/docs/json');
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const path of ['/api/users/register', '/api/trainers/login', '/api/userData', '/api/trainerData/{id}', '/api/password/reset']) {
+      expect(doc.paths).toHaveProperty([path]);
+    }
+    expect((await t.app.inject('/api/docs')).statusCode).toBeLessThan(400);
+  });
+
+  it('sends security headers: CSP without inline script or third-party hosts, no framing, nosniff', async () => {
+    const res = await t.app.inject('/api/health');
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/https?:\/\//);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  });
+
+  it('keeps CORS closed by default', async () => {
+    const res = await t.app.inject({ method: 'OPTIONS', url: '/api/users/login', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('CORS_ORIGINS opens CORS to the listed origins only', async () => {
+  const t = await useTestApp({ CORS_ORIGINS: 'https://app.example' });
+  it('allows the listed origin and no other', async () => {
+    const ok = await t.app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'https://app.example' } });
+    expect(ok.headers['access-control-allow-origin']).toBe('https://app.example');
+    const other = await t.app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'https://evil.example' } });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('rate limits', async () => {
+  const t = await useTestApp({ RATE_LIMIT_MAX: '4' });
+  const login = (email: string, ip: string) =>
+    t.app.inject({ method: 'POST', url: '/api/users/login', payload: { email, password: 'Strong12' }, remoteAddress: ip });
+
+  it('limits login per IP with a 429 and a message', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 6; i++) codes.push((await login(uniqueEmail(), '10.0.0.1')).statusCode);
+    expect(codes.slice(0, 4)).toEqual([401, 401, 401, 401]);
+    expect(codes[5]).toBe(429);
+    const res = await login(uniqueEmail(), '10.0.0.1');
+    expect(res.json()).toEqual({ message: SERVER_MSG.tooMany, statusCode: 429 });
+    expect((await login(uniqueEmail(), '10.0.0.2')).statusCode).toBe(401);
+  });
+
+  it('limits login per e-mail across IPs', async () => {
+    const email = uniqueEmail('target');
+    const codes: number[] = [];
+    for (let i = 0; i < 7; i++) codes.push((await login(email, `10.1.0.${i + 1}`)).statusCode);
+    expect(codes).toContain(429);
+    expect(codes[0]).toBe(401);
+  });
+
+  it('limits registration and password reset requests too', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      codes.push((await t.app.inject({ method: 'POST', url: '/api/users/register', payload: validSignUp(), remoteAddress: '10.2.0.1' })).statusCode);
+    }
+    expect(codes.at(-1)).toBe(429);
+    const resets: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      resets.push((await t.app.inject({ method: 'POST', url: '/api/password/forgot', payload: { email: uniqueEmail(), role: 'user' }, remoteAddress: '10.3.0.1' })).statusCode);
+    }
+    expect(resets.at(-1)).toBe(429);
+  });
+});
+
+describe('serving the web app', async () => {
+  const web = mkdtempSync(join(tmpdir(), 'spotter-web-'));
+  mkdirSync(join(web, 'assets'));
+  writeFileSync(join(web, 'index.html'), '<!doctype html><title>Spotter</title><div id="root"></div>');
+  writeFileSync(join(web, 'assets', 'index-abc123.js'), `console.log(${JSON.stringify('x'.repeat(4000))})`);
+  const t = await useTestApp({ WEB_DIST: web });
+
+  it('answers index.html for app routes, uncached', async () => {
+    for (const url of ['/', '/trainers', '/trainer/profile/123', '/users/login?next=1']) {
+      const res = await t.app.inject(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<div id="root">');
+    }
+  });
+
+  it('serves hashed assets immutable and compressed', async () => {
+    const res = await t.app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('keeps API and missing files as JSON 404s', async () => {
+    expect((await t.app.inject('/api/unknown')).json().statusCode).toBe(404);
+    expect((await t.app.inject('/assets/missing.js')).statusCode).toBe(404);
+  });
+});
+
+describe('configuration', () => {
+  it('lists every bad value at once', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', PUBLIC_URL: 'nope', DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')) });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const text = (err as ConfigError).problems.join('\n');
+      for (const key of ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'PUBLIC_URL']) expect(text).toContain(key);
+    }
+  });
+
+  it('requires JWT_SECRET in production and generates a kept one in development', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')) })).toThrow(/JWT_SECRET/);
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const a = loadConfig({ DATA_DIR: dir }).jwtSecret;
+    expect(a.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: dir }).jwtSecret).toBe(a);
+  });
+});
+
+describe('data directory lock', () => {
+  it('refuses a second holder and takes over a lock left by a dead process', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lock-'));
+    writeFileSync(join(dir, 'server.pid'), String(process.ppid));
+    expect(() => lockDataDir(dir)).toThrow(/Another Spotter process/);
+    writeFileSync(join(dir, 'server.pid'), '999999');
+    const unlock = lockDataDir(dir);
+    unlock();
+  });
+});
+
+describe('migrations', () => {
+  it('two processes migrating at once apply each migration exactly once', async () => {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) {
+      // PGlite in one directory is single-process by design; check a rerun is a no-op instead.
+      const t = await buildTestApp();
+      expect(await migrate(t.database)).toEqual([]);
+      await t.close();
+      return;
+    }
+    const [a, b] = await Promise.all([openDatabase({ url }), openDatabase({ url })]);
+    const [ra, rb] = await Promise.all([migrate(a), migrate(b)]);
+    expect([...ra, ...rb]).toEqual([]);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('a second start keeps what the first stored', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'restart-'));
+    const first = await openDatabase({ dataDir });
+    await migrate(first);
+    await first.db.execute(`insert into newsletter_probe values (1)`).catch(() => undefined);
+    const { accounts } = await import('../src/db/schema');
+    await first.db.insert(accounts).values({ role: 'user', email: uniqueEmail(), passwordHash: 'x', firstName: 'Ab', lastName: 'Cd', gender: 'male', age: 20, height: 170, weight: 70 });
+    await first.close();
+    const second = await openDatabase({ dataDir });
+    expect(await migrate(second)).toEqual([]);
+    const rows = await second.db.select().from(accounts);
+    expect(rows).toHaveLength(1);
+    await second.close();
+  });
+});

@@ -1,0 +1,34 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+const OUTBOX = '.tmp/e2e-data/outbox';
+
+export const uniqueEmail = (prefix: string) => `${prefix}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 7)}@example.com`;
+
+/** The newest mail the server wrote to its outbox for this address. */
+export async function mailTo(address: string): Promise<{ subject: string; links: string[] }> {
+  let found: { subject: string; links: string[] } | undefined;
+  await expect
+    .poll(() => {
+      if (!existsSync(OUTBOX)) return false;
+      const files = readdirSync(OUTBOX).filter((f) => f.endsWith('.json')).sort();
+      for (const f of files) {
+        const mail = JSON.parse(readFileSync(join(OUTBOX, f), 'utf8'));
+        if (mail.to === address) found = mail;
+      }
+      return !!found;
+    })
+    .toBe(true);
+  return found!;
+}
+
+/** Fails a test on any console error or uncaught page error. */
+export function failOnConsoleErrors(page: Page) {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !/Failed to load resource: the server responded with a status of 40[01349]/.test(msg.text())) errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(err.message));
+  return () => expect(errors, 'console errors').toEqual([]);
+}

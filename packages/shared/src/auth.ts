@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { MSG } from './messages';
+import {
+  AgeSchema,
+  EmailSchema,
+  GenderSchema,
+  HeightSchema,
+  NameSchema,
+  PasswordSchema,
+  PhoneSchema,
+  PriceSchema,
+  WeightSchema,
+} from './fields';
+
+export const ROLES = ['user', 'trainer'] as const;
+export const RoleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof RoleSchema>;
+
+const signUpFields = {
+  firstName: NameSchema,
+  lastName: NameSchema,
+  email: EmailSchema,
+  password: PasswordSchema,
+  confirmPassword: z.string({ error: MSG.confirmRequired }).min(1, MSG.confirmRequired),
+  phone: PhoneSchema,
+  age: AgeSchema,
+  gender: GenderSchema,
+  height: HeightSchema,
+  weight: WeightSchema,
+  /** Accepted for compatibility with the spec's payload; photos are set by upload instead. */
+  picture: z.string().max(2000).optional(),
+};
+
+const passwordsMatch = <T extends { password: string; confirmPassword: string }>(
+  data: T,
+  ctx: z.RefinementCtx,
+) => {
+  if (data.password !== data.confirmPassword) {
+    ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: MSG.passwordsMatch });
+  }
+};
+
+export const ZUserSignUpRequest = z.object(signUpFields).superRefine(passwordsMatch);
+export type TUserSignUpRequest = z.input<typeof ZUserSignUpRequest>;
+
+export const ZTrainerSignUpRequest = z
+  .object({ ...signUpFields, price: PriceSchema })
+  .superRefine(passwordsMatch);
+export type TTrainerSignUpRequest = z.input<typeof ZTrainerSignUpRequest>;
+
+export const ZLoginRequest = z.object({
+  email: z
+    .string({ error: MSG.loginEmailRequired })
+    .trim()
+    .min(1, MSG.loginEmailRequired)
+    .max(254, MSG.loginEmailInvalid)
+    .pipe(z.email(MSG.loginEmailInvalid))
+    .transform((e) => e.toLowerCase()),
+  password: z
+    .string({ error: MSG.loginPasswordRequired })
+    .min(1, MSG.loginPasswordRequired)
+    .max(200, MSG.loginPasswordMin)
+    .regex(/^[A-Z]/, MSG.loginPasswordUppercase)
+    .min(4, MSG.loginPasswordMin),
+});
+export type TLoginRequest = z.input<typeof ZLoginRequest>;
+
+export const ZMessageResponse = z.object({ message: z.string() });
+export const ZLoginResponse = z.object({ message: z.string(), token: z.string() });
+
+export const ZForgotPasswordRequest = z.object({ email: EmailSchema, role: RoleSchema });
+export const ZResetPasswordRequest = z
+  .object({
+    token: z.string().min(10, 'This reset link is invalid').max(200),
+    password: PasswordSchema,
+    confirmPassword: z.string({ error: MSG.confirmRequired }).min(1, MSG.confirmRequired),
+  })
+  .superRefine(passwordsMatch);
+export type TResetPasswordRequest = z.input<typeof ZResetPasswordRequest>;
+
+export const ZVerifyQuery = z.object({ token: z.string().max(200).optional() });

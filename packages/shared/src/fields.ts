@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { MSG } from './messages';
+
+/** Limits of spec section 9, in one place. */
+export const LIMITS = {
+  nameMin: 2,
+  nameMax: 50,
+  titleMax: 25,
+  descriptionMax: 200,
+  ageMin: 18,
+  ageMax: 100,
+  heightMin: 50,
+  heightMax: 250,
+  weightMin: 5,
+  weightMax: 650,
+  priceMin: 100,
+  priceMax: 100_000,
+  emailMax: 254,
+} as const;
+
+/** "Required" when missing, the given message for any other type. */
+const typeError = (message: string) => (iss: { input?: unknown }) =>
+  iss.input === undefined || iss.input === null || iss.input === '' ? MSG.required : message;
+
+/** Accepts numbers, and numeric strings from forms; anything else fails with `message`. */
+const numeric = (message: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v),
+    z.number({ error: typeError(message) }),
+  );
+
+export const NameSchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, MSG.required)
+  .min(LIMITS.nameMin, MSG.nameMin)
+  .max(LIMITS.nameMax, MSG.max(LIMITS.nameMax));
+
+export const EmailSchema = z
+  .string({ error: MSG.emailRequired })
+  .trim()
+  .min(1, MSG.emailRequired)
+  .max(LIMITS.emailMax, MSG.emailInvalid)
+  .pipe(z.email(MSG.emailInvalid))
+  .transform((e) => e.toLowerCase());
+
+export const PASSWORD_PATTERN = /^[A-Z][a-z0-9]{3,8}$/;
+export const PasswordSchema = z
+  .string({ error: MSG.passwordRequired })
+  .min(1, MSG.passwordRequired)
+  .regex(PASSWORD_PATTERN, MSG.passwordShape);
+
+export const PHONE_PATTERN = /^01[0125][0-9]{8}$/;
+export const PhoneSchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, MSG.required)
+  .regex(PHONE_PATTERN, MSG.phoneInvalid);
+
+export const AgeSchema = numeric(MSG.ageNumber).pipe(
+  z.number().int(MSG.ageInteger).min(LIMITS.ageMin, MSG.ageMin).max(LIMITS.ageMax, MSG.ageMax),
+);
+
+export const GenderSchema = z.enum(['male', 'female'], { error: typeError(MSG.genderInvalid) });
+
+export const HeightSchema = numeric(MSG.number).pipe(
+  z
+    .number()
+    .positive(MSG.positive)
+    .int(MSG.wholeNumber)
+    .min(LIMITS.heightMin, MSG.heightMin)
+    .max(LIMITS.heightMax, MSG.heightMax),
+);
+
+export const WeightSchema = numeric(MSG.number).pipe(
+  z
+    .number()
+    .positive(MSG.positive)
+    .int(MSG.wholeNumber)
+    .min(LIMITS.weightMin, MSG.weightMin)
+    .max(LIMITS.weightMax, MSG.weightMax),
+);
+
+/** Whole dollars. */
+export const PriceSchema = numeric(MSG.number).pipe(
+  z
+    .number()
+    .positive(MSG.positive)
+    .int(MSG.wholeNumber)
+    .min(LIMITS.priceMin, MSG.priceMin)
+    .max(LIMITS.priceMax, `Maximum is ${LIMITS.priceMax}`),
+);
+
+export const TitleSchema = z.string().trim().max(LIMITS.titleMax, MSG.max(LIMITS.titleMax));
+export const DescriptionSchema = z
+  .string()
+  .trim()
+  .max(LIMITS.descriptionMax, MSG.max(LIMITS.descriptionMax));
+
+export const WebsiteSchema = z
+  .string()
+  .trim()
+  .max(200, MSG.websiteInvalid)
+  .refine((v) => v === '' || /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(v), MSG.websiteInvalid);

@@ -1,0 +1,45 @@
+// `npm start`: install what is missing, build what is stale, then serve (the server migrates and seeds).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const run = (cmd, args, env = {}) => {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+
+function newest(dir) {
+  let t = 0;
+  if (!existsSync(dir)) return t;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === 'node_modules' || e.name === 'dist') continue;
+    const p = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
+
+const lock = join(root, 'package-lock.json');
+const installed = join(root, 'node_modules', '.package-lock.json');
+if (!existsSync(installed) || mtime(lock) > mtime(installed)) {
+  console.log('Installing dependencies…');
+  run('npm', [existsSync(lock) ? 'ci' : 'install', '--no-audit', '--no-fund'], { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' });
+}
+
+const shared = newest(join(root, 'packages/shared'));
+const webOut = join(root, 'apps/web/dist/index.html');
+const serverOut = join(root, 'apps/server/dist/main.js');
+if (Math.max(shared, newest(join(root, 'apps/web'))) > mtime(webOut)) {
+  console.log('Building the web app…');
+  run('npm', ['run', 'build', '-w', '@spotter/web']);
+}
+if (Math.max(shared, newest(join(root, 'apps/server'))) > mtime(serverOut)) {
+  console.log('Building the server…');
+  run('npm', ['run', 'build', '-w', '@spotter/server']);
+}
+
+const server = spawn(process.execPath, ['--enable-source-maps', serverOut], { cwd: root, stdio: 'inherit' });
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
