@@ -16,6 +16,14 @@ import { registerWeb } from './plugins/web';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { createAccountsService } from './modules/accounts/accounts.service';
 import { createMailer, type Mailer } from './modules/mail/mail.service';
+import { avatarsRoutes } from './modules/avatars/avatars.routes';
+import { favouritesRoutes } from './modules/favourites/favourites.routes';
+import { createFavouritesService } from './modules/favourites/favourites.service';
+import { newsletterRoutes } from './modules/newsletter/newsletter.routes';
+import { reviewsRoutes } from './modules/reviews/reviews.routes';
+import { createReviewsService } from './modules/reviews/reviews.service';
+import { trainersRoutes } from './modules/trainers/trainers.routes';
+import { createTrainersService } from './modules/trainers/trainers.service';
 
 export const BODY_LIMIT = 100 * 1024;
 
@@ -113,6 +121,11 @@ export async function buildApp({ config, database, mailer, logger = true }: AppD
         },
       );
       await api.register(accountsRoutes(accounts, auth, limit));
+      await api.register(trainersRoutes(createTrainersService({ db: database.db })));
+      await api.register(reviewsRoutes(createReviewsService({ db: database.db }), auth));
+      await api.register(favouritesRoutes(createFavouritesService({ db: database.db }), auth));
+      await api.register(newsletterRoutes(database.db, limit.perIp));
+      await api.register(avatarsRoutes);
     },
     { prefix: '/api' },
   );

@@ -116,3 +116,31 @@ export async function createAccount(
   const data = me.json();
   return { token, email: body.email as string, password: body.password as string, id: (data.userData ?? data.trainerData)._id };
 }
+
+let trainerCounter = 0;
+/** A verified trainer stored directly (no Argon2, no mail), for list and review tests. */
+export async function insertTrainer(t: TestApp, values: Partial<typeof import('../src/db/schema').accounts.$inferInsert> = {}) {
+  const { accounts } = await import('../src/db/schema');
+  const [row] = await t.database.db
+    .insert(accounts)
+    .values({
+      role: 'trainer',
+      email: uniqueEmail('trainer'),
+      passwordHash: 'not-a-login',
+      firstName: 'Coach',
+      lastName: `Number${++trainerCounter}`,
+      gender: 'male',
+      age: 30,
+      height: 180,
+      weight: 80,
+      phone: '01198765432',
+      title: 'Strength coach',
+      description: 'Barbell basics',
+      city: 'Cairo',
+      priceCents: 20000,
+      emailVerifiedAt: new Date(),
+      ...values,
+    })
+    .returning();
+  return row;
+}

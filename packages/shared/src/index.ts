@@ -4,3 +4,7 @@ export * from './auth';
 export * from './accounts';
 export * from './errors';
 export * from './bmi';
+export * from './trainers';
+export * from './reviews';
+export * from './favorites';
+export * from './newsletter';

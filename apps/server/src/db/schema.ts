@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  primaryKey,
+  smallint,
   check,
   index,
   integer,
@@ -11,6 +13,12 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/**
+ * The predicate of every partial index on trainers; list queries repeat it word for word so the
+ * planner can use them.
+ */
+export const LISTED_TRAINER = sql.raw(`role = 'trainer' and deleted_at is null and email_verified_at is not null`);
 
 /**
  * Users and trainers share one table: they have the same fields, log in the same way and
@@ -49,9 +57,13 @@ export const accounts = pgTable(
   },
   (t) => [
     uniqueIndex('accounts_role_email_uq').on(t.role, sql`lower(${t.email})`),
-    index('accounts_trainer_rating_idx')
-      .on(t.ratingAvg.desc(), t.id)
-      .where(sql`${t.role} = 'trainer' and ${t.deletedAt} is null and ${t.emailVerifiedAt} is not null`),
+    index('accounts_trainer_rating_idx').on(t.ratingAvg.desc(), t.id).where(LISTED_TRAINER),
+    index('accounts_trainer_price_idx').on(t.priceCents, t.id).where(LISTED_TRAINER),
+    index('accounts_trainer_newest_idx').on(t.createdAt.desc(), t.id).where(LISTED_TRAINER),
+    index('accounts_trainer_city_idx').on(sql`lower(${t.city})`, t.ratingAvg.desc(), t.id).where(LISTED_TRAINER),
+    index('accounts_trainer_search_idx')
+      .using('gin', sql`(${t.firstName} || ' ' || ${t.lastName} || ' ' || ${t.title} || ' ' || ${t.description}) gin_trgm_ops`)
+      .where(LISTED_TRAINER),
     check('accounts_trainer_price_ck', sql`${t.role} <> 'trainer' or ${t.priceCents} >= 10000`),
   ],
 );
@@ -72,3 +84,45 @@ export const accountTokens = pgTable(
   },
   (t) => [uniqueIndex('account_tokens_hash_uq').on(t.tokenHash), index('account_tokens_account_idx').on(t.accountId)],
 );
+
+/** One review per user per trainer; posting again edits it (DECISIONS 15). */
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    trainerId: uuid('trainer_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    rating: smallint('rating').notNull(),
+    comment: text('comment').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('reviews_trainer_user_uq').on(t.trainerId, t.userId),
+    index('reviews_trainer_created_idx').on(t.trainerId, t.createdAt.desc()),
+    check('reviews_rating_ck', sql`${t.rating} between 1 and 5`),
+  ],
+);
+
+export const favourites = pgTable(
+  'favourites',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    trainerId: uuid('trainer_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.trainerId] })],
+);
+
+export const newsletterSubscribers = pgTable('newsletter_subscribers', {
+  email: text('email').primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -4,12 +4,10 @@ import { z } from 'zod';
 import {
   ZErrorResponse,
   ZForgotPasswordRequest,
-  ZIdParams,
   ZLoginRequest,
   ZLoginResponse,
   ZMessageResponse,
   ZOwnTrainerDataResponse,
-  ZPublicTrainerDataResponse,
   ZResetPasswordRequest,
   ZTrainerSignUpRequest,
   ZUserDataResponse,
@@ -21,7 +19,7 @@ import {
 import type { Auth } from '../../plugins/auth';
 import { callerOf } from '../../plugins/auth';
 import type { AccountsService } from './accounts.service';
-import { toOwnAccount, toOwnTrainer, toPublicTrainer } from './accounts.service';
+import { toOwnAccount, toOwnTrainer } from './accounts.service';
 
 type Limiters = {
   perIp: preHandlerAsyncHookHandler;
@@ -87,19 +85,6 @@ export function accountsRoutes(service: AccountsService, auth: Auth, limit: Limi
         preHandler: auth.requireAuth('trainer'),
       },
       async (req) => ({ trainerData: toOwnTrainer(await service.getOwn(callerOf(req).id)) }),
-    );
-
-    r.get(
-      '/trainerData/:id',
-      {
-        schema: {
-          tags: ['trainers'],
-          summary: 'A trainer as anyone may see it',
-          params: ZIdParams,
-          response: { 200: ZPublicTrainerDataResponse, ...errors },
-        },
-      },
-      async (req) => ({ trainerData: toPublicTrainer(await service.getPublicTrainer(req.params.id)) }),
     );
 
     r.get(

@@ -7,7 +7,7 @@ import {
   type TPublicTrainer,
 } from '@spotter/shared';
 import type { Db } from '../../db/client';
-import { badRequest, conflict, notFound, unauthorized } from '../../lib/app-error';
+import { badRequest, conflict, unauthorized } from '../../lib/app-error';
 import { getDummyHash, hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashLinkToken, newLinkToken, type TokenService } from '../../lib/tokens';
 import { passwordResetMail, verificationMail, type Mailer } from '../mail/mail.service';
@@ -16,7 +16,6 @@ import type { AccountRow } from './accounts.repo';
 
 const VERIFY_TTL_MS = 48 * 60 * 60 * 1000;
 const RESET_TTL_MS = 60 * 60 * 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type SignUpInput = {
   firstName: string;
@@ -124,13 +123,6 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
     async getOwn(id: string): Promise<AccountRow> {
       const row = await repo.findAccountById(db, id);
       if (!row) throw unauthorized(SERVER_MSG.badToken);
-      return row;
-    },
-
-    /** A listed trainer: verified, not deleted. Anything else, including a malformed id, is 404. */
-    async getPublicTrainer(id: string): Promise<AccountRow> {
-      const row = UUID.test(id) ? await repo.findAccountById(db, id) : undefined;
-      if (!row || row.role !== 'trainer' || !row.emailVerifiedAt) throw notFound(SERVER_MSG.trainerNotFound);
       return row;
     },
 

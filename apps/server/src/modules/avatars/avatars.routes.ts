@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { avatarSvg } from './avatar-svg';
+
+export const avatarUrl = (seed: string, gender?: 'male' | 'female') => `/api/avatars/${encodeURIComponent(seed)}.svg${gender ? `?g=${gender[0]}` : ''}`;
+
+/** Generated portraits for demo accounts; the same address always draws the same picture. */
+export async function avatarsRoutes(app: FastifyInstance) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/avatars/:file',
+    {
+      schema: {
+        tags: ['images'],
+        summary: 'A generated portrait (SVG)',
+        params: z.object({ file: z.string().regex(/^[\w.-]{1,80}\.svg$/, 'Not found') }),
+        querystring: z.object({ g: z.enum(['m', 'f']).optional() }),
+      },
+    },
+    async (req, reply) => {
+      const seed = req.params.file.slice(0, -4);
+      const gender = req.query.g === 'm' ? 'male' : req.query.g === 'f' ? 'female' : undefined;
+      return reply
+        .type('image/svg+xml')
+        .header('Cache-Control', 'public, max-age=31536000, immutable')
+        .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
+        .send(avatarSvg(seed, gender));
+    },
+  );
+}

@@ -1,0 +1,71 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { accounts, reviews } from '../../db/schema';
+
+type Q = Db | Tx;
+
+/** Reviews of a trainer, newest first, with the reviewer's name and photo as they are now. */
+export async function findReviewsOfTrainer(db: Q, trainerId: string) {
+  return db
+    .select({
+      id: reviews.id,
+      trainerId: reviews.trainerId,
+      userId: reviews.userId,
+      rating: reviews.rating,
+      comment: reviews.comment,
+      createdAt: reviews.createdAt,
+      updatedAt: reviews.updatedAt,
+      firstName: accounts.firstName,
+      lastName: accounts.lastName,
+      picture: accounts.picture,
+      deletedAt: accounts.deletedAt,
+    })
+    .from(reviews)
+    .innerJoin(accounts, eq(accounts.id, reviews.userId))
+    .where(eq(reviews.trainerId, trainerId))
+    .orderBy(desc(reviews.createdAt), desc(reviews.id))
+    .limit(500);
+}
+export type ReviewRow = Awaited<ReturnType<typeof findReviewsOfTrainer>>[number];
+
+/** Locks the trainer's row so concurrent reviews recompute the average one after another. */
+export async function lockTrainer(tx: Tx, trainerId: string) {
+  const rows = await tx.execute(sql`select id from accounts where id = ${trainerId} and role = 'trainer' and deleted_at is null and email_verified_at is not null for update`);
+  return (rows as unknown as { rows: unknown[] }).rows.length > 0;
+}
+
+export async function upsertReview(tx: Tx, values: { trainerId: string; userId: string; rating: number; comment: string }) {
+  const [row] = await tx
+    .insert(reviews)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [reviews.trainerId, reviews.userId],
+      set: { rating: values.rating, comment: values.comment, updatedAt: sql`now()` },
+    })
+    .returning({ id: reviews.id });
+  return row;
+}
+
+/** Average and count recomputed in SQL, in the same transaction as the review. */
+export async function refreshTrainerRating(tx: Tx, trainerId: string) {
+  await tx
+    .update(accounts)
+    .set({
+      ratingAvg: sql`(select coalesce(round(avg(rating), 2), 0) from reviews where trainer_id = ${trainerId})`,
+      ratingCount: sql`(select count(*)::int from reviews where trainer_id = ${trainerId})`,
+    })
+    .where(eq(accounts.id, trainerId));
+}
+
+export async function findReview(db: Q, trainerId: string, userId: string) {
+  const rows = await findReviewsOfTrainer(db, trainerId);
+  return rows.find((r) => r.userId === userId);
+}
+
+export async function ratingDistribution(db: Q, trainerId: string) {
+  return db
+    .select({ rating: reviews.rating, n: sql<number>`count(*)::int` })
+    .from(reviews)
+    .where(and(eq(reviews.trainerId, trainerId)))
+    .groupBy(reviews.rating);
+}

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { REVIEW_MSG, ZCreateReviewRequest, ZCreateReviewResponse, ZErrorResponse, ZIdParams, ZReviewsResponse } from '@spotter/shared';
+import type { Auth } from '../../plugins/auth';
+import type { ReviewsService } from './reviews.service';
+
+const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse };
+
+export function reviewsRoutes(service: ReviewsService, auth: Auth) {
+  return async function (app: FastifyInstance) {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    r.get(
+      '/trainer/reviews/:id',
+      {
+        schema: { tags: ['reviews'], summary: "A trainer's reviews, newest first", params: ZIdParams, response: { 200: ZReviewsResponse, ...errors } },
+        preHandler: auth.optionalAuth,
+      },
+      async (req) => ({ allReviews: await service.listReviews(req.params.id, req.caller?.id) }),
+    );
+
+    r.get(
+      '/trainer/reviews/:id/distribution',
+      {
+        schema: {
+          tags: ['reviews'],
+          summary: 'How many reviews gave each number of stars',
+          params: ZIdParams,
+          response: { 200: z.object({ distribution: z.record(z.enum(['1', '2', '3', '4', '5']), z.number()) }) },
+        },
+      },
+      async (req) => ({ distribution: await service.distribution(req.params.id) }),
+    );
+
+    r.post(
+      '/reviews/new',
+      {
+        schema: {
+          tags: ['reviews'],
+          summary: 'Post or edit your review of a trainer (users only)',
+          body: ZCreateReviewRequest,
+          response: { 201: ZCreateReviewResponse, ...errors },
+        },
+        preHandler: auth.optionalAuth,
+      },
+      async (req, reply) => {
+        const review = await service.postReview(req.caller, req.body);
+        return reply.status(201).send({ message: REVIEW_MSG.created, review });
+      },
+    );
+  };
+}

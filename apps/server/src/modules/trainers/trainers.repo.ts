@@ -1,0 +1,72 @@
+import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { accounts, LISTED_TRAINER } from '../../db/schema';
+
+export type TrainerFilters = {
+  q?: string;
+  minPrice?: number;
+  maxPrice?: number;
+  minRating?: number;
+  gender?: 'male' | 'female';
+  city?: string;
+  ids?: string[];
+};
+export type TrainerSort = 'rating' | 'price_asc' | 'price_desc' | 'newest';
+
+const SEARCH_TEXT = sql`(${accounts.firstName} || ' ' || ${accounts.lastName} || ' ' || ${accounts.title} || ' ' || ${accounts.description})`;
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function whereOf(f: TrainerFilters): SQL {
+  const parts: SQL[] = [LISTED_TRAINER];
+  if (f.q) parts.push(sql`${SEARCH_TEXT} ilike ${`%${escapeLike(f.q)}%`}`);
+  if (f.minPrice !== undefined) parts.push(gte(accounts.priceCents, f.minPrice * 100));
+  if (f.maxPrice !== undefined) parts.push(lte(accounts.priceCents, f.maxPrice * 100));
+  if (f.minRating !== undefined) parts.push(gte(accounts.ratingAvg, f.minRating));
+  if (f.gender) parts.push(eq(accounts.gender, f.gender));
+  if (f.city) parts.push(sql`lower(${accounts.city}) = lower(${f.city})`);
+  if (f.ids) parts.push(f.ids.length ? inArray(accounts.id, f.ids) : sql`false`);
+  return and(...parts)!;
+}
+
+const ORDER: Record<TrainerSort, SQL[]> = {
+  rating: [desc(accounts.ratingAvg), asc(accounts.id)],
+  price_asc: [asc(accounts.priceCents), asc(accounts.id)],
+  price_desc: [desc(accounts.priceCents), desc(accounts.id)],
+  newest: [desc(accounts.createdAt), asc(accounts.id)],
+};
+
+export async function findTrainers(db: Db, opts: { filters: TrainerFilters; sort: TrainerSort; limit: number; offset: number }) {
+  return db
+    .select()
+    .from(accounts)
+    .where(whereOf(opts.filters))
+    .orderBy(...ORDER[opts.sort])
+    .limit(opts.limit)
+    .offset(opts.offset);
+}
+
+/**
+ * Exact up to `cap` rows (a bounded scan); past that, the planner's estimate, which is what a
+ * pager needs, without counting a large table on every request.
+ */
+export async function countTrainers(db: Db, filters: TrainerFilters, cap: number): Promise<number> {
+  const where = whereOf(filters);
+  const [{ n }] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(sql`(select 1 from ${accounts} where ${where} limit ${cap + 1}) as capped`);
+  if (n <= cap) return n;
+  const plan = await db.execute(sql`explain (format json) select 1 from ${accounts} where ${where}`);
+  const rows = (plan as unknown as { rows: Array<Record<string, unknown>> }).rows;
+  const json = rows[0]?.['QUERY PLAN'];
+  const parsed = (typeof json === 'string' ? JSON.parse(json) : json) as Array<{ Plan: { 'Plan Rows': number } }>;
+  return Math.max(cap + 1, Math.round(parsed?.[0]?.Plan?.['Plan Rows'] ?? cap + 1));
+}
+
+export async function findListedTrainer(db: Db, id: string) {
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.id, id), LISTED_TRAINER))
+    .limit(1);
+  return row;
+}

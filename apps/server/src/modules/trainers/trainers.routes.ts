@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ZErrorResponse, ZIdParams, ZTrainerProfileResponse, ZTrainersQuery, ZTrainersResponse } from '@spotter/shared';
+import type { TrainersService } from './trainers.service';
+
+export function trainersRoutes(service: TrainersService) {
+  return async function (app: FastifyInstance) {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    r.get(
+      '/trainers',
+      {
+        schema: {
+          tags: ['trainers'],
+          summary: 'Verified trainers: search, filters, sort and pages',
+          querystring: ZTrainersQuery,
+          response: { 200: ZTrainersResponse, 400: ZErrorResponse },
+        },
+      },
+      async (req) => {
+        const { ids, ...rest } = req.query;
+        return service.listTrainers({ ...rest, idsCsv: ids, q: rest.q || undefined, city: rest.city || undefined });
+      },
+    );
+
+    r.get(
+      '/trainerData/:id',
+      {
+        schema: {
+          tags: ['trainers'],
+          summary: 'A trainer as anyone may see it, with rating count and subscribers',
+          params: ZIdParams,
+          response: { 200: ZTrainerProfileResponse, 404: ZErrorResponse },
+        },
+      },
+      async (req) => ({ trainerData: await service.getTrainerProfile(req.params.id) }),
+    );
+  };
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { seedDemo, seedIfEmpty } from '../src/db/seed';
+import { buildTestApp } from './helper';
+
+describe('demo seed', () => {
+  it('fills an empty database with verified trainers and varied ratings, and changes nothing when run again', async () => {
+    if (process.env.TEST_DATABASE_URL) return; // the shared CI database is not empty; PGlite covers this
+    const t = await buildTestApp();
+    try {
+      expect(await seedIfEmpty(t.database.db)).toBe(true);
+      const count = async () =>
+        (await t.database.db.execute(sql`select
+          (select count(*)::int from accounts where role = 'trainer' and email_verified_at is not null) trainers,
+          (select count(distinct user_id)::int from reviews) reviewers,
+          (select count(*)::int from reviews) reviews,
+          (select count(distinct rating_avg)::int from accounts where role = 'trainer') ratings,
+          (select min(price_cents)::int from accounts where role = 'trainer') min_price,
+          (select max(price_cents)::int from accounts where role = 'trainer') max_price,
+          (select count(distinct city)::int from accounts where role = 'trainer') cities,
+          (select count(distinct gender)::int from accounts where role = 'trainer') genders`)) as unknown as { rows: Array<Record<string, number>> };
+      const first = (await count()).rows[0];
+      expect(first.trainers).toBeGreaterThanOrEqual(48);
+      expect(first.reviewers).toBeGreaterThanOrEqual(10);
+      expect(first.ratings).toBeGreaterThan(10);
+      expect(first.min_price).toBeGreaterThanOrEqual(10000);
+      expect(first.max_price).toBeLessThanOrEqual(90000);
+      expect(first.cities).toBeGreaterThan(5);
+      expect(first.genders).toBe(2);
+      expect(await seedIfEmpty(t.database.db)).toBe(false);
+      await seedDemo(t.database.db);
+      expect((await count()).rows[0]).toEqual(first);
+      const list = (await t.app.inject('/api/trainers?limit=100')).json();
+      expect(list.total).toBe(first.trainers);
+      expect(list.viewAllTrainers[0].picture).toMatch(/^\/api\/avatars\//);
+      const login = await t.app.inject({ method: 'POST', url: '/api/trainers/login', payload: { email: 'trainer@spotter.test', password: 'Demo1234' } });
+      expect(login.statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

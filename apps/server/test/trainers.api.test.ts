@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { SERVER_MSG } from '@spotter/shared';
+import { createAccount, insertTrainer, useTestApp } from './helper';
+
+const t = await useTestApp();
+const list = async (query: string) => {
+  const res = await t.app.inject(`/api/trainers?${query}`);
+  return { status: res.statusCode, body: res.json() };
+};
+
+// Every test filters by a city of its own, so files sharing one PostgreSQL database do not meet.
+const city = `Testville${Date.now().toString(36)}`;
+const day = 24 * 60 * 60 * 1000;
+const seeded = [
+  { firstName: 'Nadia', lastName: 'Kamel', gender: 'female' as const, priceCents: 15000, ratingAvg: 4.8, title: 'Yoga teacher', description: 'Vinyasa flows', createdAt: new Date(Date.now() - 5 * day) },
+  { firstName: 'Omar', lastName: 'Zaki', gender: 'male' as const, priceCents: 90000, ratingAvg: 3.1, title: 'Boxing coach', description: 'Pads and footwork', createdAt: new Date(Date.now() - 1 * day) },
+  { firstName: 'Salma', lastName: 'Fouad', gender: 'female' as const, priceCents: 40000, ratingAvg: 4.2, title: 'Running coach', description: 'Your first 5K', createdAt: new Date(Date.now() - 3 * day) },
+  { firstName: 'Karim', lastName: 'Helmy', gender: 'male' as const, priceCents: 25000, ratingAvg: 0, title: 'Strength coach', description: 'Squat 100% better_now', createdAt: new Date(Date.now() - 2 * day) },
+];
+for (const s of seeded) await insertTrainer(t, { ...s, city });
+await insertTrainer(t, { firstName: 'Hidden', city, emailVerifiedAt: null });
+await insertTrainer(t, { firstName: 'Gone', city, deletedAt: new Date() });
+const names = (b: { viewAllTrainers: Array<{ firstName: string }> }) => b.viewAllTrainers.map((x) => x.firstName);
+
+describe('GET /api/trainers', () => {
+  it('lists verified trainers only, best rated first, with the public fields only', async () => {
+    const { status, body } = await list(`city=${city}`);
+    expect(status).toBe(200);
+    expect(names(body)).toEqual(['Nadia', 'Salma', 'Omar', 'Karim']);
+    expect(body).toMatchObject({ total: 4, page: 1, limit: 24 });
+    const first = body.viewAllTrainers[0];
+    expect(Object.keys(first).sort()).toEqual(['_id', 'city', 'country', 'description', 'firstName', 'gender', 'lastName', 'picture', 'price', 'rating', 'ratingCount', 'title'].sort());
+    expect(first).toMatchObject({ price: 150, rating: 4.8 });
+  });
+
+  it('sorts by price both ways and by newest', async () => {
+    expect(names((await list(`city=${city}&sort=price_asc`)).body)).toEqual(['Nadia', 'Karim', 'Salma', 'Omar']);
+    expect(names((await list(`city=${city}&sort=price_desc`)).body)).toEqual(['Omar', 'Salma', 'Karim', 'Nadia']);
+    expect(names((await list(`city=${city}&sort=newest`)).body)).toEqual(['Omar', 'Karim', 'Salma', 'Nadia']);
+  });
+
+  it('filters by price range, minimum rating, gender and city (any case)', async () => {
+    expect(names((await list(`city=${city}&minPrice=200&maxPrice=400&sort=price_asc`)).body)).toEqual(['Karim', 'Salma']);
+    expect(names((await list(`city=${city}&minRating=4`)).body)).toEqual(['Nadia', 'Salma']);
+    expect(names((await list(`city=${city}&gender=male`)).body)).toEqual(['Omar', 'Karim']);
+    expect(names((await list(`city=${city.toUpperCase()}&gender=female&minRating=4.5`)).body)).toEqual(['Nadia']);
+  });
+
+  it('searches name, title and description without case, treating % and _ as text', async () => {
+    expect(names((await list(`city=${city}&q=nadia`)).body)).toEqual(['Nadia']);
+    expect(names((await list(`city=${city}&q=BOXING`)).body)).toEqual(['Omar']);
+    expect(names((await list(`city=${city}&q=5k`)).body)).toEqual(['Salma']);
+    expect(names((await list(`city=${city}&q=100%25`)).body)).toEqual(['Karim']);
+    expect(names((await list(`city=${city}&q=better_now`)).body)).toEqual(['Karim']);
+    expect(names((await list(`city=${city}&q=b_tter`)).body)).toEqual([]);
+    expect((await list(`city=${city}&q=nobody-like-this`)).body).toMatchObject({ viewAllTrainers: [], total: 0 });
+  });
+
+  it('pages with page and limit', async () => {
+    const p1 = (await list(`city=${city}&limit=3&page=1`)).body;
+    const p2 = (await list(`city=${city}&limit=3&page=2`)).body;
+    expect(names(p1)).toEqual(['Nadia', 'Salma', 'Omar']);
+    expect(names(p2)).toEqual(['Karim']);
+    expect(p2).toMatchObject({ total: 4, page: 2, limit: 3 });
+    expect((await list(`city=${city}&page=9`)).body.viewAllTrainers).toEqual([]);
+  });
+
+  it('filters by a list of ids (favourites only) and ignores ids that are not trainers', async () => {
+    const all = (await list(`city=${city}`)).body.viewAllTrainers;
+    const ids = [all[1]._id, all[3]._id, 'not-an-id'].join(',');
+    expect(names((await list(`ids=${ids}`)).body)).toEqual(['Salma', 'Karim']);
+    expect((await list('ids=')).body.total).toBe(0);
+  });
+
+  it.each([
+    ['page=0', 'page'],
+    ['limit=101', 'limit'],
+    ['limit=abc', 'limit'],
+    ['minPrice=-1', 'minPrice'],
+    ['minPrice=500&maxPrice=100', 'minPrice'],
+    ['minRating=6', 'minRating'],
+    ['gender=robot', 'gender'],
+    ['sort=cheapest', 'sort'],
+    [`q=${'x'.repeat(101)}`, 'q'],
+  ])('answers 400 for %s', async (query, field) => {
+    const { status, body } = await list(query);
+    expect(status).toBe(400);
+    expect(body.errors).toHaveProperty([field]);
+  });
+});
+
+describe('GET /api/trainerData/:id (public profile)', () => {
+  it('adds ratingCount and subscribers, never contact or body data', async () => {
+    const tr = await insertTrainer(t, { firstName: 'Public', city, ratingAvg: 4.5, ratingCount: 2 });
+    const res = await t.app.inject(`/api/trainerData/${tr.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().trainerData).toMatchObject({ _id: tr.id, firstName: 'Public', rating: 4.5, ratingCount: 2, subscribers: 0 });
+    for (const key of ['email', 'phone', 'age', 'height', 'weight']) expect(res.json().trainerData).not.toHaveProperty(key);
+  });
+
+  it('is 404 for unverified and deleted trainers', async () => {
+    const hidden = await insertTrainer(t, { emailVerifiedAt: null });
+    const gone = await insertTrainer(t, { deletedAt: new Date() });
+    for (const id of [hidden.id, gone.id]) {
+      const res = await t.app.inject(`/api/trainerData/${id}`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe(SERVER_MSG.trainerNotFound);
+    }
+  });
+});
+
+describe('a trainer who signs up and verifies appears in the list', () => {
+  it('is listed after verification with the price in dollars', async () => {
+    const own = `Owncity${Date.now().toString(36)}`;
+    const tr = await createAccount(t, 'trainer', { price: 450 });
+    const { accounts } = await import('../src/db/schema');
+    const { eq } = await import('drizzle-orm');
+    await t.database.db.update(accounts).set({ city: own }).where(eq(accounts.id, tr.id));
+    const body = (await list(`city=${own}`)).body;
+    expect(body.viewAllTrainers).toHaveLength(1);
+    expect(body.viewAllTrainers[0]).toMatchObject({ _id: tr.id, price: 450, rating: 0, ratingCount: 0 });
+  });
+});

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export const REVIEW_COMMENT_MAX = 1000;
+
+export const ZReview = z.object({
+  _id: z.string(),
+  trainerId: z.string(),
+  rating: z.number(),
+  comment: z.string(),
+  reviewerFirstName: z.string(),
+  reviewerLastName: z.string(),
+  reviewerProfilePhoto: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  isMine: z.boolean().optional(),
+});
+export type TReview = z.infer<typeof ZReview>;
+export const ZReviewsResponse = z.object({ allReviews: z.array(ZReview) });
+
+/**
+ * POST /api/reviews/new. The reviewer comes from the token; the spec's reviewer fields and
+ * userToken are accepted and ignored (DECISIONS 2).
+ */
+export const ZCreateReviewRequest = z.object({
+  trainerId: z.string({ error: 'Choose a trainer to review' }).min(1, 'Choose a trainer to review'),
+  rating: z
+    .number({ error: 'Please choose a rating from 1 to 5 stars' })
+    .int('Please choose a rating from 1 to 5 stars')
+    .min(1, 'Please choose a rating from 1 to 5 stars')
+    .max(5, 'Please choose a rating from 1 to 5 stars'),
+  comment: z
+    .string({ error: 'Please write a comment' })
+    .trim()
+    .min(1, 'Please write a comment')
+    .max(REVIEW_COMMENT_MAX, `Max number of characters is ${REVIEW_COMMENT_MAX}`),
+  userToken: z.string().optional(),
+  reviewerFirstName: z.string().optional(),
+  reviewerLastName: z.string().optional(),
+  reviewerProfilePhoto: z.string().optional(),
+});
+export type TCreateReviewRequest = z.input<typeof ZCreateReviewRequest>;
+export const ZCreateReviewResponse = z.object({ message: z.string(), review: ZReview });
+
+export const REVIEW_MSG = {
+  created: 'Thank you for sharing your experience!',
+} as const;
