@@ -17,6 +17,10 @@ import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { createAccountsService } from './modules/accounts/accounts.service';
 import { createMailer, type Mailer } from './modules/mail/mail.service';
 import { avatarsRoutes } from './modules/avatars/avatars.routes';
+import { settingsRoutes } from './modules/accounts/settings.routes';
+import { createSettingsService } from './modules/accounts/settings.service';
+import { imagesRoutes } from './modules/images/images.routes';
+import { createImagesService } from './modules/images/images.service';
 import { favouritesRoutes } from './modules/favourites/favourites.routes';
 import { createFavouritesService } from './modules/favourites/favourites.service';
 import { newsletterRoutes } from './modules/newsletter/newsletter.routes';
@@ -39,6 +43,10 @@ export async function buildApp({ config, database, mailer, logger = true }: AppD
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // how long the server spent on an API answer, for benchmarks and browser dev tools
+  app.addHook('onSend', async (req, reply) => {
+    if (req.url.startsWith('/api/')) reply.header('Server-Timing', `app;dur=${reply.elapsedTime.toFixed(2)}`);
+  });
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -126,6 +134,9 @@ export async function buildApp({ config, database, mailer, logger = true }: AppD
       await api.register(favouritesRoutes(createFavouritesService({ db: database.db }), auth));
       await api.register(newsletterRoutes(database.db, limit.perIp));
       await api.register(avatarsRoutes);
+      const images = createImagesService({ db: database.db });
+      await api.register(imagesRoutes(images, auth));
+      await api.register(settingsRoutes(createSettingsService({ db: database.db, tokens, images, accounts }), auth));
     },
     { prefix: '/api' },
   );

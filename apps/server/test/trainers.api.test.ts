@@ -27,7 +27,7 @@ describe('GET /api/trainers', () => {
     const { status, body } = await list(`city=${city}`);
     expect(status).toBe(200);
     expect(names(body)).toEqual(['Nadia', 'Salma', 'Omar', 'Karim']);
-    expect(body).toMatchObject({ total: 4, page: 1, limit: 24 });
+    expect(body).toMatchObject({ total: 4, totalIsEstimate: false, page: 1, limit: 24 });
     const first = body.viewAllTrainers[0];
     expect(Object.keys(first).sort()).toEqual(['_id', 'city', 'country', 'description', 'firstName', 'gender', 'lastName', 'picture', 'price', 'rating', 'ratingCount', 'title'].sort());
     expect(first).toMatchObject({ price: 150, rating: 4.8 });
@@ -119,5 +119,21 @@ describe('a trainer who signs up and verifies appears in the list', () => {
     const body = (await list(`city=${own}`)).body;
     expect(body.viewAllTrainers).toHaveLength(1);
     expect(body.viewAllTrainers[0]).toMatchObject({ _id: tr.id, price: 450, rating: 0, ratingCount: 0 });
+  });
+});
+
+describe('counting without counting the whole table', () => {
+  it('counts exactly up to the cap and estimates past it', async () => {
+    const { countTrainers } = await import('../src/modules/trainers/trainers.repo');
+    const town = `Counttown${Date.now().toString(36)}`;
+    for (let i = 0; i < 4; i++) await insertTrainer(t, { city: town });
+    expect(await countTrainers(t.database.db, { city: town }, 2_000)).toBe(4);
+    const capped = await countTrainers(t.database.db, { city: town }, 2);
+    expect(capped).toBeGreaterThanOrEqual(3);
+  });
+
+  it('reports server time on API answers', async () => {
+    const res = await t.app.inject(`/api/trainers?city=${city}`);
+    expect(res.headers['server-timing']).toMatch(/^app;dur=\d+(\.\d+)?$/);
   });
 });

@@ -19,6 +19,7 @@ export const ZOwnAccount = z.object({
   city: z.string(),
   country: z.string(),
   website: z.string(),
+  notifications: z.object({ account: z.boolean(), marketing: z.boolean() }),
   createdAt: z.string(),
 });
 export type TOwnAccount = z.infer<typeof ZOwnAccount>;

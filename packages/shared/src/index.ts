@@ -8,3 +8,4 @@ export * from './trainers';
 export * from './reviews';
 export * from './favorites';
 export * from './newsletter';
+export * from './settings';

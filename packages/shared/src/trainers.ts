@@ -58,6 +58,8 @@ export type TTrainersQuery = z.input<typeof ZTrainersQuery>;
 export const ZTrainersResponse = z.object({
   viewAllTrainers: z.array(ZPublicTrainer),
   total: z.number(),
+  /** true when `total` is the planner's estimate (large results); the exact count otherwise */
+  totalIsEstimate: z.boolean(),
   page: z.number(),
   limit: z.number(),
 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  customType,
   primaryKey,
   smallint,
   check,
@@ -57,6 +58,9 @@ export const accounts = pgTable(
   },
   (t) => [
     uniqueIndex('accounts_role_email_uq').on(t.role, sql`lower(${t.email})`),
+    // The list's indexes also INCLUDE price, rating, gender, city and created_at (added by hand in
+    // migration 0001; drizzle-kit cannot write INCLUDE), so a page is found by an index-only scan
+    // and only its 24 rows are read (docs/decisions/006-trainer-list-speed.md).
     index('accounts_trainer_rating_idx').on(t.ratingAvg.desc(), t.id).where(LISTED_TRAINER),
     index('accounts_trainer_price_idx').on(t.priceCents, t.id).where(LISTED_TRAINER),
     index('accounts_trainer_newest_idx').on(t.createdAt.desc(), t.id).where(LISTED_TRAINER),
@@ -126,3 +130,40 @@ export const newsletterSubscribers = pgTable('newsletter_subscribers', {
   email: text('email').primaryKey(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
+
+/** Uploaded photos, re-encoded, addressed by the SHA-256 of their bytes (DECISIONS 19). */
+export const images = pgTable(
+  'images',
+  {
+    sha256: text('sha256').notNull(),
+    mime: text('mime').notNull(),
+    bytes: bytea('bytes').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // the same bytes uploaded by two people are two rows, so deleting one account keeps the other's
+  (t) => [primaryKey({ columns: [t.sha256, t.ownerId] }), index('images_owner_idx').on(t.ownerId)],
+);
+
+/** Each saved weight is a point of the user's weight chart. */
+export const weightEntries = pgTable(
+  'weight_entries',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    weight: integer('weight').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('weight_entries_account_idx').on(t.accountId, t.recordedAt)],
+);

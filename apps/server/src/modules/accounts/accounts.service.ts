@@ -51,6 +51,7 @@ export function toOwnAccount(row: AccountRow): TOwnAccount {
     city: row.city,
     country: row.country,
     website: row.website,
+    notifications: { account: row.notifyAccount, marketing: row.notifyMarketing },
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -92,6 +93,8 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
   }
 
   return {
+    sendVerification,
+
     async register(role: Role, input: SignUpInput): Promise<string> {
       const passwordHash = await hashPassword(input.password);
       const row = await repo.insertAccount(db, {

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { IMAGE_MAX_BYTES, SERVER_MSG, SETTINGS_MSG, ZErrorResponse, ZImageResponse } from '@spotter/shared';
+import { AppError, badRequest, notFound } from '../../lib/app-error';
+import { callerOf, type Auth } from '../../plugins/auth';
+import type { ImagesService } from './images.service';
+
+export function imagesRoutes(service: ImagesService, auth: Auth) {
+  return async function (app: FastifyInstance) {
+    await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.post(
+      '/images',
+      {
+        schema: {
+          tags: ['images'],
+          summary: 'Upload a photo (multipart field "file"; PNG, JPEG or WebP, at most 5 MB)',
+          consumes: ['multipart/form-data'],
+          response: { 201: ZImageResponse, 400: ZErrorResponse, 401: ZErrorResponse, 413: ZErrorResponse, 415: ZErrorResponse },
+        },
+        preHandler: auth.requireAuth(),
+      },
+      async (req, reply) => {
+        if (!req.isMultipart()) throw new AppError(415, SETTINGS_MSG.imageMissing);
+        let file;
+        try {
+          file = await req.file();
+        } catch (err) {
+          throw badRequest((err as Error).message || SETTINGS_MSG.imageMissing);
+        }
+        if (!file || file.fieldname !== 'file') throw badRequest(SETTINGS_MSG.imageMissing);
+        let input: Buffer;
+        try {
+          input = await file.toBuffer();
+        } catch (err) {
+          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, SETTINGS_MSG.imageTooLarge);
+          throw badRequest(SETTINGS_MSG.imageMissing);
+        }
+        const url = await service.store(callerOf(req).id, input);
+        return reply.status(201).send({ url });
+      },
+    );
+
+    r.get(
+      '/images/:file',
+      {
+        schema: {
+          tags: ['images'],
+          summary: 'A stored photo; the address holds the hash of its bytes, so it is cached for a year',
+          params: z.object({ file: z.string() }),
+        },
+      },
+      async (req, reply) => {
+        const m = /^([0-9a-f]{64})\.webp$/.exec(req.params.file);
+        const row = m ? await service.find(m[1]) : undefined;
+        if (!row) throw notFound(SERVER_MSG.notFound);
+        return reply
+          .type(row.mime)
+          .header('Cache-Control', 'public, max-age=31536000, immutable')
+          .header('ETag', `"${m![1]}"`)
+          .send(row.bytes);
+      },
+    );
+  };
+}

@@ -1,0 +1,276 @@
+import { crc32 } from 'node:zlib';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { SERVER_MSG, SETTINGS_MSG } from '@spotter/shared';
+import { createAccount, uniqueEmail, useTestApp } from './helper';
+
+const t = await useTestApp();
+type Method = 'GET' | 'PATCH' | 'DELETE' | 'POST';
+const call = (method: Method, url: string, token?: string, payload?: object) =>
+  t.app.inject({ method, url, headers: token ? { authorization: token } : {}, ...(payload ? { payload } : {}) });
+const me = async (role: 'user' | 'trainer', token: string) => {
+  const res = await call('GET', role === 'user' ? '/api/userData' : '/api/trainerData', token);
+  return res.json()[role === 'user' ? 'userData' : 'trainerData'];
+};
+
+function multipart(file: Buffer, filename: string, contentType: string, field = 'file') {
+  const boundary = `----spotter${Math.random().toString(16).slice(2)}`;
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return { payload: Buffer.concat([head, file, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+const upload = (token: string | undefined, file: Buffer, filename = 'photo.png', contentType = 'image/png', field = 'file') => {
+  const body = multipart(file, filename, contentType, field);
+  return t.app.inject({ method: 'POST', url: '/api/images', payload: body.payload, headers: { ...body.headers, ...(token ? { authorization: token } : {}) } });
+};
+const picture = (format: 'png' | 'jpeg' | 'webp', width = 900, height = 600) => {
+  const img = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } });
+  if (format === 'jpeg') return img.jpeg().withMetadata({ exif: { IFD0: { Copyright: 'secret-exif-marker', Artist: 'Someone' } } }).toBuffer();
+  return img[format]().toBuffer();
+};
+/** A real PNG header that claims 20000 × 20000 pixels (1.6 GB decoded), and almost no data. */
+function hugePngHeader(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body) >>> 0);
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(20000, 0);
+  ihdr.writeUInt32BE(20000, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), chunk('IEND', Buffer.alloc(0))]);
+}
+
+describe('personal details', () => {
+  it('saves names, title and description for the caller only', async () => {
+    const u = await createAccount(t, 'user');
+    const res = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Mona', lastName: 'Zaki', email: u.email, title: 'Runner', description: 'Training for a 10K' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe(SETTINGS_MSG.profileSaved);
+    expect(await me('user', u.token)).toMatchObject({ firstName: 'Mona', lastName: 'Zaki', title: 'Runner', description: 'Training for a 10K', emailVerified: true });
+  });
+
+  it.each([
+    [{ firstName: 'x'.repeat(51) }, 'firstName', 'Max number of characters is 50'],
+    [{ lastName: 'y'.repeat(51) }, 'lastName', 'Max number of characters is 50'],
+    [{ title: 't'.repeat(26) }, 'title', 'Max number of characters is 25'],
+    [{ description: 'd'.repeat(201) }, 'description', 'Max number of characters is 200'],
+    [{ email: 'nope' }, 'email', 'Invalid email format'],
+  ])('rejects %j with the spec message', async (override, field, message) => {
+    const u = await createAccount(t, 'user');
+    const res = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Mona', lastName: 'Zaki', email: u.email, title: '', description: '', ...override });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[field]).toBe(message);
+    expect((await me('user', u.token)).firstName).toBe('Nadia');
+  });
+
+  it('a new e-mail needs verifying again and gets a mail; a taken one is 409', async () => {
+    const u = await createAccount(t, 'user');
+    const taken = await createAccount(t, 'user');
+    const conflict = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Nadia', lastName: 'Samir', email: taken.email });
+    expect(conflict.statusCode).toBe(409);
+    const fresh = uniqueEmail('moved');
+    const res = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Nadia', lastName: 'Samir', email: fresh });
+    expect(res.json().message).toBe(SETTINGS_MSG.profileSavedVerify);
+    expect(await me('user', u.token)).toMatchObject({ email: fresh, emailVerified: false });
+    expect(t.outbox().some((m) => m.to === fresh && /Verify/.test(m.subject))).toBe(true);
+  });
+
+  it('trainers edit their price, at least 100 whole dollars', async () => {
+    const tr = await createAccount(t, 'trainer');
+    const base = { firstName: 'Omar', lastName: 'Farouk', email: tr.email, title: 'Coach', description: '' };
+    expect((await call('PATCH', '/api/trainer/edit', tr.token, { ...base, price: 99 })).json().errors.price).toBe('Minimum is 100');
+    expect((await call('PATCH', '/api/trainer/edit', tr.token, { ...base, price: 150.5 })).statusCode).toBe(400);
+    expect((await call('PATCH', '/api/trainer/edit', tr.token, { ...base, price: 320 })).statusCode).toBe(200);
+    expect(await me('trainer', tr.token)).toMatchObject({ price: 320, firstName: 'Omar' });
+  });
+
+  it('never lets a body id choose whose profile changes', async () => {
+    const victim = await createAccount(t, 'user', { firstName: 'Victim' });
+    const attacker = await createAccount(t, 'user');
+    const res = await call('PATCH', '/api/user/edit', attacker.token, {
+      firstName: 'Hacked', lastName: 'Hacked', email: attacker.email, _id: victim.id, id: victim.id, trainerId: victim.id, userToken: victim.token,
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await me('user', victim.token)).firstName).toBe('Victim');
+    expect((await me('user', attacker.token)).firstName).toBe('Hacked');
+  });
+});
+
+describe('rights', () => {
+  it('a user token on trainer routes is 403, the reverse too, no token is 401', async () => {
+    const u = await createAccount(t, 'user');
+    const tr = await createAccount(t, 'trainer');
+    const body = { firstName: 'Abc', lastName: 'Def', email: 'a@b.co' };
+    expect((await call('PATCH', '/api/trainer/edit', u.token, body)).statusCode).toBe(403);
+    expect((await call('PATCH', '/api/user/edit', tr.token, body)).statusCode).toBe(403);
+    expect((await call('PATCH', '/api/user/edit', undefined, body)).statusCode).toBe(401);
+    expect((await call('PATCH', '/api/trainer/contact', u.token, { phone: '01012345678', weight: 70, height: 170 })).statusCode).toBe(403);
+    expect((await call('DELETE', '/api/trainer', u.token, { password: 'Strong12' })).statusCode).toBe(403);
+  });
+});
+
+describe('photos', () => {
+  it.each(['png', 'jpeg', 'webp'] as const)('stores a real %s re-encoded, at most 512 px, without EXIF, cached for a year', async (format) => {
+    const u = await createAccount(t, 'user');
+    const res = await upload(u.token, await picture(format), `me.${format}`, `image/${format}`);
+    expect(res.statusCode).toBe(201);
+    const { url } = res.json();
+    expect(url).toMatch(/^\/api\/images\/[0-9a-f]{64}\.webp$/);
+    const img = await t.app.inject(url);
+    expect(img.statusCode).toBe(200);
+    expect(img.headers['content-type']).toBe('image/webp');
+    expect(img.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const meta = await sharp(img.rawPayload).metadata();
+    expect(meta.format).toBe('webp');
+    expect(Math.max(meta.width!, meta.height!)).toBe(512);
+    expect(meta.exif).toBeUndefined();
+    expect(img.rawPayload.includes(Buffer.from('secret-exif-marker'))).toBe(false);
+
+    expect((await call('PATCH', '/api/user/edit/photo', u.token, { picture: url })).json().message).toBe(SETTINGS_MSG.photoSaved);
+    expect((await me('user', u.token)).picture).toBe(url);
+  });
+
+  it('judges by content: a text file named .png is refused, nothing stored', async () => {
+    const u = await createAccount(t, 'user');
+    const res = await upload(u.token, Buffer.from('definitely not a picture'), 'evil.png', 'image/png');
+    expect(res.statusCode).toBe(415);
+    expect(res.json().message).toBe(SETTINGS_MSG.imageType);
+  });
+
+  it('refuses a file over 5 MB with 413', async () => {
+    const u = await createAccount(t, 'user');
+    const big = Buffer.concat([await picture('png', 10, 10), Buffer.alloc(6 * 1024 * 1024, 1)]);
+    const res = await upload(u.token, big);
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toBe(SETTINGS_MSG.imageTooLarge);
+  });
+
+  it('refuses a 20000 × 20000 header before decoding it', async () => {
+    const u = await createAccount(t, 'user');
+    const before = process.memoryUsage().rss;
+    const res = await upload(u.token, hugePngHeader());
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(SETTINGS_MSG.imageTooManyPixels);
+    expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  it('needs a token, and a multipart "file" field', async () => {
+    const u = await createAccount(t, 'user');
+    expect((await upload(undefined, await picture('png'))).statusCode).toBe(401);
+    expect((await upload(u.token, await picture('png'), 'a.png', 'image/png', 'other')).statusCode).toBe(400);
+    const json = await call('POST', '/api/images', u.token, { file: 'x' });
+    expect(json.statusCode).toBe(415);
+  });
+
+  it('only an image the caller uploaded can become their picture', async () => {
+    const u = await createAccount(t, 'user');
+    const other = await createAccount(t, 'user');
+    const { url } = (await upload(other.token, await picture('png', 300, 300))).json();
+    for (const bad of [url, 'https://evil.example/x.png', '/api/images/abc.webp', 'javascript:alert(1)']) {
+      const res = await call('PATCH', '/api/user/edit/photo', u.token, { picture: bad });
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().message).toBe(SETTINGS_MSG.notOurImage);
+    }
+    expect((await me('user', u.token)).picture).toBe('');
+  });
+
+  it('answers 404 for an unknown image', async () => {
+    expect((await t.app.inject(`/api/images/${'a'.repeat(64)}.webp`)).statusCode).toBe(404);
+    expect((await t.app.inject('/api/images/nope.webp')).statusCode).toBe(404);
+  });
+});
+
+describe('contact info and weights', () => {
+  it('saves phone, website, weight and height; each weight is a point of the chart', async () => {
+    const u = await createAccount(t, 'user');
+    for (const weight of [70, 68]) {
+      const res = await call('PATCH', '/api/user/contact', u.token, { phone: '01212345678', website: 'https://nadia.example', weight, height: 171 });
+      expect(res.statusCode).toBe(200);
+    }
+    expect(await me('user', u.token)).toMatchObject({ phone: '01212345678', website: 'https://nadia.example', weight: 68, height: 171 });
+    const weights = (await call('GET', '/api/user/weights', u.token)).json().weights;
+    expect(weights.map((w: { weight: number }) => w.weight)).toEqual([70, 68]);
+  });
+
+  it.each([
+    [{ phone: '01312345678' }, 'phone', 'Invalid phone number'],
+    [{ website: 'ftp://x.example' }, 'website', 'Enter a web address starting with http:// or https://'],
+    [{ website: 'javascript:alert(1)' }, 'website', 'Enter a web address starting with http:// or https://'],
+    [{ weight: 4 }, 'weight', 'Must be more than 5kg'],
+    [{ height: 251 }, 'height', 'Must be less than 250cm'],
+  ])('rejects %j', async (override, field, message) => {
+    const u = await createAccount(t, 'user');
+    const res = await call('PATCH', '/api/user/contact', u.token, { phone: '01012345678', website: '', weight: 70, height: 170, ...override });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors[field]).toBe(message);
+  });
+});
+
+describe('change password', () => {
+  it('refuses a wrong old password; on success older tokens die and the fresh one works', async () => {
+    const u = await createAccount(t, 'user');
+    const wrong = await call('PATCH', '/api/user/password', u.token, { oldPassword: 'Wrong123', newPassword: 'Newpass1', confirmPassword: 'Newpass1' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().errors.oldPassword).toBe(SETTINGS_MSG.wrongPassword);
+    const weak = await call('PATCH', '/api/user/password', u.token, { oldPassword: u.password, newPassword: 'weak', confirmPassword: 'weak' });
+    expect(weak.json().errors.newPassword).toBeDefined();
+    const mismatch = await call('PATCH', '/api/user/password', u.token, { oldPassword: u.password, newPassword: 'Newpass1', confirmPassword: 'Newpass2' });
+    expect(mismatch.json().errors.confirmPassword).toBe('Passwords must match');
+
+    const ok = await call('PATCH', '/api/user/password', u.token, { oldPassword: u.password, newPassword: 'Newpass1', confirmPassword: 'Newpass1' });
+    expect(ok.statusCode).toBe(200);
+    const fresh = ok.json().token;
+    expect((await call('GET', '/api/userData', u.token)).statusCode).toBe(401);
+    expect((await call('GET', '/api/userData', fresh)).statusCode).toBe(200);
+    expect((await call('POST', '/api/users/login', undefined, { email: u.email, password: u.password })).statusCode).toBe(401);
+    expect((await call('POST', '/api/users/login', undefined, { email: u.email, password: 'Newpass1' })).statusCode).toBe(200);
+  });
+});
+
+describe('notifications', () => {
+  it('keeps the choices and shows them', async () => {
+    const tr = await createAccount(t, 'trainer');
+    expect((await me('trainer', tr.token)).notifications).toEqual({ account: true, marketing: false });
+    expect((await call('PATCH', '/api/trainer/notifications', tr.token, { account: false, marketing: true })).statusCode).toBe(200);
+    expect((await me('trainer', tr.token)).notifications).toEqual({ account: false, marketing: true });
+    expect((await call('PATCH', '/api/trainer/notifications', tr.token, { account: 'false', marketing: true })).statusCode).toBe(400);
+  });
+});
+
+describe('delete account', () => {
+  it('needs the password; then removes personal data and photos, keeps reviews as Former member, ends tokens', async () => {
+    const u = await createAccount(t, 'user', { firstName: 'Leaving' });
+    const tr = await createAccount(t, 'trainer');
+    const { url } = (await upload(u.token, await picture('png', 100, 100))).json();
+    await call('PATCH', '/api/user/edit/photo', u.token, { picture: url });
+    await call('POST', '/api/reviews/new', u.token, { trainerId: tr.id, rating: 5, comment: 'Great' });
+
+    const wrong = await call('DELETE', '/api/user', u.token, { password: 'Wrong123' });
+    expect(wrong.statusCode).toBe(400);
+    expect((await call('GET', '/api/userData', u.token)).statusCode).toBe(200);
+
+    const ok = await call('DELETE', '/api/user', u.token, { password: u.password });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().message).toBe(SETTINGS_MSG.accountDeleted);
+    expect((await call('GET', '/api/userData', u.token)).statusCode).toBe(401);
+    expect((await call('POST', '/api/users/login', undefined, { email: u.email, password: u.password })).json().message).toBe(SERVER_MSG.badCredentials);
+    expect((await t.app.inject(url)).statusCode).toBe(404);
+    const [review] = (await t.app.inject(`/api/trainer/reviews/${tr.id}`)).json().allReviews;
+    expect(review).toMatchObject({ reviewerFirstName: 'Former', reviewerLastName: 'member', reviewerProfilePhoto: '', rating: 5 });
+    expect((await t.app.inject(`/api/trainerData/${tr.id}`)).json().trainerData).toMatchObject({ rating: 5, ratingCount: 1 });
+    // the address is free again
+    expect((await call('POST', '/api/users/register', undefined, { firstName: 'Back', lastName: 'Again', email: u.email, password: 'Strong12', confirmPassword: 'Strong12', phone: '01012345678', age: 30, gender: 'male', height: 170, weight: 70 })).statusCode).toBe(201);
+  });
+
+  it('a deleted trainer leaves the list', async () => {
+    const tr = await createAccount(t, 'trainer');
+    expect((await t.app.inject(`/api/trainerData/${tr.id}`)).statusCode).toBe(200);
+    await call('DELETE', '/api/trainer', tr.token, { password: tr.password });
+    expect((await t.app.inject(`/api/trainerData/${tr.id}`)).statusCode).toBe(404);
+  });
+});
