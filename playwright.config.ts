@@ -1,7 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-export const E2E_DATA_DIR = '.tmp/e2e-data';
+const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -10,8 +10,8 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  reporter: [['list'], ['json', { outputFile: '.tmp/playwright.json' }]],
-  outputDir: 'test-results',
+  reporter: [['list'], ['json', { outputFile: process.env.E2E_REPORT ?? '.tmp/playwright.json' }]],
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     screenshot: 'only-on-failure',
@@ -34,6 +34,6 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/api/health/ready`,
     timeout: 60_000,
     reuseExistingServer: false,
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '200', PUBLIC_URL: `http://127.0.0.1:${PORT}` },
+    env: { ...(process.env as Record<string, string>), PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '200', PUBLIC_URL: `http://127.0.0.1:${PORT}` },
   },
 });

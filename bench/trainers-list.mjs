@@ -32,9 +32,8 @@ const server = spawn(process.execPath, ['apps/server/dist/main.js'], {
 });
 process.on('exit', () => server.kill());
 for (let i = 0; i < 100; i++) {
-  try {
-    if ((await fetch(`${base}/api/health/ready`)).ok) break;
-  } catch {}
+  const up = await fetch(`${base}/api/health/ready`).then((r) => r.ok, () => false);
+  if (up) break;
   await sleep(200);
 }
 

@@ -8,17 +8,17 @@ for (const role of ['user', 'trainer'] as const) {
     const noConsoleErrors = failOnConsoleErrors(page);
     const email = uniqueEmail(role);
     await page.goto(`/${plural}/register`);
-    await page.getByLabel('First Name').fill('Nadia');
-    await page.getByLabel('Last Name').fill('Samir');
-    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('First Name', { exact: true }).fill('Nadia');
+    await page.getByLabel('Last Name', { exact: true }).fill('Samir');
+    await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill('Strong12');
-    await page.getByLabel('Confirm Password').fill('Strong12');
-    await page.getByLabel('Phone').fill('01012345678');
-    await page.getByLabel('Female').check();
-    await page.getByLabel('Age').fill('30');
-    await page.getByLabel('Height').fill('170');
-    await page.getByLabel('Weight').fill('65');
-    if (role === 'trainer') await page.getByLabel('Price').fill('250');
+    await page.getByLabel('Confirm Password', { exact: true }).fill('Strong12');
+    await page.getByLabel('Phone', { exact: true }).fill('01012345678');
+    await page.getByLabel('Female', { exact: true }).check();
+    await page.getByLabel('Age', { exact: true }).fill('30');
+    await page.getByLabel('Height', { exact: true }).fill('170');
+    await page.getByLabel('Weight', { exact: true }).fill('65');
+    if (role === 'trainer') await page.getByLabel('Price', { exact: true }).fill('250');
     await page.getByRole('button', { name: 'Sign Up' }).click();
 
     await expect(page.getByText(/account created/i)).toBeVisible();
@@ -32,7 +32,7 @@ for (const role of ['user', 'trainer'] as const) {
     await page.getByRole('link', { name: 'Login now!' }).click();
     await expect(page).toHaveURL(new RegExp(`/${plural}/login$`));
 
-    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill('Strong12');
     await page.getByRole('button', { name: 'Login' }).click();
     await expect(page.getByText('Logged in successfully')).toBeVisible();
@@ -55,7 +55,7 @@ for (const role of ['user', 'trainer'] as const) {
 
 test('a wrong password shows the red alert with the server message and stores nothing', async ({ page }) => {
   await page.goto('/users/login');
-  await page.getByLabel('Email').fill('user@spotter.test');
+  await page.getByLabel('Email', { exact: true }).fill('user@spotter.test');
   await page.getByLabel('Password', { exact: true }).fill('Wrong123');
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Invalid email or password' })).toBeVisible();
@@ -64,7 +64,7 @@ test('a wrong password shows the red alert with the server message and stores no
 
 test('sign-up validates a field once touched, with the spec message', async ({ page }) => {
   await page.goto('/users/register');
-  const first = page.getByLabel('First Name');
+  const first = page.getByLabel('First Name', { exact: true });
   await first.fill('A');
   await expect(page.getByText('Min 2 characters')).toHaveCount(0);
   await first.blur();

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
-const OUTBOX = '.tmp/e2e-data/outbox';
+const OUTBOX = `${process.env.E2E_DATA_DIR ?? '.tmp/e2e-data'}/outbox`;
 
 export const uniqueEmail = (prefix: string) => `${prefix}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 7)}@example.com`;
 

@@ -21,7 +21,8 @@ function sh(cmd, args, env = {}) {
 function check(name, cmd, args, env) {
   console.log(`\n▶ ${name}`);
   const r = sh(cmd, args, env);
-  r.ok ? passed++ : failed++;
+  if (r.ok) passed++;
+  else failed++;
   results.push(`${r.ok ? '✓' : '✗'} ${name} (${r.seconds}s)`);
   return r.ok;
 }

@@ -1,0 +1,88 @@
+import { LogIn, LogOut, UserRound } from 'lucide-react';
+import { Link, NavLink } from 'react-router';
+import { buttonClasses } from '@/components/ui/button';
+import { Logo } from '@/components/ui/logo';
+import { useLogout } from '@/features/auth/hooks/use-logout';
+import { paths } from '@/lib/paths';
+import { useSession } from '@/lib/session';
+import { MobileMenuButton } from './mobile-menu-button';
+import { mainNav } from './nav-items';
+import { PagesMenu } from './pages-menu';
+
+const navLinkClass =
+  'relative inline-flex min-h-11 items-center rounded-md px-3 text-sm font-medium text-on-ink-muted transition-colors duration-150 ' +
+  'hover:text-on-ink aria-[current]:text-accent after:absolute after:inset-x-3 after:bottom-1.5 after:h-0.5 after:rounded-full ' +
+  'after:bg-accent after:opacity-0 aria-[current]:after:opacity-100';
+
+export function Header() {
+  const session = useSession();
+  const logout = useLogout();
+
+  return (
+    <header className="on-ink sticky top-0 z-40 border-b border-ink-line bg-ink text-on-ink">
+      <div className="mx-auto flex h-16 w-full max-w-7xl items-center gap-2 px-4 sm:px-6">
+        <Link to={paths.home.getHref()} className="mr-4 rounded-lg">
+          <Logo tone="light" />
+        </Link>
+
+        <nav aria-label="Main" className="hidden lg:block">
+          <ul className="flex items-center gap-1">
+            {mainNav.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end className={navLinkClass}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+            <li>
+              <PagesMenu linkClassName={navLinkClass} />
+            </li>
+          </ul>
+        </nav>
+
+        <div className="ml-auto flex items-center gap-1 sm:gap-2">
+          {session.isLoggedIn ? (
+            <>
+              <Link
+                to={paths.profile[session.role ?? 'user'].getHref()}
+                aria-label="My profile"
+                title="My profile"
+                className={buttonClasses({ variant: 'on-ink', size: 'icon' })}
+              >
+                <UserRound className="size-6" aria-hidden="true" />
+              </Link>
+              <button
+                type="button"
+                onClick={() => void logout()}
+                className={buttonClasses({ variant: 'on-ink', className: 'px-3 max-sm:size-11 max-sm:px-0' })}
+              >
+                <LogOut className="size-5" aria-hidden="true" />
+                <span className="max-sm:sr-only">Log out</span>
+              </button>
+            </>
+          ) : (
+            <>
+              <Link
+                to={paths.register.trainer.getHref()}
+                className={buttonClasses({ className: 'max-sm:hidden' })}
+              >
+                Become A Trainer
+              </Link>
+              <Link
+                to={paths.login.user.getHref()}
+                aria-label="Log in"
+                title="Log in"
+                className={buttonClasses({ variant: 'on-ink', size: 'icon' })}
+              >
+                <LogIn className="size-6" aria-hidden="true" />
+              </Link>
+            </>
+          )}
+          <div className="lg:hidden">
+            <MobileMenuButton session={session} onLogout={() => void logout()} />
+          </div>
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,43 @@
+import { Outlet, ScrollRestoration, useNavigation, type Location } from 'react-router';
+import { VerifyReminder } from '@/features/auth/components/verify-reminder';
+import { Footer } from './footer';
+import { Header } from './header';
+
+/** A thin bar while the next screen's code or data loads, so a click always gets feedback. */
+function NavigationProgress() {
+  const navigation = useNavigation();
+  if (navigation.state === 'idle') return null;
+  return (
+    <div className="fixed inset-x-0 top-0 z-50 h-1 overflow-hidden bg-ink" aria-hidden="true">
+      <div className="h-full w-1/3 animate-progress bg-accent" />
+    </div>
+  );
+}
+
+/**
+ * Every page that opens as a new document starts with the key "default"; keyed only by that, a
+ * fresh load would jump to where the previous page of the tab was scrolled.
+ */
+const scrollKey = (location: Location) => (location.key === 'default' ? location.pathname : location.key);
+
+/** The shared layout of spec section 2: header, the routed page, footer. */
+export function RootLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-full bg-accent px-4 py-2 font-semibold text-ink focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to content
+      </a>
+      <NavigationProgress />
+      <Header />
+      <VerifyReminder />
+      <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
+        <Outlet />
+      </main>
+      <Footer />
+      <ScrollRestoration getKey={scrollKey} />
+    </div>
+  );
+}

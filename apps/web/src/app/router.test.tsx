@@ -1,0 +1,63 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { describeError } from './error-page';
+import { routes } from './router';
+
+function renderAt(url: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [url] });
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+describe('route table', () => {
+  it('shows the not-found page inside the layout for an unknown address', async () => {
+    renderAt('/no-such-page');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' })).toBeInTheDocument();
+    expect(screen.getByRole('banner')).toBeInTheDocument();
+    expect(screen.getByRole('contentinfo')).toBeInTheDocument();
+  });
+
+  it('renders the landing page at /', async () => {
+    renderAt('/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Shape Your Ideal Body' })).toBeInTheDocument();
+    expect(screen.getByText('Since 2010')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['/trainers', 'Find your trainer'],
+    ['/trainer/profile/abc', 'Trainer profile'],
+    ['/BMI', 'BMI Calculator'],
+    ['/team', 'Our team'],
+    ['/blog/first-post', 'Blog article'],
+    ['/trainer/chatOfTrainer', 'Messages'],
+  ])('renders a placeholder at %s', async (url, heading) => {
+    renderAt(url);
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+  });
+
+  it('links the verified page to the login of the role in the address', async () => {
+    renderAt('/verification/success?role=user');
+    expect(await screen.findByText('You account has been verified successfully!')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Login now!' })).toHaveAttribute('href', '/users/login');
+  });
+
+  it('sends a visitor of a profile page to the login of that role', async () => {
+    const router = renderAt('/trainer/profile');
+    expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/trainers/login');
+  });
+});
+
+describe('describeError', () => {
+  it('prefers the status, then the message, then the serialised value', () => {
+    expect(describeError({ status: 404, statusText: 'Not Found', internal: true, data: '' })).toBe('404 Not Found');
+    expect(describeError(new Error('Boom'))).toBe('Boom');
+    expect(describeError({ reason: 'odd' })).toBe('{"reason":"odd"}');
+  });
+});

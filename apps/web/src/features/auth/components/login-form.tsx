@@ -1,0 +1,121 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm, type FieldPath } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { ZLoginRequest } from '@spotter/shared';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { PasswordField } from '@/components/ui/password-field';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { ownAccountQueryOptions } from '@/lib/own-account';
+import { paths, type Role } from '@/lib/paths';
+import { storage } from '@/lib/storage';
+import { useLogin, type LoginPayload } from '../api/login';
+import { useTimeout } from '../hooks/use-timeout';
+import { StatusBanner, type Status } from './status-banner';
+
+type LoginValues = z.input<typeof ZLoginRequest>;
+
+/** Spec section 4: the message shows for 3 s, then the user type is stored and the profile opens. */
+export const LOGIN_REDIRECT_MS = 3000;
+
+const isFormField = (name: string): name is FieldPath<LoginValues> => name === 'email' || name === 'password';
+
+export function LoginForm({ role }: { role: Role }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const schedule = useTimeout();
+  const loginMutation = useLogin();
+  const [status, setStatus] = useState<Status>(null);
+  const [isDone, setIsDone] = useState(false);
+
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<LoginValues, unknown, LoginPayload>({
+    mode: 'onTouched',
+    defaultValues: { email: '', password: '' },
+    resolver: zodResolver(ZLoginRequest),
+  });
+
+  const onSubmit = handleSubmit((data) => {
+    setStatus(null);
+    loginMutation.mutate(
+      { role, data },
+      {
+        onSuccess: ({ message, token }) => {
+          setStatus({ tone: 'success', message });
+          setIsDone(true);
+          storage.setToken(token);
+          queryClient.removeQueries({ queryKey: ['account'] });
+          // Users keep their profile in storage (spec section 3); fetching now also warms the profile page.
+          const account =
+            role === 'user' ? queryClient.fetchQuery(ownAccountQueryOptions('user')).catch(() => null) : Promise.resolve(null);
+          schedule(
+            () => {
+              storage.setUserType(role);
+              void account.then(() => navigate(paths.profile[role].getHref()));
+            },
+            LOGIN_REDIRECT_MS,
+            // Left the page before the redirect: still finish logging in.
+            () => storage.setUserType(role),
+          );
+        },
+        onError: (error) => {
+          setStatus({ tone: 'error', message: errorMessage(error) });
+          if (error instanceof ApiError && error.errors) {
+            for (const [field, message] of Object.entries(error.errors)) {
+              if (isFormField(field)) setError(field, { type: 'server', message });
+            }
+          }
+        },
+      },
+    );
+  });
+
+  return (
+    <>
+      <StatusBanner status={status} />
+      <form noValidate onSubmit={onSubmit} className={status ? 'mt-6 space-y-5' : 'space-y-5'}>
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <div>
+          <PasswordField
+            id={`${role}-login-password`}
+            label="Password"
+            autoComplete="current-password"
+            error={errors.password?.message}
+            {...register('password')}
+          />
+          <p className="mt-2 text-right text-sm">
+            <Link
+              to={paths.forgotPassword.getHref(role)}
+              className="font-semibold text-ink underline underline-offset-4 hover:text-accent-ink"
+            >
+              Forgot password?
+            </Link>
+          </p>
+        </div>
+        <Button
+          type="submit"
+          size="lg"
+          className="w-full"
+          isLoading={loginMutation.isPending}
+          disabled={isDone}
+        >
+          Login
+        </Button>
+      </form>
+    </>
+  );
+}

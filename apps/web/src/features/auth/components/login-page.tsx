@@ -1,0 +1,47 @@
+import { Link } from 'react-router';
+import { paths, type Role } from '@/lib/paths';
+import { AuthLayout } from './auth-layout';
+import { LoginForm } from './login-form';
+
+const copy = {
+  user: {
+    title: 'Welcome back',
+    subtitle: 'Log in to message trainers, save favourites and manage your bookings.',
+    switchLink: 'Are you a trainer? Log in here',
+  },
+  trainer: {
+    title: 'Trainer login',
+    subtitle: 'Log in to answer your trainees, update your profile and see your bookings.',
+    switchLink: 'Not a trainer? Log in as a trainee here',
+  },
+} as const;
+
+const linkClass = 'font-semibold text-ink underline underline-offset-4 hover:text-accent-ink';
+
+export function LoginPage({ role }: { role: Role }) {
+  const text = copy[role];
+  const otherRole: Role = role === 'user' ? 'trainer' : 'user';
+  return (
+    <AuthLayout
+      title={text.title}
+      subtitle={text.subtitle}
+      footer={
+        <div className="space-y-2">
+          <p>
+            New to Spotter?{' '}
+            <Link to={paths.register[role].getHref()} className={linkClass}>
+              Register
+            </Link>
+          </p>
+          <p>
+            <Link to={paths.login[otherRole].getHref()} className={linkClass}>
+              {text.switchLink}
+            </Link>
+          </p>
+        </div>
+      }
+    >
+      <LoginForm key={role} role={role} />
+    </AuthLayout>
+  );
+}

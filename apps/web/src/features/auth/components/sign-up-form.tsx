@@ -1,0 +1,199 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo, useState } from 'react';
+import { useForm, type FieldPath, type Resolver } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { ZTrainerSignUpRequest, ZUserSignUpRequest } from '@spotter/shared';
+import { Button } from '@/components/ui/button';
+import { InputUnit, RadioGroup, TextField } from '@/components/ui/field';
+import { PasswordField } from '@/components/ui/password-field';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { paths, type Role } from '@/lib/paths';
+import { useRegister, type SignUpPayload } from '../api/register';
+import { scrollToTop } from '../hooks/scroll-to-top';
+import { useTimeout } from '../hooks/use-timeout';
+import { visibleError } from '../hooks/visible-error';
+import { withPasswordMatch } from '../hooks/with-password-match';
+import { StatusBanner, type Status } from './status-banner';
+
+/** Form values as typed (strings for the numbers); the schemas turn them into numbers. */
+type SignUpValues = z.input<typeof ZUserSignUpRequest> & { price?: unknown };
+
+/** Spec section 2 and DECISIONS 9: after a successful sign-up, go to the login of that role. */
+export const SIGN_UP_REDIRECT_MS = 4000;
+
+const defaultValues: SignUpValues = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  password: '',
+  confirmPassword: '',
+  phone: '',
+  gender: 'male',
+  age: '',
+  height: '',
+  weight: '',
+  price: '',
+};
+
+const isFormField = (name: string): name is FieldPath<SignUpValues> => name in defaultValues;
+
+function signUpResolver(role: Role): Resolver<SignUpValues, unknown, SignUpPayload> {
+  // The user schema drops the trainer-only `price`, so one value type serves both roles.
+  const schema = (role === 'trainer' ? ZTrainerSignUpRequest : ZUserSignUpRequest) as z.ZodType<
+    SignUpPayload,
+    SignUpValues
+  >;
+  return withPasswordMatch(zodResolver(schema));
+}
+
+export function SignUpForm({ role }: { role: Role }) {
+  const navigate = useNavigate();
+  const schedule = useTimeout();
+  const registerAccount = useRegister();
+  const [status, setStatus] = useState<Status>(null);
+  const [isPasswordVisible, setIsPasswordVisible] = useState(false);
+  const [isDone, setIsDone] = useState(false);
+  const resolver = useMemo(() => signUpResolver(role), [role]);
+
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState,
+  } = useForm<SignUpValues, unknown, SignUpPayload>({
+    mode: 'onTouched',
+    defaultValues,
+    resolver,
+  });
+
+  const errorFor = (name: FieldPath<SignUpValues>) => visibleError(formState, name);
+
+  const onSubmit = handleSubmit((data) => {
+    registerAccount.mutate(
+      { role, data },
+      {
+        onSuccess: ({ message }) => {
+          setStatus({ tone: 'success', message });
+          setIsDone(true);
+          scrollToTop();
+          schedule(() => navigate(paths.login[role].getHref()), SIGN_UP_REDIRECT_MS);
+        },
+        onError: (error) => {
+          setStatus({ tone: 'error', message: errorMessage(error) });
+          if (error instanceof ApiError && error.errors) {
+            for (const [field, message] of Object.entries(error.errors)) {
+              if (isFormField(field)) setError(field, { type: 'server', message });
+            }
+          }
+          scrollToTop();
+        },
+      },
+    );
+  });
+
+  const passwordIds = { password: `${role}-signup-password`, confirm: `${role}-signup-confirm-password` };
+
+  return (
+    <>
+      <StatusBanner status={status} />
+      <form noValidate onSubmit={onSubmit} className={status ? 'mt-6 space-y-5' : 'space-y-5'}>
+        <p className="text-sm text-subtle">All fields are required.</p>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField label="First Name" autoComplete="given-name" error={errorFor('firstName')} {...register('firstName')} />
+          <TextField label="Last Name" autoComplete="family-name" error={errorFor('lastName')} {...register('lastName')} />
+        </div>
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          error={errorFor('email')}
+          {...register('email')}
+        />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <PasswordField
+            id={passwordIds.password}
+            label="Password"
+            autoComplete="new-password"
+            hint="A capital letter, then 3 to 8 lowercase letters or digits."
+            isVisible={isPasswordVisible}
+            onVisibleChange={setIsPasswordVisible}
+            alsoControls={[passwordIds.confirm]}
+            error={errorFor('password')}
+            {...register('password', { deps: ['confirmPassword'] })}
+          />
+          <PasswordField
+            id={passwordIds.confirm}
+            label="Confirm Password"
+            autoComplete="new-password"
+            isVisible={isPasswordVisible}
+            hasToggle={false}
+            error={errorFor('confirmPassword')}
+            {...register('confirmPassword')}
+          />
+        </div>
+        <TextField
+          label="Phone"
+          type="tel"
+          inputMode="numeric"
+          autoComplete="tel-national"
+          hint="Egyptian mobile number, 11 digits, e.g. 01012345678."
+          error={errorFor('phone')}
+          {...register('phone')}
+        />
+        <RadioGroup
+          legend="Gender"
+          options={[
+            { value: 'male', label: 'Male' },
+            { value: 'female', label: 'Female' },
+          ]}
+          error={errorFor('gender')}
+          {...register('gender')}
+        />
+        <div className="grid gap-5 sm:grid-cols-3">
+          <TextField label="Age" type="number" inputMode="numeric" min={18} max={100} error={errorFor('age')} {...register('age')} />
+          <TextField
+            label="Height"
+            type="number"
+            inputMode="numeric"
+            hint="In centimetres"
+            suffix={<InputUnit>cm</InputUnit>}
+            error={errorFor('height')}
+            {...register('height')}
+          />
+          <TextField
+            label="Weight"
+            type="number"
+            inputMode="numeric"
+            hint="In kilograms"
+            suffix={<InputUnit>kg</InputUnit>}
+            error={errorFor('weight')}
+            {...register('weight')}
+          />
+        </div>
+        {role === 'trainer' && (
+          <TextField
+            label="Price"
+            type="number"
+            inputMode="numeric"
+            min={100}
+            hint="Per session, in US dollars"
+            prefix="$"
+            error={errorFor('price')}
+            {...register('price')}
+          />
+        )}
+        <Button
+          type="submit"
+          size="lg"
+          className="w-full"
+          isLoading={registerAccount.isPending}
+          disabled={isDone}
+        >
+          Sign Up
+        </Button>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+import { storage } from './storage';
+
+/** Every failed API call ends up as one of these (DECISIONS 4: `{ message, statusCode, errors? }`). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly errors?: Record<string, string>;
+
+  constructor(status: number, message: string, errors?: Record<string, string>) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.errors = errors;
+  }
+
+  get isClientError() {
+    return this.status >= 400 && this.status < 500;
+  }
+}
+
+export const NETWORK_ERROR_MESSAGE = 'Could not reach Spotter. Check your connection and try again.';
+
+type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+};
+
+function isErrorBody(value: unknown): value is { message: string; errors?: Record<string, string> } {
+  return typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string';
+}
+
+/**
+ * Calls the API under `/api` with JSON in and out, sending the stored token when there is one.
+ * Resolves with the parsed body; rejects with an ApiError (status 0 when the network failed).
+ */
+export async function apiRequest<T>(path: string, { method = 'GET', body, signal }: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = storage.getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(`/api${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, NETWORK_ERROR_MESSAGE);
+  }
+
+  const isJson = response.headers.get('content-type')?.includes('application/json') ?? false;
+  let data: unknown = null;
+  if (isJson) {
+    try {
+      data = await response.json();
+    } catch {
+      data = null;
+    }
+  }
+
+  if (!response.ok) {
+    const message = isErrorBody(data)
+      ? data.message
+      : `Something went wrong (${response.status}${response.statusText ? ` ${response.statusText}` : ''}). Please try again.`;
+    throw new ApiError(response.status, message, isErrorBody(data) ? data.errors : undefined);
+  }
+  return data as T;
+}
+
+export const errorMessage = (error: unknown) =>
+  error instanceof Error ? error.message : 'Something went wrong. Please try again.';

@@ -1,0 +1,60 @@
+/**
+ * The one route map (CONVENTIONS: "never a hand-written URL string in a component").
+ * `path` is the pattern used by the route table, `getHref` builds a link to it.
+ */
+export type Role = 'user' | 'trainer';
+
+const withQuery = (path: string, query: Record<string, string | undefined>) => {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+};
+
+const fixed = <P extends string>(path: P) => ({ path, getHref: () => path });
+
+export const paths = {
+  home: fixed('/'),
+  trainers: fixed('/trainers'),
+  trainerPublicProfile: {
+    path: '/trainer/profile/:id',
+    getHref: (id: string) => `/trainer/profile/${encodeURIComponent(id)}`,
+  },
+  register: { user: fixed('/users/register'), trainer: fixed('/trainers/register') },
+  login: { user: fixed('/users/login'), trainer: fixed('/trainers/login') },
+  profile: { user: fixed('/user/profile'), trainer: fixed('/trainer/profile') },
+  settings: { user: fixed('/user/settings'), trainer: fixed('/trainer/settings') },
+  inbox: {
+    user: fixed('/user/chatOfUser'),
+    trainer: fixed('/trainer/chat'),
+    /** Same screen as `trainer` (DECISIONS 20); kept because the spec links to it. */
+    trainerAlias: fixed('/trainer/chatOfTrainer'),
+  },
+  bmi: fixed('/BMI'),
+  verificationSuccess: {
+    path: '/verification/success',
+    getHref: (role?: Role) => withQuery('/verification/success', { role }),
+  },
+  verificationFailed: fixed('/verification/failed'),
+  forgotPassword: {
+    path: '/forgot-password',
+    getHref: (role?: Role) => withQuery('/forgot-password', { role }),
+  },
+  resetPassword: {
+    path: '/reset-password',
+    getHref: (token: string, role?: Role) => withQuery('/reset-password', { token, role }),
+  },
+  team: fixed('/team'),
+  pricing: fixed('/pricing'),
+  blog: fixed('/blog'),
+  blogPost: {
+    path: '/blog/:slug',
+    getHref: (slug: string) => `/blog/${encodeURIComponent(slug)}`,
+  },
+} as const;
+
+export const isRole = (value: unknown): value is Role => value === 'user' || value === 'trainer';
+
+/** Reads a `?role=` value, falling back when it is missing or unknown. */
+export const roleFrom = (value: string | null | undefined, fallback: Role): Role =>
+  isRole(value) ? value : fallback;

@@ -1,0 +1,84 @@
+import { isRole, type Role } from './paths';
+
+/** The browser storage keys of spec section 3. */
+export const STORAGE_KEYS = {
+  token: 'token',
+  userType: 'userType',
+  userData: 'userData',
+  favorites: 'favorites',
+} as const;
+
+const CHANGE_EVENT = 'spotter:storage';
+
+function read(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null; // storage disabled (private mode, blocked cookies)
+  }
+}
+
+function write(key: string, value: string | null) {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    // storage full or disabled: the app keeps working for this page view
+  }
+  window.dispatchEvent(new Event(CHANGE_EVENT));
+}
+
+function readJson<T>(key: string, isValid: (value: unknown) => value is T): T | null {
+  const raw = read(key);
+  if (raw === null) return null;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return isValid(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isStringList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((v) => typeof v === 'string');
+
+export const storage = {
+  getToken: () => read(STORAGE_KEYS.token) || null,
+  setToken: (token: string) => write(STORAGE_KEYS.token, token),
+
+  getUserType: (): Role | null => {
+    const value = read(STORAGE_KEYS.userType);
+    return isRole(value) ? value : null;
+  },
+  setUserType: (role: Role) => write(STORAGE_KEYS.userType, role),
+
+  getUserData: () => readJson(STORAGE_KEYS.userData, isObject),
+  setUserData: (data: object) => write(STORAGE_KEYS.userData, JSON.stringify(data)),
+
+  getFavorites: () => readJson(STORAGE_KEYS.favorites, isStringList) ?? [],
+  setFavorites: (ids: string[]) => write(STORAGE_KEYS.favorites, JSON.stringify(ids)),
+
+  /** Logout: forgets who is logged in (favourites stay, they belong to the device). */
+  clearSession: () => {
+    for (const key of [STORAGE_KEYS.token, STORAGE_KEYS.userType, STORAGE_KEYS.userData]) {
+      try {
+        window.localStorage.removeItem(key);
+      } catch {
+        // ignore, see write()
+      }
+    }
+    window.dispatchEvent(new Event(CHANGE_EVENT));
+  },
+
+  /** Calls `onChange` when this tab or another one changes the stored values. */
+  subscribe: (onChange: () => void) => {
+    window.addEventListener(CHANGE_EVENT, onChange);
+    window.addEventListener('storage', onChange);
+    return () => {
+      window.removeEventListener(CHANGE_EVENT, onChange);
+      window.removeEventListener('storage', onChange);
+    };
+  },
+};
