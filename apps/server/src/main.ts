@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
@@ -25,6 +26,13 @@ async function main() {
   const seeded = await seedIfEmpty(database.db);
 
   const app = await buildApp({ config, database });
+  if (database.kind === 'pglite') {
+    // PGlite has no autovacuum (ARCHITECTURE.md): keep statistics and free space fresh ourselves
+    const vacuum = setInterval(() => {
+      database.db.execute(sql`vacuum analyze`).catch((err) => app.log.warn({ err }, 'vacuum failed'));
+    }, 6 * 60 * 60 * 1000);
+    vacuum.unref();
+  }
   if (applied.length) app.log.info({ applied }, 'migrations applied');
   if (seeded) app.log.info('demo data seeded');
 
