@@ -2,6 +2,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
+
+// lazy route chunks can take more than findBy's 1 s default on a busy machine
+const slow = { timeout: 10_000 };
 import { describeError } from './error-page';
 import { routes } from './router';
 
@@ -18,14 +21,14 @@ function renderAt(url: string) {
 describe('route table', () => {
   it('shows the not-found page inside the layout for an unknown address', async () => {
     renderAt('/no-such-page');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' }, slow)).toBeInTheDocument();
     expect(screen.getByRole('banner')).toBeInTheDocument();
     expect(screen.getByRole('contentinfo')).toBeInTheDocument();
   });
 
   it('renders the landing page at /', async () => {
     renderAt('/');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Shape Your Ideal Body' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Shape Your Ideal Body' }, slow)).toBeInTheDocument();
     expect(screen.getByText('Since 2010')).toBeInTheDocument();
   });
 
@@ -34,22 +37,23 @@ describe('route table', () => {
     ['/trainer/profile/abc', 'Trainer profile'],
     ['/BMI', 'BMI Calculator'],
     ['/team', 'Our team'],
-    ['/blog/first-post', 'Blog article'],
+    ['/blog/your-first-session-with-a-personal-trainer', 'What to expect from your first session with a personal trainer'],
+    ['/blog/no-such-post', 'Post not found'],
     ['/trainer/chatOfTrainer', 'Messages'],
-  ])('renders a placeholder at %s', async (url, heading) => {
+  ])('renders the page at %s', async (url, heading) => {
     renderAt(url);
-    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: heading }, slow)).toBeInTheDocument();
   });
 
   it('links the verified page to the login of the role in the address', async () => {
     renderAt('/verification/success?role=user');
-    expect(await screen.findByText('You account has been verified successfully!')).toBeInTheDocument();
+    expect(await screen.findByText('You account has been verified successfully!', {}, slow)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Login now!' })).toHaveAttribute('href', '/users/login');
   });
 
   it('sends a visitor of a profile page to the login of that role', async () => {
     const router = renderAt('/trainer/profile');
-    expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Login' }, slow)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/trainers/login');
   });
 });

@@ -3,11 +3,16 @@ import { Link, NavLink } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { Logo } from '@/components/ui/logo';
 import { useLogout } from '@/features/auth/hooks/use-logout';
+import { cn } from '@/lib/cn';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { MobileMenuButton } from './mobile-menu-button';
 import { mainNav } from './nav-items';
 import { PagesMenu } from './pages-menu';
+import { useScrolledPast } from './use-scrolled-past';
+
+/** Spec section 9: the top bar turns sticky at 50 px of scroll (it is always pinned; a shadow shows it lifting). */
+const STICKY_OFFSET = 50;
 
 const navLinkClass =
   'relative inline-flex min-h-11 items-center rounded-md px-3 text-sm font-medium text-on-ink-muted transition-colors duration-150 ' +
@@ -17,9 +22,16 @@ const navLinkClass =
 export function Header() {
   const session = useSession();
   const logout = useLogout();
+  const isStuck = useScrolledPast(STICKY_OFFSET);
 
   return (
-    <header className="on-ink sticky top-0 z-40 border-b border-ink-line bg-ink text-on-ink">
+    <header
+      data-stuck={isStuck || undefined}
+      className={cn(
+        'on-ink sticky top-0 z-40 border-b border-ink-line bg-ink text-on-ink transition-shadow duration-200',
+        isStuck && 'shadow-lg shadow-ink/30',
+      )}
+    >
       <div className="mx-auto flex h-16 w-full max-w-7xl items-center gap-2 px-4 sm:px-6">
         <Link to={paths.home.getHref()} className="mr-4 rounded-lg">
           <Logo tone="light" />

@@ -11,7 +11,7 @@ export const pagesNav = [
   { label: 'Team', to: paths.team.getHref() },
   { label: 'Pricing', to: paths.pricing.getHref() },
   { label: 'Blog', to: paths.blog.getHref() },
-  { label: 'Blog detail', to: paths.blogPost.getHref('first-post') },
+  { label: 'Blog detail', to: paths.blogPost.getHref('your-first-session-with-a-personal-trainer') },
 ] as const;
 
 export const isPagesSection = (pathname: string) =>

@@ -1,5 +1,7 @@
 import { Outlet, ScrollRestoration, useNavigation, type Location } from 'react-router';
 import { VerifyReminder } from '@/features/auth/components/verify-reminder';
+import { BackToTop } from './back-to-top';
+import { CookieBanner } from './cookie-banner';
 import { Footer } from './footer';
 import { Header } from './header';
 
@@ -37,6 +39,11 @@ export function RootLayout() {
         <Outlet />
       </main>
       <Footer />
+      {/* Fixed to the bottom corner and stacked, so the back-to-top button sits above the cookie notice. */}
+      <div className="pointer-events-none fixed inset-x-0 bottom-0 z-30 flex flex-col items-end gap-3 p-4 sm:p-6">
+        <BackToTop className="pointer-events-auto" />
+        <CookieBanner className="pointer-events-auto" />
+      </div>
       <ScrollRestoration getKey={scrollKey} />
     </div>
   );

@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { PasswordField } from '@/components/ui/password-field';
 import { ApiError, errorMessage } from '@/lib/api-client';
+import { mergeFavoritesAfterLogin } from '@/lib/favorites';
 import { ownAccountQueryOptions } from '@/lib/own-account';
 import { paths, type Role } from '@/lib/paths';
 import { storage } from '@/lib/storage';
@@ -51,6 +52,8 @@ export function LoginForm({ role }: { role: Role }) {
           setStatus({ tone: 'success', message });
           setIsDone(true);
           storage.setToken(token);
+          // DECISIONS 14: this browser's favourites join the account's (errors are ignored there).
+          if (role === 'user') void mergeFavoritesAfterLogin();
           queryClient.removeQueries({ queryKey: ['account'] });
           // Users keep their profile in storage (spec section 3); fetching now also warms the profile page.
           const account =

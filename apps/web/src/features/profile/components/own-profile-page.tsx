@@ -1,96 +1,200 @@
-import { Mail, Settings } from 'lucide-react';
+import { Mail, MapPin, Phone, Star } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import type { TOwnTrainer } from '@spotter/shared';
+import { AccountLayout } from '@/components/account-layout';
 import { RequireRole } from '@/components/require-role';
-import { Alert } from '@/components/ui/alert';
-import { Button, buttonClasses } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
-import { errorMessage } from '@/lib/api-client';
-import { useOwnAccount } from '@/lib/own-account';
+import type { OwnAccount } from '@/lib/own-account';
 import { paths, type Role } from '@/lib/paths';
+import { useFavoriteTrainers } from '../api/get-favorite-trainers';
+import { usePublicTrainer } from '../api/get-public-trainer';
+import { useTrainerReviews } from '../api/get-trainer-reviews';
+import { BodyMetricsCard } from './body-metrics-card';
+import { FavoriteTrainers } from './favorite-trainers';
+import { LatestReviews } from './latest-reviews';
+import { cardLinkClass, ProfileCard } from './profile-card';
+import { SamplePlans, SamplePosts } from './sample-content';
+
+/** Spec section 9: phones are shown with the (+2) prefix. */
+export const formatPhone = (phone: string) => `(+2) ${phone}`;
+
+const isTrainer = (account: OwnAccount): account is TOwnTrainer => account.role === 'trainer';
 
 function ProfileSkeleton() {
   return (
-    <div className="flex items-center gap-5" aria-hidden="true">
-      <Skeleton className="size-20 rounded-full" />
-      <div className="flex-1 space-y-3">
-        <Skeleton className="h-8 w-2/3 max-w-xs" />
-        <Skeleton className="h-5 w-1/2 max-w-56" />
+    <div className="space-y-6" aria-hidden="true">
+      <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
+        {[0, 1, 2, 3].map((i) => (
+          <Skeleton key={i} className="h-24 rounded-card" />
+        ))}
       </div>
+      <Skeleton className="h-56 rounded-card" />
+      <Skeleton className="h-40 rounded-card" />
     </div>
   );
 }
 
-/** The logged-in account's own profile (a first version: who you are, more comes later). */
-export function OwnProfilePage({ role }: { role: Role }) {
+type Stat = { label: string; value: ReactNode; hint?: string };
+
+/** Numbers that come from data; `null` while loading shows a placeholder. */
+function StatList({ stats, label }: { stats: Stat[]; label: string }) {
   return (
-    <RequireRole role={role}>
-      <OwnProfile role={role} />
-    </RequireRole>
+    <dl aria-label={label} className="grid grid-cols-2 gap-3 md:grid-cols-4">
+      {stats.map((stat) => (
+        <div key={stat.label} className="flex flex-col rounded-card border border-line bg-canvas p-4 shadow-card">
+          <dt className="text-sm font-semibold text-subtle">{stat.label}</dt>
+          <dd className="order-first font-display text-2xl font-bold text-ink sm:text-3xl">{stat.value}</dd>
+          {stat.hint && <dd className="mt-0.5 text-xs text-subtle">{stat.hint}</dd>}
+        </div>
+      ))}
+    </dl>
   );
 }
 
-function OwnProfile({ role }: { role: Role }) {
-  const account = useOwnAccount(role);
+const Pending = ({ label }: { label: string }) => (
+  <>
+    <Skeleton className="my-1 h-7 w-12" />
+    <span className="sr-only">Loading {label}</span>
+  </>
+);
 
+function DetailRow({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
   return (
-    <section className="mx-auto w-full max-w-3xl px-4 py-14 sm:px-6 sm:py-20">
-      <title>My profile · Spotter</title>
-      <p className="mb-6 text-sm font-semibold tracking-wide text-accent-ink uppercase">
-        {role === 'trainer' ? 'Trainer profile' : 'My profile'}
-      </p>
-      <div className="rounded-card border border-line bg-canvas p-6 shadow-card sm:p-8" aria-busy={account.isPending}>
-        {account.isPending ? (
-          <>
-            <span className="sr-only" role="status">
-              Loading your profile…
-            </span>
-            <ProfileSkeleton />
-          </>
-        ) : account.isError ? (
-          <>
-            <h1 className="sr-only">My profile</h1>
-            <Alert
-              tone="error"
-              title="We could not load your profile."
-              action={
-                <Button variant="outline" onClick={() => void account.refetch()} isLoading={account.isFetching}>
-                  Retry
-                </Button>
-              }
-            >
-              {errorMessage(account.error)}
-            </Alert>
-          </>
-        ) : (
-          <div className="flex flex-col gap-5 sm:flex-row sm:items-center">
-            <span
-              aria-hidden="true"
-              className="flex size-20 shrink-0 items-center justify-center rounded-full bg-ink font-display text-2xl font-bold text-accent"
-            >
-              {account.data.firstName.charAt(0)}
-              {account.data.lastName.charAt(0)}
-            </span>
-            <div className="min-w-0">
-              <h1 className="font-display text-3xl font-bold break-words text-ink">
-                {account.data.firstName} {account.data.lastName}
-              </h1>
-              <p className="mt-1 flex items-center gap-2 break-all text-muted">
-                <Mail className="size-4 shrink-0" aria-hidden="true" />
-                {account.data.email}
-              </p>
-            </div>
-          </div>
-        )}
-      </div>
-      {account.isSuccess && (
-        <div className="mt-8 flex flex-wrap gap-3">
-          <p className="w-full text-muted">Your full profile page, with photo, stats and plans, is on its way.</p>
-          <Link to={paths.settings[role].getHref()} className={buttonClasses({ variant: 'outline' })}>
-            <Settings className="size-4" aria-hidden="true" />
-            Settings
-          </Link>
-        </div>
+    <div className="relative min-w-0 pl-12">
+      <dt className="text-sm font-semibold text-subtle">
+        <span className="absolute top-0.5 left-0 flex size-9 items-center justify-center rounded-full bg-surface text-ink">
+          {icon}
+        </span>
+        {label}
+      </dt>
+      <dd className="break-words text-ink">{children}</dd>
+    </div>
+  );
+}
+
+function AboutCard({ role, account }: { role: Role; account: OwnAccount }) {
+  const place = [account.city, account.country].filter(Boolean).join(', ');
+  const settingsLink = (
+    <Link to={paths.settings[role].getHref()} className={cardLinkClass}>
+      Edit in settings
+    </Link>
+  );
+  return (
+    <ProfileCard title="About" action={settingsLink}>
+      {account.description ? (
+        <p className="break-words whitespace-pre-line text-muted">{account.description}</p>
+      ) : (
+        <p className="text-subtle italic">
+          No description yet. Tell people about your goals{role === 'trainer' ? ' and how you coach' : ''} in Settings.
+        </p>
       )}
-    </section>
+      <dl className="mt-5 grid gap-4 sm:grid-cols-2">
+        <DetailRow icon={<Mail className="size-4" aria-hidden="true" />} label="E-mail">
+          {account.email}
+        </DetailRow>
+        <DetailRow icon={<Phone className="size-4" aria-hidden="true" />} label="Phone">
+          {account.phone ? formatPhone(account.phone) : <span className="text-subtle">Not set</span>}
+        </DetailRow>
+        <DetailRow icon={<MapPin className="size-4" aria-hidden="true" />} label="City and country">
+          {place || <span className="text-subtle">Not set</span>}
+        </DetailRow>
+      </dl>
+    </ProfileCard>
+  );
+}
+
+function UserProfile({ account }: { account: OwnAccount }) {
+  const favorites = useFavoriteTrainers();
+  return (
+    <div className="space-y-6">
+      <h2 className="sr-only">Overview</h2>
+      <StatList
+        label="Your numbers"
+        stats={[
+          {
+            label: 'Favourite trainers',
+            value: favorites.isPending ? <Pending label="favourites" /> : favorites.isError ? '–' : favorites.data.length,
+          },
+          { label: 'Height', value: account.height ? `${account.height} cm` : '–' },
+          { label: 'Weight', value: account.weight ? `${account.weight} kg` : '–' },
+          { label: 'Age', value: account.age || '–' },
+        ]}
+      />
+      <AboutCard role="user" account={account} />
+      <BodyMetricsCard account={account} />
+      <FavoriteTrainers favorites={favorites} />
+      <SamplePlans />
+      <SamplePosts />
+    </div>
+  );
+}
+
+function TrainerProfile({ account }: { account: TOwnTrainer }) {
+  // Only verified trainers are listed (DECISIONS 10); an unlisted one has no public profile yet.
+  const isListed = account.emailVerified;
+  const reviews = useTrainerReviews(account._id);
+  const publicProfile = usePublicTrainer(account._id, { enabled: isListed });
+  const subscribers = !isListed ? (
+    '–'
+  ) : publicProfile.isPending ? (
+    <Pending label="subscribers" />
+  ) : publicProfile.isError ? (
+    '–'
+  ) : (
+    publicProfile.data.subscribers
+  );
+  return (
+    <div className="space-y-6">
+      <h2 className="sr-only">Overview</h2>
+      <StatList
+        label="Your numbers"
+        stats={[
+          {
+            label: 'Rating',
+            value:
+              account.ratingCount > 0 ? (
+                <span className="inline-flex items-center gap-1.5">
+                  <Star className="size-6 fill-current" aria-hidden="true" />
+                  {account.rating.toFixed(1)}
+                </span>
+              ) : (
+                'New'
+              ),
+            hint: account.ratingCount > 0 ? 'out of 5' : 'No ratings yet',
+          },
+          { label: 'Reviews', value: account.ratingCount },
+          { label: 'Price', value: `$${account.price}`, hint: 'per session' },
+          {
+            label: 'Subscribers',
+            value: subscribers,
+            hint: isListed ? 'Clients with a paid booking' : 'Shown once your profile is public',
+          },
+        ]}
+      />
+      {isListed && (
+        <p className="text-sm text-muted">
+          This is your private view.{' '}
+          <Link to={paths.trainerPublicProfile.getHref(account._id)} className={cardLinkClass}>
+            See your public profile
+          </Link>
+        </p>
+      )}
+      <AboutCard role="trainer" account={account} />
+      <LatestReviews trainerId={account._id} reviews={reviews} isListed={isListed} />
+      <SamplePlans />
+      <SamplePosts />
+    </div>
+  );
+}
+
+/** The logged-in account's own profile (spec section 2, "Profile screens"). */
+export function OwnProfilePage({ role }: { role: Role }) {
+  return (
+    <RequireRole role={role}>
+      <AccountLayout role={role} current="profile" title="My profile" skeleton={<ProfileSkeleton />}>
+        {(account) => (isTrainer(account) ? <TrainerProfile account={account} /> : <UserProfile account={account} />)}
+      </AccountLayout>
+    </RequireRole>
   );
 }

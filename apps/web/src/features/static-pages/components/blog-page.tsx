@@ -1,9 +1,20 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { blogPosts } from '../data/blog-posts';
+import { PageIntro } from './page-intro';
+import { PostCard } from './post-card';
 
 export function BlogPage() {
   return (
-    <PagePlaceholder title="Latest Gym Blog & News" eyebrow="Blog">
-      Training advice, nutrition basics and news from the Spotter community. The first articles are being written.
-    </PagePlaceholder>
+    <div className="mx-auto w-full max-w-7xl px-4 py-14 sm:px-6 sm:py-20">
+      <PageIntro eyebrow="Blog" title="Latest Gym Blog & News">
+        Practical advice on training, eating and recovering, from the coaches on Spotter.
+      </PageIntro>
+      <ul className="mt-12 grid gap-5 md:grid-cols-2 lg:grid-cols-3">
+        {blogPosts.map((post) => (
+          <li key={post.slug}>
+            <PostCard post={post} />
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

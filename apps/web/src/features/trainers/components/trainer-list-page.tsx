@@ -1,10 +1,216 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { Link, useSearchParams } from 'react-router';
+import { Heart, SearchX, SlidersHorizontal } from 'lucide-react';
+import type { TTrainersResponse } from '@spotter/shared';
+import { Alert } from '@/components/ui/alert';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
+import { errorMessage } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
+import { useFavorites } from '@/lib/favorites';
+import { useTrainers } from '../api/get-trainers';
+import {
+  hasActiveFilters,
+  toTrainersQuery,
+  useTrainerSearch,
+  writeTrainerSearch,
+  type TrainerSearch,
+  type TrainerSort,
+} from '../hooks/use-trainer-search';
+import { formatCount } from '../utils/format';
+import { Pagination } from './pagination';
+import { SelectField } from './select-field';
+import { TrainerCard, TrainerCardSkeleton } from './trainer-card';
+import { TrainerFilters } from './trainer-filters';
+import { TrainerSearchBox } from './trainer-search-box';
 
-export function TrainerListPage() {
+const sortOptions: Array<{ value: TrainerSort; label: string }> = [
+  { value: 'rating', label: 'Best rated' },
+  { value: 'price_asc', label: 'Price: low to high' },
+  { value: 'price_desc', label: 'Price: high to low' },
+  { value: 'newest', label: 'Newest' },
+];
+
+const SKELETON_CARDS = 6;
+
+/** "48 trainers", or "about 50,000 trainers" when the server estimated the total. */
+export function resultCountText(data: Pick<TTrainersResponse, 'total' | 'totalIsEstimate'>) {
+  const number = `${data.totalIsEstimate ? 'about ' : ''}${formatCount(data.total)}`;
+  return `${number} ${data.total === 1 && !data.totalIsEstimate ? 'trainer' : 'trainers'}`;
+}
+
+const activeFilterCount = (search: TrainerSearch) =>
+  [
+    search.minPrice !== undefined || search.maxPrice !== undefined,
+    search.minRating !== undefined,
+    search.gender !== undefined,
+    search.city !== undefined,
+    search.favoritesOnly,
+  ].filter(Boolean).length;
+
+function EmptyState({ search, onClear, firstPageHref }: { search: TrainerSearch; onClear: () => void; firstPageHref?: string }) {
+  const isFavouritesOnly = search.favoritesOnly;
+  let title = 'No trainers match your search';
+  let text = 'Try a wider price range, another city, or fewer filters.';
+  if (firstPageHref) {
+    title = 'Nothing on this page';
+    text = 'The results have fewer pages than this.';
+  } else if (isFavouritesOnly) {
+    title = 'No favourites here yet';
+    text = 'Tap the heart on a trainer to keep them in your favourites.';
+  } else if (!hasActiveFilters(search)) {
+    title = 'No trainers yet';
+    text = 'Trainers appear here as soon as they join Spotter.';
+  }
+  const Icon = isFavouritesOnly && !firstPageHref ? Heart : SearchX;
   return (
-    <PagePlaceholder title="Find your trainer">
-      Browse certified personal trainers, compare prices and reviews, and save your favourites. The trainer list opens
-      here very soon.
-    </PagePlaceholder>
+    <div className="flex flex-col items-center rounded-card border border-dashed border-line-strong px-6 py-14 text-center">
+      <Icon className="size-10 text-subtle" aria-hidden="true" />
+      <h3 className="mt-4 text-xl font-bold text-ink">{title}</h3>
+      <p className="mt-2 max-w-md text-muted">{text}</p>
+      {firstPageHref ? (
+        <Link to={firstPageHref} className={buttonClasses({ className: 'mt-6' })}>
+          Go to the first page
+        </Link>
+      ) : (
+        hasActiveFilters(search) && (
+          <Button className="mt-6" onClick={onClear}>
+            Clear filters
+          </Button>
+        )
+      )}
+    </div>
+  );
+}
+
+/** The trainer list (spec section 2, DECISIONS 13, DESIGN.md "Trainer list"). */
+export function TrainerListPage() {
+  const [params] = useSearchParams();
+  const { search, update, clearFilters } = useTrainerSearch();
+  const { ids: favoriteIds } = useFavorites();
+  const query = toTrainersQuery(search, favoriteIds);
+  const trainers = useTrainers(query);
+
+  const hrefFor = (page: number) => `?${writeTrainerSearch({ ...search, page }, params).toString()}`;
+  const data = trainers.data;
+  const pageCount = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
+
+  const filters = (
+    <TrainerFilters search={search} onChange={update} onClear={clearFilters} favoriteCount={favoriteIds.length} />
+  );
+  const filterCount = activeFilterCount(search);
+
+  let status = 'Loading trainers…';
+  if (trainers.isError) status = 'Could not load trainers';
+  else if (data) status = resultCountText(data);
+
+  return (
+    <div className="mx-auto w-full max-w-7xl px-4 py-10 sm:px-6 lg:py-14">
+      <title>Find a trainer · Spotter</title>
+      <div className="max-w-2xl">
+        <h1 className="text-4xl font-bold text-ink sm:text-5xl">Find your trainer</h1>
+        <p className="mt-3 text-lg text-muted">Compare certified personal trainers by price, reviews and city, and save your favourites.</p>
+      </div>
+
+      <div className="mt-8 max-w-2xl">
+        <TrainerSearchBox value={search.q} onSearch={(q) => update({ q }, { replace: true })} />
+      </div>
+
+      <div className="mt-8 lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-10">
+        <aside aria-labelledby="filters-heading" className="hidden lg:block">
+          <h2 id="filters-heading" className="mb-4 text-lg font-bold text-ink">
+            Filters
+          </h2>
+          {filters}
+        </aside>
+
+        <section aria-labelledby="results-heading">
+          <h2 id="results-heading" className="sr-only">
+            Results
+          </h2>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <p role="status" className="font-semibold text-ink">
+              {status}
+            </p>
+            <div className="flex w-full items-center gap-2 sm:w-auto">
+              <Dialog>
+                <DialogTrigger asChild>
+                  <Button variant="outline" className="shrink-0 lg:hidden">
+                    <SlidersHorizontal className="size-4" aria-hidden="true" />
+                    Filters
+                    {filterCount > 0 && (
+                      <span aria-hidden="true" className="rounded-full bg-ink px-2 text-xs text-on-ink">
+                        {filterCount}
+                      </span>
+                    )}
+                  </Button>
+                </DialogTrigger>
+                <DialogContent title="Filters" variant="sheet">
+                  {filters}
+                  <DialogClose asChild>
+                    <Button className="mt-6 w-full">{data ? `Show ${resultCountText(data)}` : 'Show results'}</Button>
+                  </DialogClose>
+                </DialogContent>
+              </Dialog>
+              <SelectField
+                label="Sort by"
+                isInline
+                options={sortOptions}
+                value={search.sort}
+                onChange={(event) => update({ sort: event.target.value as TrainerSort })}
+                containerClassName="min-w-0 flex-1 sm:flex-none"
+              />
+            </div>
+          </div>
+
+          <div className="mt-6">
+            {trainers.isError ? (
+              <Alert
+                tone="error"
+                title="Could not load trainers"
+                action={
+                  <Button variant="outline" onClick={() => void trainers.refetch()}>
+                    Retry
+                  </Button>
+                }
+              >
+                {errorMessage(trainers.error)}
+              </Alert>
+            ) : !data ? (
+              <ul className="grid gap-6 sm:grid-cols-2 xl:grid-cols-3" aria-hidden="true">
+                {Array.from({ length: SKELETON_CARDS }, (_, index) => (
+                  <li key={index}>
+                    <TrainerCardSkeleton />
+                  </li>
+                ))}
+              </ul>
+            ) : data.viewAllTrainers.length === 0 ? (
+              <EmptyState
+                search={search}
+                onClear={clearFilters}
+                firstPageHref={data.total > 0 && search.page > 1 ? hrefFor(1) : undefined}
+              />
+            ) : (
+              <ul
+                aria-busy={trainers.isPlaceholderData || undefined}
+                className={cn(
+                  'grid gap-6 transition-opacity duration-150 sm:grid-cols-2 xl:grid-cols-3',
+                  trainers.isPlaceholderData && 'opacity-60',
+                )}
+              >
+                {data.viewAllTrainers.map((trainer) => (
+                  <li key={trainer._id}>
+                    <TrainerCard trainer={trainer} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+
+          {data && !trainers.isError && (
+            <Pagination page={search.page} pageCount={pageCount} hrefFor={hrefFor} />
+          )}
+        </section>
+      </div>
+    </div>
   );
 }

@@ -1,10 +1,243 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { Link, useParams } from 'react-router';
+import { ArrowLeft, CalendarCheck, MapPin, MessageCircle, Star, UsersRound } from 'lucide-react';
+import type { TTrainerProfile } from '@spotter/shared';
+import { Alert } from '@/components/ui/alert';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { ApiError, errorMessage } from '@/lib/api-client';
 import { paths } from '@/lib/paths';
+import { useTrainer } from '../api/get-trainer';
+import { useTrainerActions } from '../hooks/use-trainer-actions';
+import { formatCount, formatPrice, formatRating, plural } from '../utils/format';
+import { FavoriteButton } from './favorite-button';
+import { RatingDistribution } from './rating-distribution';
+import { ReviewSection } from './reviews/review-section';
+import { Stars } from './stars';
 
-export function TrainerProfilePage() {
+const reviewCountText = (count: number) => (count === 0 ? 'No reviews yet' : plural(count, 'review', 'reviews'));
+
+function BackLink() {
   return (
-    <PagePlaceholder title="Trainer profile" backTo={paths.trainers.getHref()} backLabel="Back to trainers">
-      Each trainer's profile, with price, reviews, chat and booking, will be shown on this page.
-    </PagePlaceholder>
+    <Link
+      to={paths.trainers.getHref()}
+      className="inline-flex min-h-11 items-center gap-2 rounded-full text-sm font-semibold text-muted hover:text-ink"
+    >
+      <ArrowLeft className="size-4" aria-hidden="true" />
+      All trainers
+    </Link>
+  );
+}
+
+/** Price, rating, subscribers and the two actions: sticky beside the profile on desktop. */
+function BookingCard({ trainer }: { trainer: TTrainerProfile }) {
+  const { book, message } = useTrainerActions(trainer.firstName);
+  return (
+    <div className="rounded-card border border-line bg-canvas p-6 shadow-card">
+      <p className="text-2xl font-bold text-ink">Price: {formatPrice(trainer.price)}</p>
+      <p className="text-sm text-subtle">per one-hour session</p>
+      <div className="mt-5 space-y-3 text-sm">
+        <p className="flex items-center gap-2 text-ink">
+          <Star className="size-5 fill-accent text-ink" aria-hidden="true" />
+          {trainer.ratingCount > 0 && (
+            <span>
+              <span className="font-semibold">{formatRating(trainer.rating)}</span>
+              <span className="sr-only"> out of 5</span> ·
+            </span>
+          )}
+          <span className="text-muted">{reviewCountText(trainer.ratingCount)}</span>
+        </p>
+        <p className="flex items-center gap-2 text-muted">
+          <UsersRound className="size-5 text-subtle" aria-hidden="true" />
+          <span>
+            Subscribers: <span className="font-semibold text-ink">{formatCount(trainer.subscribers)}</span>
+          </span>
+        </p>
+      </div>
+      <div className="mt-6 flex flex-col gap-3">
+        <Button size="lg" className="w-full max-lg:hidden" onClick={book}>
+          <CalendarCheck className="size-5" aria-hidden="true" />
+          Book now!
+        </Button>
+        <Button
+          variant="outline"
+          size="lg"
+          className="w-full"
+          aria-label={`Message ${trainer.firstName}`}
+          onClick={message}
+        >
+          <MessageCircle className="size-5" aria-hidden="true" />
+          Message
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Phones: the price and 'Book now!' stay at the bottom of the screen. */
+function MobileBookingBar({ trainer }: { trainer: TTrainerProfile }) {
+  const { book } = useTrainerActions(trainer.firstName);
+  return (
+    <div className="fixed inset-x-0 bottom-0 z-30 border-t border-line bg-canvas/95 px-4 py-3 shadow-card backdrop-blur lg:hidden">
+      <div className="mx-auto flex max-w-3xl items-center justify-between gap-4">
+        <p className="text-ink">
+          <span className="text-lg font-bold">{formatPrice(trainer.price)}</span>
+          <span className="text-sm text-subtle"> / session</span>
+        </p>
+        <Button size="lg" onClick={book}>
+          Book now!
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function TrainerProfile({ trainer }: { trainer: TTrainerProfile }) {
+  const fullName = `${trainer.firstName} ${trainer.lastName}`;
+  return (
+    <>
+      <title>{`${fullName} · Spotter`}</title>
+      <div className="mt-4 grid gap-8 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-12">
+        <div className="flex flex-col gap-6 sm:flex-row sm:items-start">
+          <div className="relative w-full max-w-64 shrink-0 sm:w-56">
+            <img
+              src={trainer.picture}
+              alt={fullName}
+              width={224}
+              height={224}
+              className="aspect-square w-full rounded-card bg-surface object-cover"
+            />
+            <FavoriteButton trainerId={trainer._id} firstName={trainer.firstName} className="absolute top-3 right-3" />
+          </div>
+          <div className="min-w-0">
+            <h1 className="text-4xl font-bold break-words text-ink sm:text-5xl">{fullName}</h1>
+            {trainer.title && <p className="mt-2 text-lg font-medium text-muted">{trainer.title}</p>}
+            {trainer.city && (
+              <p className="mt-2 flex items-center gap-1.5 text-subtle">
+                <MapPin className="size-4" aria-hidden="true" />
+                {[trainer.city, trainer.country].filter(Boolean).join(', ')}
+              </p>
+            )}
+            <p className="mt-3 flex items-center gap-2 text-sm">
+              <Stars value={trainer.rating} />
+              <span className="font-semibold text-ink">{trainer.ratingCount > 0 ? formatRating(trainer.rating) : 'New'}</span>
+              <span className="text-subtle">({reviewCountText(trainer.ratingCount)})</span>
+            </p>
+          </div>
+        </div>
+
+        <aside aria-label="Booking" className="lg:sticky lg:top-24 lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:self-start">
+          <BookingCard trainer={trainer} />
+        </aside>
+
+        <div className="min-w-0 space-y-10">
+          <section aria-labelledby="about-heading">
+            <h2 id="about-heading" className="text-2xl font-bold text-ink">
+              About {trainer.firstName}
+            </h2>
+            <p className="mt-3 break-words whitespace-pre-line text-muted">
+              {trainer.description || `${trainer.firstName} has not written an introduction yet.`}
+            </p>
+          </section>
+
+          <section aria-labelledby="reviews-heading" className="space-y-6">
+            <h2 id="reviews-heading" className="text-2xl font-bold text-ink">
+              Reviews
+            </h2>
+            <div className="grid gap-6 rounded-card border border-line p-5 sm:grid-cols-[10rem_minmax(0,1fr)] sm:p-6">
+              <div>
+                <p className="text-5xl font-bold text-ink">{trainer.ratingCount > 0 ? formatRating(trainer.rating) : '–'}</p>
+                <Stars value={trainer.rating} className="mt-2" />
+                <p className="mt-1 text-sm text-muted">{reviewCountText(trainer.ratingCount)}</p>
+              </div>
+              <RatingDistribution trainerId={trainer._id} />
+            </div>
+            <ReviewSection key={trainer._id} trainerId={trainer._id} firstName={trainer.firstName} />
+          </section>
+        </div>
+      </div>
+      <MobileBookingBar trainer={trainer} />
+    </>
+  );
+}
+
+function ProfileSkeleton() {
+  return (
+    <div className="mt-4 grid gap-8 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-12" aria-hidden="true">
+      <div className="space-y-8">
+        <div className="flex flex-col gap-6 sm:flex-row">
+          <Skeleton className="aspect-square w-full max-w-64 rounded-card sm:w-56" />
+          <div className="flex-1 space-y-3">
+            <Skeleton className="h-10 w-3/4" />
+            <Skeleton className="h-5 w-1/2" />
+            <Skeleton className="h-5 w-1/3" />
+          </div>
+        </div>
+        <div className="space-y-3">
+          <Skeleton className="h-7 w-40" />
+          <Skeleton className="h-4 w-full" />
+          <Skeleton className="h-4 w-5/6" />
+        </div>
+      </div>
+      <Skeleton className="h-64 rounded-card" />
+    </div>
+  );
+}
+
+/** The public trainer profile (spec section 2, DESIGN.md "Public profile"). */
+export function TrainerProfilePage() {
+  const { id = '' } = useParams();
+  const trainer = useTrainer(id);
+
+  let content;
+  if (trainer.isPending) {
+    content = (
+      <>
+        <title>Trainer · Spotter</title>
+        <p role="status" className="sr-only">
+          Loading the trainer…
+        </p>
+        <ProfileSkeleton />
+      </>
+    );
+  } else if (trainer.isError && trainer.error instanceof ApiError && trainer.error.status === 404) {
+    content = (
+      <div className="flex flex-col items-start py-16">
+        <title>Trainer not found · Spotter</title>
+        <h1 className="text-4xl font-bold text-ink">Trainer not found</h1>
+        <p className="mt-3 max-w-lg text-lg text-muted">
+          This trainer may have left Spotter, or the link is not complete. Plenty of others are ready to train you.
+        </p>
+        <Link to={paths.trainers.getHref()} className={buttonClasses({ className: 'mt-8' })}>
+          Browse all trainers
+        </Link>
+      </div>
+    );
+  } else if (trainer.isError) {
+    content = (
+      <div className="py-10">
+        <title>Trainer · Spotter</title>
+        <h1 className="mb-4 text-3xl font-bold text-ink">Trainer profile</h1>
+        <Alert
+          tone="error"
+          title="Could not load this trainer"
+          action={
+            <Button variant="outline" onClick={() => void trainer.refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          {errorMessage(trainer.error)}
+        </Alert>
+      </div>
+    );
+  } else {
+    content = <TrainerProfile trainer={trainer.data} />;
+  }
+
+  return (
+    <div className="mx-auto w-full max-w-7xl px-4 pt-6 pb-28 sm:px-6 lg:pb-16">
+      <BackLink />
+      {content}
+    </div>
   );
 }

@@ -1,0 +1,47 @@
+import { Cookie } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/cn';
+
+const COOKIE_NAME = 'cookie-accepted';
+const ONE_YEAR_SECONDS = 31_536_000;
+
+export const hasAcceptedCookies = () =>
+  document.cookie.split(';').some((entry) => entry.trim() === `${COOKIE_NAME}=true`);
+
+const acceptCookies = () => {
+  document.cookie = `${COOKIE_NAME}=true; path=/; max-age=${ONE_YEAR_SECONDS}; SameSite=Lax`;
+};
+
+/**
+ * The cookie notice of spec section 4: shown until accepted, then hidden for as long as the
+ * cookie-accepted cookie is true. It is fixed to the bottom of the window (placed by the layout),
+ * so it never pushes the page around.
+ */
+export function CookieBanner({ className }: { className?: string }) {
+  const [isAccepted, setIsAccepted] = useState(hasAcceptedCookies);
+  if (isAccepted) return null;
+  return (
+    <section
+      aria-label="Cookie notice"
+      className={cn(
+        'flex w-full items-center gap-3 rounded-card border border-line bg-canvas p-4 text-ink shadow-card sm:max-w-md',
+        className,
+      )}
+    >
+      <Cookie className="hidden size-5 shrink-0 text-accent-ink sm:block" aria-hidden="true" />
+      <p className="flex-1 text-sm text-muted">
+        We use only essential cookies and storage, to keep you signed in. No ads, no tracking.
+      </p>
+      <Button
+        className="shrink-0"
+        onClick={() => {
+          acceptCookies();
+          setIsAccepted(true);
+        }}
+      >
+        Accept
+      </Button>
+    </section>
+  );
+}

@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import type { Role } from '@/lib/paths';
+
+export type WeightEntry = { weight: number; recordedAt: string };
+
+/** GET /api/{role}/weights: every weight saved in Contact Info, oldest first. */
+export const getWeights = (role: Role) =>
+  apiRequest<{ weights: WeightEntry[] }>(`/${role}/weights`).then(({ weights }) => weights);
+
+/** Keyed under ['account', role] so saving contact info in settings refreshes it too. */
+export function useWeights(role: Role) {
+  return useQuery({ queryKey: ['account', role, 'weights'], queryFn: () => getWeights(role) });
+}

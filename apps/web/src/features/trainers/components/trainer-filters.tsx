@@ -1,0 +1,126 @@
+import { useId } from 'react';
+import { EGYPT_CITIES } from '@spotter/shared';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { useDebouncedField } from '../hooks/use-debounced-field';
+import {
+  hasActiveFilters,
+  MAX_PRICE,
+  MIN_RATING_OPTIONS,
+  type Gender,
+  type TrainerSearch,
+} from '../hooks/use-trainer-search';
+import { SelectField } from './select-field';
+
+type TrainerFiltersProps = {
+  search: TrainerSearch;
+  onChange: (change: Partial<TrainerSearch>, options?: { replace?: boolean }) => void;
+  onClear: () => void;
+  favoriteCount: number;
+};
+
+const ratingOptions = [
+  { value: '', label: 'Any rating' },
+  ...MIN_RATING_OPTIONS.map((rating) => ({ value: String(rating), label: `${rating.toFixed(1)} and up` })),
+];
+const genderOptions = [
+  { value: '', label: 'Any gender' },
+  { value: 'female', label: 'Female' },
+  { value: 'male', label: 'Male' },
+];
+const cityOptions = [{ value: '', label: 'All cities' }, ...EGYPT_CITIES.map((city) => ({ value: city, label: city }))];
+
+const parsePrice = (raw: string) => {
+  const value = Number(raw);
+  return raw.trim() !== '' && Number.isInteger(value) && value >= 0 && value <= MAX_PRICE ? value : undefined;
+};
+
+/** A price box that updates the list after a pause in typing. */
+function PriceField({
+  label,
+  value,
+  onCommit,
+}: {
+  label: string;
+  value: number | undefined;
+  onCommit: (value: number | undefined) => void;
+}) {
+  const { draft, setDraft, flush } = useDebouncedField(value?.toString() ?? '', (raw) => {
+    const next = parsePrice(raw);
+    if (next !== value) onCommit(next);
+  });
+  return (
+    <TextField
+      label={label}
+      type="number"
+      inputMode="numeric"
+      min={0}
+      max={MAX_PRICE}
+      step={10}
+      prefix="$"
+      value={draft}
+      onChange={(event) => setDraft(event.target.value)}
+      onBlur={flush}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') flush();
+      }}
+    />
+  );
+}
+
+/** Price range, minimum rating, gender, city and favourites (DECISIONS 13). */
+export function TrainerFilters({ search, onChange, onClear, favoriteCount }: TrainerFiltersProps) {
+  const favoritesId = useId();
+  return (
+    <div className="space-y-5">
+      <fieldset>
+        <legend className="mb-2 text-sm font-semibold text-ink">Price per session</legend>
+        <div className="grid grid-cols-2 gap-3">
+          <PriceField label="Min price" value={search.minPrice} onCommit={(minPrice) => onChange({ minPrice }, { replace: true })} />
+          <PriceField label="Max price" value={search.maxPrice} onCommit={(maxPrice) => onChange({ maxPrice }, { replace: true })} />
+        </div>
+      </fieldset>
+
+      <SelectField
+        label="Minimum rating"
+        options={ratingOptions}
+        value={search.minRating?.toString() ?? ''}
+        onChange={(event) => onChange({ minRating: event.target.value ? Number(event.target.value) : undefined })}
+      />
+      <SelectField
+        label="Gender"
+        options={genderOptions}
+        value={search.gender ?? ''}
+        onChange={(event) => onChange({ gender: (event.target.value || undefined) as Gender | undefined })}
+      />
+      <SelectField
+        label="City"
+        options={cityOptions}
+        value={search.city ?? ''}
+        onChange={(event) => onChange({ city: event.target.value || undefined })}
+      />
+
+      <div className="flex min-h-11 items-center gap-3">
+        <input
+          id={favoritesId}
+          type="checkbox"
+          checked={search.favoritesOnly}
+          onChange={(event) => onChange({ favoritesOnly: event.target.checked })}
+          className="size-5 cursor-pointer accent-ink"
+        />
+        <label htmlFor={favoritesId} className="cursor-pointer text-sm font-semibold text-ink">
+          Favourites only
+        </label>
+        <span className="ml-auto rounded-full bg-surface px-2 py-0.5 text-xs font-semibold text-muted" aria-hidden="true">
+          {favoriteCount}
+        </span>
+      </div>
+
+      {hasActiveFilters(search) && (
+        <Button variant="outline" className="w-full" onClick={onClear}>
+          Reset filters
+        </Button>
+      )}
+    </div>
+  );
+}

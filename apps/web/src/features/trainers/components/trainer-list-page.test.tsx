@@ -1,0 +1,130 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { jsonResponse, renderWithProviders } from '@/testing/render';
+import { callsOf, listAnswer, makeTrainer, stubApi } from '../testing/fake-api';
+import { TrainerListPage } from './trainer-list-page';
+
+const trainersRoute =
+  (answer: () => Response) =>
+  (url: URL): Response | undefined =>
+    url.pathname === '/api/trainers' ? answer() : undefined;
+
+const renderList = (route: string) => renderWithProviders(<TrainerListPage />, { route, path: '/trainers' });
+
+describe('TrainerListPage', () => {
+  it('puts the query of the address into the form and asks the server for it', async () => {
+    const fetchMock = stubApi(
+      trainersRoute(() =>
+        jsonResponse(listAnswer([makeTrainer(), makeTrainer({ _id: 't2', firstName: 'Salma', price: 200 })], 48)),
+      ),
+    );
+    renderList('/trainers?sort=price_asc&gender=female&city=Giza&minPrice=100&q=yoga');
+
+    expect(await screen.findByText('48 trainers')).toBeInTheDocument();
+    expect(screen.getByLabelText('Sort by')).toHaveValue('price_asc');
+    expect(screen.getByRole('option', { name: 'Price: low to high' })).toHaveProperty('selected', true);
+    expect(screen.getByLabelText('Gender')).toHaveValue('female');
+    expect(screen.getByLabelText('City')).toHaveValue('Giza');
+    expect(screen.getByLabelText('Min price')).toHaveValue(100);
+    expect(screen.getByLabelText('Search trainers')).toHaveValue('yoga');
+    expect(screen.getAllByRole('link', { name: 'View profile' })).toHaveLength(2);
+
+    const [request] = callsOf(fetchMock);
+    const params = new URL(request.split(' ')[1], 'http://localhost').searchParams;
+    expect(Object.fromEntries(params)).toEqual({
+      q: 'yoga',
+      minPrice: '100',
+      gender: 'female',
+      city: 'Giza',
+      sort: 'price_asc',
+      page: '1',
+      limit: '24',
+    });
+    // 48 results of 24 a page: two pages.
+    const pages = screen.getByRole('navigation', { name: 'Pages' });
+    expect(within(pages).getByRole('link', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+    expect(within(pages).getByRole('link', { name: 'Next' })).toHaveAttribute(
+      'href',
+      '/trainers?q=yoga&minPrice=100&gender=female&city=Giza&sort=price_asc&page=2',
+    );
+  });
+
+  it('falls back to the defaults for values in the address it cannot use', async () => {
+    const fetchMock = stubApi(trainersRoute(() => jsonResponse(listAnswer([makeTrainer()]))));
+    renderList('/trainers?sort=cheapest&gender=robot&page=-3&minRating=9&minPrice=abc&city=Atlantis');
+
+    expect(await screen.findByText('1 trainer')).toBeInTheDocument();
+    expect(screen.getByLabelText('Sort by')).toHaveValue('rating');
+    expect(screen.getByLabelText('Gender')).toHaveValue('');
+    expect(screen.getByLabelText('City')).toHaveValue('');
+    expect(screen.getByLabelText('Minimum rating')).toHaveValue('');
+    expect(callsOf(fetchMock)).toEqual(['GET /api/trainers?sort=rating&page=1&limit=24']);
+  });
+
+  it('shows the empty state, and Clear filters empties the query', async () => {
+    stubApi(trainersRoute(() => jsonResponse(listAnswer([], 0))));
+    const { user, router } = renderList('/trainers?gender=male&sort=newest&city=Luxor');
+
+    expect(await screen.findByRole('heading', { name: 'No trainers match your search' })).toBeInTheDocument();
+    expect(screen.getByText('0 trainers')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=newest'));
+    expect(screen.getByLabelText('Gender')).toHaveValue('');
+    expect(screen.getByLabelText('City')).toHaveValue('');
+  });
+
+  it('shows the error with a Retry that asks again', async () => {
+    let attempts = 0;
+    stubApi(
+      trainersRoute(() => {
+        attempts += 1;
+        return attempts === 1
+          ? jsonResponse({ message: 'Service unavailable', statusCode: 503 }, 503)
+          : jsonResponse(listAnswer([makeTrainer()]));
+      }),
+    );
+    const { user } = renderList('/trainers');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Service unavailable');
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: 'Nadia Samir' })).toBeInTheDocument();
+  });
+
+  it('changing the sort writes it into the address and goes back to page 1', async () => {
+    const fetchMock = stubApi(trainersRoute(() => jsonResponse(listAnswer([makeTrainer()], 100))));
+    const { user, router } = renderList('/trainers?page=3');
+    await screen.findByText('100 trainers');
+
+    await user.selectOptions(screen.getByLabelText('Sort by'), 'Price: high to low');
+
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=price_desc'));
+    await waitFor(() => expect(callsOf(fetchMock)).toContain('GET /api/trainers?sort=price_desc&page=1&limit=24'));
+  });
+
+  it('searches after a pause in typing, with one request', async () => {
+    const fetchMock = stubApi(trainersRoute(() => jsonResponse(listAnswer([makeTrainer()]))));
+    const { user, router } = renderList('/trainers');
+    await screen.findByText('1 trainer');
+
+    await user.type(screen.getByLabelText('Search trainers'), 'box');
+
+    await waitFor(() => expect(router.state.location.search).toBe('?q=box'));
+    await waitFor(() => expect(callsOf(fetchMock)).toContain('GET /api/trainers?q=box&sort=rating&page=1&limit=24'));
+    expect(callsOf(fetchMock).filter((call) => call.includes('q='))).toHaveLength(1);
+  });
+
+  it('"Favourites only" asks for the favourite ids', async () => {
+    localStorage.setItem('favorites', '["a","b"]');
+    const fetchMock = stubApi(trainersRoute(() => jsonResponse(listAnswer([makeTrainer()]))));
+    const { user } = renderList('/trainers');
+    await screen.findByText('1 trainer');
+
+    await user.click(screen.getByLabelText('Favourites only'));
+
+    await waitFor(() =>
+      expect(callsOf(fetchMock)).toContain('GET /api/trainers?sort=rating&page=1&limit=24&ids=a%2Cb'),
+    );
+  });
+});

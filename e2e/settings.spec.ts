@@ -1,0 +1,253 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { failOnConsoleErrors, mailTo, uniqueEmail } from './support';
+
+type Role = 'user' | 'trainer';
+const plural = (role: Role) => (role === 'user' ? 'users' : 'trainers');
+const PASSWORD = 'Strong12';
+
+/** A letters-only name no other account has, so a search finds exactly this one. */
+const uniqueName = () =>
+  `Zed${Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')}`;
+
+/** Signs a fresh account up through the API (optionally verified through the mailed link). */
+async function createAccount(request: APIRequestContext, role: Role, { verify = false } = {}) {
+  const email = uniqueEmail(`settings-${role}`);
+  const lastName = uniqueName();
+  const response = await request.post(`/api/${plural(role)}/register`, {
+    data: {
+      firstName: 'Salma',
+      lastName,
+      email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      phone: '01012345678',
+      gender: 'female',
+      age: 29,
+      height: 168,
+      weight: 61,
+      ...(role === 'trainer' ? { price: 300 } : {}),
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  if (verify) {
+    const mail = await mailTo(email);
+    expect((await request.get(mail.links[0])).ok()).toBe(true);
+  }
+  return { email, lastName };
+}
+
+async function apiLogin(request: APIRequestContext, role: Role, email: string, password = PASSWORD) {
+  const response = await request.post(`/api/${plural(role)}/login`, { data: { email, password } });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** Logs in through the API and stores the session the way the login screen does. */
+async function signIn(page: Page, role: Role, email: string, password = PASSWORD) {
+  const token = await apiLogin(page.request, role, email, password);
+  await page.goto('/BMI');
+  await page.evaluate(([t, r]) => {
+    localStorage.setItem('token', t);
+    localStorage.setItem('userType', r);
+  }, [token, role]);
+  return token;
+}
+
+/** A 320×200 PNG with a gradient, drawn by the browser. */
+async function makePng(page: Page) {
+  const dataUrl = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 320;
+    canvas.height = 200;
+    const context = canvas.getContext('2d')!;
+    const gradient = context.createLinearGradient(0, 0, 320, 200);
+    gradient.addColorStop(0, 'rgb(198, 244, 50)');
+    gradient.addColorStop(1, 'rgb(11, 16, 32)');
+    context.fillStyle = gradient;
+    context.fillRect(0, 0, 320, 200);
+    context.fillStyle = 'rgb(255, 255, 255)';
+    context.beginPath();
+    context.arc(160, 100, 50, 0, Math.PI * 2);
+    context.fill();
+    return canvas.toDataURL('image/png');
+  });
+  return Buffer.from(dataUrl.split(',')[1], 'base64');
+}
+
+async function expectNoSeriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join(', ')}`)).toEqual([]);
+}
+
+test('a user changes the first name and sees it in the profile header; settings pass axe', async ({ page }) => {
+  const noConsoleErrors = failOnConsoleErrors(page);
+  const { email } = await createAccount(page.request, 'user');
+  await signIn(page, 'user', email);
+
+  await page.goto('/user/settings');
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  const firstName = page.getByLabel('First Name', { exact: true });
+  await expect(firstName).toHaveValue('Salma');
+  await firstName.fill('Yasmin');
+  const title = page.getByLabel('Title', { exact: true });
+  await title.fill('x'.repeat(26));
+  await title.blur();
+  await expect(page.getByText('Max number of characters is 25')).toBeVisible();
+  await title.fill('Morning runner');
+  await page.getByRole('button', { name: 'Save details', exact: true }).click();
+  await expect(page.getByText('Your details are saved').first()).toBeVisible();
+
+  await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Profile', exact: true }).click();
+  await expect(page).toHaveURL(/\/user\/profile$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Yasmin /);
+  await expect(page.getByText('Morning runner')).toBeVisible();
+  expect(JSON.parse((await page.evaluate(() => localStorage.getItem('userData'))) ?? '{}')).toMatchObject({ firstName: 'Yasmin' });
+  // The profile itself, once the save toast (app/toaster.tsx, checked elsewhere) has gone.
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+
+  // Contact info saves a weight, which becomes the first point of the chart.
+  await page.goto('/user/settings');
+  await page.getByLabel('Weight', { exact: true }).fill('60');
+  await page.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByText('Your contact info is saved').first()).toBeVisible();
+  await page.goto('/user/profile');
+  await expect(page.getByTestId('weight-point')).toHaveCount(1);
+  await expect(page.getByText('One weight saved: 60 kg', { exact: false })).toBeVisible();
+  noConsoleErrors();
+});
+
+test('a trainer uploads and crops a photo, and it shows on the profile and the public card', async ({ page }) => {
+  const noConsoleErrors = failOnConsoleErrors(page);
+  const { email, lastName } = await createAccount(page.request, 'trainer', { verify: true });
+  const token = await signIn(page, 'trainer', email);
+  const png = await makePng(page);
+
+  await page.goto('/trainer/settings');
+  const photo = page.getByRole('region', { name: 'Photo', exact: true });
+  await expect(photo.getByRole('button', { name: 'Change photo' })).toBeVisible();
+
+  // The browser refuses what the server would refuse, with the same words.
+  await photo.locator('input[type=file]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await expect(photo.getByText('Upload a PNG, JPEG or WebP image')).toBeVisible();
+
+  await photo.locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+  const cropArea = photo.getByRole('group', { name: 'Photo crop' });
+  await expect(cropArea).toBeVisible();
+  await photo.getByLabel('Zoom', { exact: true }).fill('2');
+  await cropArea.focus();
+  await page.keyboard.press('ArrowLeft');
+  await photo.getByRole('button', { name: 'Save photo' }).click();
+
+  const progress = photo.getByRole('progressbar');
+  await expect(progress).toHaveAttribute('value', '100');
+  await expect(photo.getByText('Upload complete')).toBeVisible();
+  await expect(photo.getByText('Your photo is updated')).toBeVisible();
+
+  const own = (await (await page.request.get('/api/trainerData', { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+    trainerData: { _id: string; picture: string };
+  };
+  const picture = own.trainerData.picture;
+  expect(picture).toMatch(/^\/api\/images\/[0-9a-f]{64}\.webp$/);
+  // The header on the settings page already shows it.
+  await expect(page.locator(`img[src="${picture}"]`).first()).toBeVisible();
+
+  await page.goto('/trainer/profile');
+  await expect(page.locator('img[src^="/api/images/"]').first()).toBeVisible();
+  expect(await page.locator('img[src^="/api/images/"]').first().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+
+  // Anyone sees it: the trainer list answers it for this trainer, and the public profile shows it.
+  const list = (await (await page.request.get(`/api/trainers?q=${lastName}`)).json()) as { viewAllTrainers: { picture: string }[] };
+  expect(list.viewAllTrainers.map((t) => t.picture)).toEqual([picture]);
+  await page.goto(`/trainers?q=${lastName}`);
+  await expect(page.locator(`img[src="${picture}"]`)).toHaveCount(1);
+  await page.goto(`/trainer/profile/${own.trainerData._id}`);
+  await expect(page.locator(`img[src="${picture}"]`).first()).toBeVisible();
+  noConsoleErrors();
+});
+
+test('after a password change only the new password logs in', async ({ page }) => {
+  const noConsoleErrors = failOnConsoleErrors(page);
+  const { email } = await createAccount(page.request, 'user');
+  const oldToken = await signIn(page, 'user', email);
+
+  await page.goto('/user/settings');
+  await page.getByLabel('Old password', { exact: true }).fill('Wrong123');
+  await page.getByLabel('New password', { exact: true }).fill('Fresh123');
+  await page.getByLabel('Re-type new password', { exact: true }).fill('Fresh123');
+  await page.getByRole('button', { name: 'Save password', exact: true }).click();
+  await expect(page.getByText('Your current password is not correct')).toBeVisible();
+
+  await page.getByLabel('Old password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Save password', exact: true }).click();
+  await expect(page.getByText('Your password is changed').first()).toBeVisible();
+  const freshToken = await page.evaluate(() => localStorage.getItem('token'));
+  expect(freshToken).not.toBe(oldToken);
+  // The fresh token keeps this browser signed in.
+  await page.reload();
+  await expect(page.getByLabel('First Name', { exact: true })).toHaveValue('Salma');
+
+  await page.getByRole('navigation', { name: 'Account' }).getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+
+  await page.goto('/users/login');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Invalid email or password' })).toBeVisible();
+
+  await page.getByLabel('Password', { exact: true }).fill('Fresh123');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByText('Logged in successfully')).toBeVisible();
+  await expect(page).toHaveURL(/\/user\/profile$/, { timeout: 8_000 });
+  noConsoleErrors();
+});
+
+test('a deleted account is signed out and cannot log in again', async ({ page }) => {
+  const noConsoleErrors = failOnConsoleErrors(page);
+  const { email } = await createAccount(page.request, 'user');
+  await signIn(page, 'user', email);
+
+  await page.goto('/user/settings');
+  await page.getByRole('button', { name: 'Delete Account', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+  await expect(dialog).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await dialog.getByRole('button', { name: 'Delete my account' }).click();
+  await expect(dialog.getByText('Please enter your password')).toBeVisible();
+  await dialog.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Delete my account' }).click();
+
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText('Your account is deleted')).toBeVisible();
+  expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('userType')])).toEqual([null, null]);
+
+  await page.goto('/users/login');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Invalid email or password' })).toBeVisible();
+  noConsoleErrors();
+});
+
+test("a user's token on the trainer settings shows no one's data", async ({ page }) => {
+  const token = await signIn(page, 'user', 'user@spotter.test', 'Demo1234');
+
+  await page.goto('/trainer/settings');
+  await expect(page.getByRole('alert').filter({ hasText: 'This page is for trainers.' })).toBeVisible();
+  await expect(page.getByLabel('First Name', { exact: true })).toHaveCount(0);
+  await expect(page.getByText('trainer@spotter.test')).toHaveCount(0);
+
+  // Even with a forged user type the server answers 403 and the page shows it.
+  await page.evaluate(() => localStorage.setItem('userType', 'trainer'));
+  await page.goto('/trainer/settings');
+  await expect(page.getByRole('alert').filter({ hasText: 'Please Login as a Trainer to perform this action!' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+  await expect(page.getByLabel('First Name', { exact: true })).toHaveCount(0);
+  expect(token).toBeTruthy();
+});
