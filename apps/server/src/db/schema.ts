@@ -58,13 +58,15 @@ export const accounts = pgTable(
   },
   (t) => [
     uniqueIndex('accounts_role_email_uq').on(t.role, sql`lower(${t.email})`),
-    // The list's indexes also INCLUDE price, rating, gender, city and created_at (added by hand in
+    // The list's indexes also INCLUDE price, rating, gender, city and created_at (city too where the
+    // key is lower(city): an index-only scan needs the column itself) (added by hand in
     // migration 0001; drizzle-kit cannot write INCLUDE), so a page is found by an index-only scan
     // and only its 24 rows are read (docs/decisions/006-trainer-list-speed.md).
     index('accounts_trainer_rating_idx').on(t.ratingAvg.desc(), t.id).where(LISTED_TRAINER),
     index('accounts_trainer_price_idx').on(t.priceCents, t.id).where(LISTED_TRAINER),
     index('accounts_trainer_newest_idx').on(t.createdAt.desc(), t.id).where(LISTED_TRAINER),
     index('accounts_trainer_city_idx').on(sql`lower(${t.city})`, t.ratingAvg.desc(), t.id).where(LISTED_TRAINER),
+    index('accounts_trainer_city_price_idx').on(sql`lower(${t.city})`, t.priceCents, t.id).where(LISTED_TRAINER),
     index('accounts_trainer_search_idx')
       .using('gin', sql`(${t.firstName} || ' ' || ${t.lastName} || ' ' || ${t.title} || ' ' || ${t.description}) gin_trgm_ops`)
       .where(LISTED_TRAINER),

@@ -1,0 +1,1 @@
+CREATE INDEX "accounts_trainer_city_price_idx" ON "accounts" USING btree (lower("city"),"price_cents","id") INCLUDE ("city","rating_avg","gender","created_at") WHERE role = 'trainer' and deleted_at is null and email_verified_at is not null;
