@@ -10,7 +10,7 @@ import { PasswordField } from '@/components/ui/password-field';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { paths, roleFrom } from '@/lib/paths';
 import { useResetPassword, type ResetPasswordPayload } from '../api/reset-password';
-import { visibleError } from '../hooks/visible-error';
+import { visibleError } from '@/lib/visible-error';
 import { withPasswordMatch } from '../hooks/with-password-match';
 import { AuthLayout } from './auth-layout';
 import { StatusBanner, type Status } from './status-banner';

@@ -12,7 +12,7 @@ import { paths, type Role } from '@/lib/paths';
 import { useRegister, type SignUpPayload } from '../api/register';
 import { scrollToTop } from '../hooks/scroll-to-top';
 import { useTimeout } from '../hooks/use-timeout';
-import { visibleError } from '../hooks/visible-error';
+import { visibleError } from '@/lib/visible-error';
 import { withPasswordMatch } from '../hooks/with-password-match';
 import { StatusBanner, type Status } from './status-banner';
 

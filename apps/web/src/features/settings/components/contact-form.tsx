@@ -12,7 +12,7 @@ import { notify } from '@/lib/toast';
 import { useEditContact, type ContactPayload } from '../api/edit-contact';
 import { showServerErrors } from '../hooks/server-errors';
 import { useRefreshAccount } from '../hooks/use-refresh-account';
-import { visibleError } from '../hooks/visible-error';
+import { visibleError } from '@/lib/visible-error';
 import { FormError, SavedNote } from './form-feedback';
 
 /** As typed: the numbers are text until the schema turns them into numbers. */

@@ -9,7 +9,7 @@ import type { Role } from '@/lib/paths';
 import { notify } from '@/lib/toast';
 import { useChangePassword, type ChangePasswordPayload } from '../api/change-password';
 import { showServerErrors } from '../hooks/server-errors';
-import { visibleError } from '../hooks/visible-error';
+import { visibleError } from '@/lib/visible-error';
 import { FormError, SavedNote } from './form-feedback';
 
 type PasswordValues = Required<TChangePasswordRequest>;

@@ -13,7 +13,7 @@ import { notify } from '@/lib/toast';
 import { useEditProfile, type EditProfilePayload } from '../api/edit-profile';
 import { showServerErrors } from '../hooks/server-errors';
 import { useRefreshAccount } from '../hooks/use-refresh-account';
-import { visibleError } from '../hooks/visible-error';
+import { visibleError } from '@/lib/visible-error';
 import { FormError, SavedNote } from './form-feedback';
 import { TextAreaField } from './text-area-field';
 
