@@ -1,11 +1,10 @@
-import { expect, test } from '@playwright/test';
-import { failOnConsoleErrors, mailTo, uniqueEmail } from './support';
+import { expect, test } from './fixtures';
+import { mailTo, uniqueEmail } from './support';
 
 for (const role of ['user', 'trainer'] as const) {
   const plural = role === 'user' ? 'users' : 'trainers';
 
   test(`a ${role} signs up, verifies the e-mail, logs in, sees the profile icon and logs out`, async ({ page }) => {
-    const noConsoleErrors = failOnConsoleErrors(page);
     const email = uniqueEmail(role);
     await page.goto(`/${plural}/register`);
     await page.getByLabel('First Name', { exact: true }).fill('Nadia');
@@ -49,7 +48,6 @@ for (const role of ['user', 'trainer'] as const) {
     await expect(page.getByRole('link', { name: 'Log in', exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Become A Trainer' })).toBeVisible();
     expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('userType')])).toEqual([null, null]);
-    noConsoleErrors();
   });
 }
 

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect } from '@playwright/test';
 
 const OUTBOX = `${process.env.E2E_DATA_DIR ?? '.tmp/e2e-data'}/outbox`;
 
@@ -21,14 +21,4 @@ export async function mailTo(address: string): Promise<{ subject: string; links:
     })
     .toBe(true);
   return found!;
-}
-
-/** Fails a test on any console error or uncaught page error. */
-export function failOnConsoleErrors(page: Page) {
-  const errors: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !/Failed to load resource: the server responded with a status of 40[01349]/.test(msg.text())) errors.push(msg.text());
-  });
-  page.on('pageerror', (err) => errors.push(err.message));
-  return () => expect(errors, 'console errors').toEqual([]);
 }

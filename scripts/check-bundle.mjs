@@ -1,10 +1,11 @@
 // Budget: the JS and CSS that `/` loads before any lazy route, gzipped. Fails with the sizes found.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const BUDGET = { js: 150 * 1024, css: 30 * 1024 };
-const dist = new URL('../apps/web/dist/', import.meta.url).pathname;
+const dist = fileURLToPath(new URL('../apps/web/dist/', import.meta.url));
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const refs = (re) => [...html.matchAll(re)].map((m) => m[1].replace(/^\//, ''));
 const js = [...new Set([...refs(/<script[^>]+src="([^"]+\.js)"/g), ...refs(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)])];

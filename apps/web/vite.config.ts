@@ -87,5 +87,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
     unstubGlobals: true,
+    // A loaded 2-core machine runs a user-event test several times slower than an idle one; the
+    // waits inside a test (asyncUtilTimeout, setup.ts) must fit in it.
+    testTimeout: 30_000,
   },
 });

@@ -9,9 +9,13 @@ import { z } from 'zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createRateLimiter } from './lib/rate-limiter';
+import { createJobRunner } from './lib/jobs';
+import { loggerOptions } from './lib/logger';
 import { createTokenService } from './lib/tokens';
 import { createAuth } from './plugins/auth';
-import { registerErrorHandling } from './plugins/errors';
+import { clientErrorHandler, frameworkErrors, registerApiNotFound, registerErrorHandling } from './plugins/errors';
+import { registerAbsoluteUrls } from './plugins/absolute-urls';
+import { registerNulGuard } from './plugins/nul-guard';
 import { registerWeb } from './plugins/web';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { createAccountsService } from './modules/accounts/accounts.service';
@@ -24,6 +28,9 @@ import { createImagesService } from './modules/images/images.service';
 import { favouritesRoutes } from './modules/favourites/favourites.routes';
 import { createFavouritesService } from './modules/favourites/favourites.service';
 import { newsletterRoutes } from './modules/newsletter/newsletter.routes';
+import { createNewsletterService } from './modules/newsletter/newsletter.service';
+import { bookingsModule } from './modules/bookings/bookings.module';
+import { chatsModule } from './modules/chats/chats.module';
 import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { createReviewsService } from './modules/reviews/reviews.service';
 import { trainersRoutes } from './modules/trainers/trainers.routes';
@@ -31,22 +38,34 @@ import { createTrainersService } from './modules/trainers/trainers.service';
 
 export const BODY_LIMIT = 100 * 1024;
 
-export type AppDeps = { config: Config; database: Database; mailer?: Mailer; logger?: boolean };
+/** `logStream` receives the log lines instead of stdout (tests read what is logged). */
+export type AppDeps = { config: Config; database: Database; mailer?: Mailer; logger?: boolean; logStream?: { write(line: string): void } };
 
 /** Builds the whole app around a database; never listens (main.ts and tests do). */
-export async function buildApp({ config, database, mailer, logger = true }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, database, mailer, logger = true, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ? { level: config.logLevel } : false,
+    logger: logger ? loggerOptions(config.logLevel, logStream) : false,
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.env === 'production' ? 'loopback' : false,
+    // `/api/trainerData/` is `/api/trainerData`, not the `:id` route with an empty id
+    routerOptions: { ignoreTrailingSlash: true },
+    // errors met before any route runs answer in the one error shape too
+    frameworkErrors,
+    clientErrorHandler,
+    // X-Forwarded-For is believed only from TRUST_PROXY's addresses; by default from nobody
+    trustProxy: config.trustProxy.length ? config.trustProxy : false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  // how long the server spent on an API answer, for benchmarks and browser dev tools
-  app.addHook('onSend', async (req, reply) => {
-    if (req.url.startsWith('/api/')) reply.header('Server-Timing', `app;dur=${reply.elapsedTime.toFixed(2)}`);
-  });
+  registerNulGuard(app);
+  registerAbsoluteUrls(app, config.publicUrl);
+  // how long the server spent on an API answer, for benchmarks and browser dev tools; off in
+  // production unless SERVER_TIMING=true, since timings help whoever probes the server
+  if (config.serverTiming) {
+    app.addHook('onSend', async (req, reply) => {
+      if (req.url.startsWith('/api/')) reply.header('Server-Timing', `app;dur=${reply.elapsedTime.toFixed(2)}`);
+    });
+  }
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -55,7 +74,8 @@ export async function buildApp({ config, database, mailer, logger = true }: AppD
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // pictures are absolute URLs on PUBLIC_URL, which may not be the page's origin
+        imgSrc: ["'self'", 'data:', 'blob:', new URL(config.publicUrl).origin],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
@@ -71,6 +91,11 @@ export async function buildApp({ config, database, mailer, logger = true }: AppD
   await app.register(fastifyCors, {
     origin: config.corsOrigins.length ? config.corsOrigins : false,
     credentials: false,
+    // everything spec section 7 calls, with the raw token in Authorization and JSON bodies
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type'],
+    exposedHeaders: ['Retry-After'],
+    maxAge: 600,
   });
   await app.register(fastifyCompress, { global: true, threshold: 1024 });
 
@@ -83,11 +108,17 @@ export async function buildApp({ config, database, mailer, logger = true }: AppD
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  // the API map is off in production unless API_DOCS=true
+  if (config.apiDocs) await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   const tokens = createTokenService(config.jwtSecret);
   const auth = createAuth(database.db, tokens);
   const mail = mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  // durable jobs (booking holds, reminders, booking mails): polled while the app runs, stopped before the database closes
+  const jobs = createJobRunner({ db: database.db, log: app.log });
+  app.decorate('jobs', jobs);
+  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onClose', async () => jobs.stop());
   const limit = {
     perIp: createRateLimiter({ max: config.rateLimitMax, windowMs: 60_000, key: (req) => req.ip }),
     perEmail: createRateLimiter({
@@ -101,6 +132,15 @@ export async function buildApp({ config, database, mailer, logger = true }: AppD
   };
 
   const accounts = createAccountsService({ db: database.db, tokens, mailer: mail, publicUrl: config.publicUrl, log: app.log });
+  const images = createImagesService({ db: database.db });
+  // photos nobody uses any more (replaced, or uploaded and never set) are removed every hour
+  let imageSweep: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    imageSweep = setInterval(() => {
+      images.sweepUnreferenced().catch((err: unknown) => app.log.warn({ err }, 'image sweep failed'));
+    }, 60 * 60 * 1000).unref();
+  });
+  app.addHook('onClose', async () => clearInterval(imageSweep));
 
   await app.register(
     async (api) => {
@@ -132,15 +172,17 @@ export async function buildApp({ config, database, mailer, logger = true }: AppD
       await api.register(trainersRoutes(createTrainersService({ db: database.db })));
       await api.register(reviewsRoutes(createReviewsService({ db: database.db }), auth));
       await api.register(favouritesRoutes(createFavouritesService({ db: database.db }), auth));
-      await api.register(newsletterRoutes(database.db, limit.perIp));
+      await api.register(newsletterRoutes(createNewsletterService({ db: database.db }), limit.perIp));
+      await api.register(chatsModule({ database, tokens, auth, mailer: mail, config }));
+      await api.register(bookingsModule({ database, auth, mailer: mail, config, jobs }));
       await api.register(avatarsRoutes);
-      const images = createImagesService({ db: database.db });
       await api.register(imagesRoutes(images, auth));
       await api.register(settingsRoutes(createSettingsService({ db: database.db, tokens, images, accounts }), auth));
     },
     { prefix: '/api' },
   );
 
+  await registerApiNotFound(app);
   await registerWeb(app, config.webDist);
   return app;
 }

@@ -1,9 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { MIN_KEY_BYTES } from './lib/tokens';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const SECRET_VARIABLES = ['JWT_SECRET', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL'];
+const SECRET_HINT = 'generate one with `openssl rand -base64 48`';
+
+/** Named ranges that Fastify's trustProxy (proxy-addr) understands. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGES.includes(entry) || isIP(entry)) return true;
+  const m = /^(.+)\/(\d{1,3})$/.exec(entry);
+  if (!m) return false;
+  const family = isIP(m[1]);
+  return family !== 0 && Number(m[2]) <= (family === 4 ? 32 : 128);
+}
+const splitList = (v: string | undefined) =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -14,7 +34,10 @@ const EnvSchema = z.object({
     .string()
     .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must start with postgres:// or postgresql://')
     .optional(),
-  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  JWT_SECRET: z
+    .string()
+    .refine((v) => Buffer.byteLength(v, 'utf8') >= MIN_KEY_BYTES, `must be at least ${MIN_KEY_BYTES} bytes (${SECRET_HINT})`)
+    .optional(),
   PUBLIC_URL: z.url('must be a URL such as https://spotter.example').optional(),
   SMTP_URL: z
     .string()
@@ -27,6 +50,23 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   /** Tests and benchmarks may turn the per-IP limits up; never 0 in production. */
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
+  /** Addresses whose X-Forwarded-For is believed; none by default, so a client cannot pick its own IP. */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .refine(
+      (v) => /^(none|false)$/i.test(v ?? 'none') || splitList(v).every(isProxyAddress),
+      'must be a comma-separated list of proxy addresses or CIDR ranges (e.g. 127.0.0.1 or 10.0.0.0/8), loopback, linklocal, uniquelocal, or none',
+    ),
+  /** OpenAPI at /api/docs; on by default outside production. */
+  API_DOCS: z.stringbool({ error: 'must be true or false' }).optional(),
+  /** Server-Timing header on API answers; on by default outside production. */
+  SERVER_TIMING: z.stringbool({ error: 'must be true or false' }).optional(),
+  /** PayPal Orders v2 (DECISIONS 16); without a client id the built-in demo provider takes payments. */
+  PAYPAL_CLIENT_ID: z.string().optional(),
+  PAYPAL_CLIENT_SECRET: z.string().optional(),
+  PAYPAL_API_BASE: z.url('must be a URL such as https://api-m.paypal.com').default('https://api-m.sandbox.paypal.com'),
+  PAYPAL_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(10_000),
 });
 
 export type Config = {
@@ -43,6 +83,11 @@ export type Config = {
   corsOrigins: string[];
   webDist?: string;
   rateLimitMax: number;
+  /** Passed to Fastify's trustProxy; empty means the socket address is the client's. */
+  trustProxy: string[];
+  apiDocs: boolean;
+  serverTiming: boolean;
+  paypal: { clientId?: string; clientSecret?: string; apiBase: string; timeoutMs: number };
 };
 
 export class ConfigError extends Error {
@@ -61,42 +106,58 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const key = String(issue.path[0] ?? '');
-      problems.push(`${key}=${JSON.stringify(env[key] ?? '')}: ${issue.message}`);
+      // a secret, or a URL with a password in it, is never echoed to the terminal or a log
+      const shown = SECRET_VARIABLES.includes(key) ? '' : `=${JSON.stringify(env[key] ?? '')}`;
+      problems.push(`${key}${shown}: ${issue.message}`);
     }
     throw new ConfigError(problems);
   }
   const e = parsed.data;
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
-    problems.push('JWT_SECRET: required when NODE_ENV=production (at least 32 characters)');
+    problems.push(`JWT_SECRET: required when NODE_ENV=production (at least ${MIN_KEY_BYTES} bytes; ${SECRET_HINT})`);
   }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = resolve(e.DATA_DIR);
+  const jwtSecret = e.JWT_SECRET ?? localSecret(dataDir);
+  const isProduction = e.NODE_ENV === 'production';
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
-    jwtSecret: e.JWT_SECRET ?? localSecret(dataDir),
+    jwtSecret,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,
-    corsOrigins: (e.CORS_ORIGINS ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    corsOrigins: splitList(e.CORS_ORIGINS),
     webDist: e.WEB_DIST,
     rateLimitMax: e.RATE_LIMIT_MAX,
+    trustProxy: /^(none|false)$/i.test(e.TRUST_PROXY ?? 'none') ? [] : splitList(e.TRUST_PROXY),
+    apiDocs: e.API_DOCS ?? !isProduction,
+    serverTiming: e.SERVER_TIMING ?? !isProduction,
+    paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE.replace(/\/$/, ''), timeoutMs: e.PAYPAL_TIMEOUT_MS },
   };
 }
 
-/** A development secret, generated once and kept beside the data (never in the repository). */
+/**
+ * A development secret, generated once and kept beside the data (never in the repository),
+ * readable by the owner only. A short one (edited by hand, or truncated) is refused, not used.
+ */
 function localSecret(dataDir: string): string {
   const file = join(dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  if (existsSync(file)) {
+    const secret = readFileSync(file, 'utf8').trim();
+    if (Buffer.byteLength(secret, 'utf8') < MIN_KEY_BYTES) {
+      throw new ConfigError([
+        `${file}: the secret is shorter than ${MIN_KEY_BYTES} bytes; delete the file to have a new one generated, or set JWT_SECRET (${SECRET_HINT})`,
+      ]);
+    }
+    return secret;
+  }
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(48).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
   return secret;

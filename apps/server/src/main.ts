@@ -6,8 +6,11 @@ import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { DEMO_LOGINS, seedIfEmpty } from './db/seed';
 import { lockDataDir } from './lib/data-dir-lock';
+import { keepDataDirPrivate } from './lib/private-dir';
 
 async function main() {
+  // before anything is written: the database, the outbox and the secret are the owner's alone
+  process.umask(0o077);
   let config: Config;
   try {
     config = loadConfig();
@@ -20,6 +23,7 @@ async function main() {
   }
   config.webDist ??= fileURLToPath(new URL('../../web/dist', import.meta.url));
 
+  if (config.databaseUrl) keepDataDirPrivate(config.dataDir, { create: false });
   const unlock = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(database);
@@ -55,7 +59,10 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  const url = `http://${config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host}:${config.port}`;
+  // the bound port, which differs from config.port when that is 0
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host}:${port}`;
   const logins = DEMO_LOGINS.map((l) => `  ${l.role.padEnd(8)} ${l.email} / ${l.password}`).join('\n');
   console.log(
     `\nSpotter is running at ${url}\nDatabase: ${database.kind === 'pglite' ? `PGlite in ${config.dataDir}/db` : 'PostgreSQL'}\nDemo logins:\n${logins}\n`,

@@ -82,4 +82,11 @@ describe('generated avatars', () => {
     expect(a.body).not.toBe((await t.app.inject('/api/avatars/trainer-002.svg?g=f')).body);
     expect((await t.app.inject('/api/avatars/..%2Fetc.svg')).statusCode).toBe(400);
   });
+
+  it('may be shown by pages on other origins (PUBLIC_URL may differ from the page, CORS_ORIGINS clients)', async () => {
+    const res = await t.app.inject('/api/avatars/trainer-001.svg?g=f');
+    expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    // API answers keep the default
+    expect((await t.app.inject('/api/health')).headers['cross-origin-resource-policy']).toBe('same-origin');
+  });
 });

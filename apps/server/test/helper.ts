@@ -21,7 +21,7 @@ export type TestApp = {
  * A fresh app on a fresh database: in-memory PGlite by default, or the PostgreSQL of
  * TEST_DATABASE_URL (CI), which every test file shares; tests use unique e-mails.
  */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(env: Record<string, string> = {}, { databaseUrl = process.env.TEST_DATABASE_URL } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'spotter-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -31,8 +31,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     PUBLIC_URL: 'http://localhost:3000',
     ...env,
   });
-  const url = process.env.TEST_DATABASE_URL;
-  const database = await openDatabase(url ? { url } : { inMemory: true });
+  const database = await openDatabase(databaseUrl ? { url: databaseUrl } : { inMemory: true });
   await migrate(database);
   const app = await buildApp({ config, database, logger: !!process.env.DBG });
   await app.ready();
@@ -143,4 +142,30 @@ export async function insertTrainer(t: TestApp, values: Partial<typeof import('.
     })
     .returning();
   return row;
+}
+
+/**
+ * A new, empty PostgreSQL database on the server of TEST_DATABASE_URL, for tests that need a
+ * database nobody else has migrated or seeded; dropped by `drop()`. Undefined without PostgreSQL.
+ */
+export async function createFreshPgDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) return undefined;
+  const { default: pg } = await import('pg');
+  const name = `spotter_t_${process.pid}_${Date.now().toString(36)}_${++counter}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
 }

@@ -60,7 +60,7 @@ describe('POST /api/reviews/new', () => {
     [{ rating: 6 }, 'rating'],
     [{ rating: 3.5 }, 'rating'],
     [{ rating: -1 }, 'rating'],
-    [{ rating: '5' }, 'rating'],
+    [{ rating: 'five' }, 'rating'],
     [{ comment: '' }, 'comment'],
     [{ comment: '   ' }, 'comment'],
     [{ comment: 'x'.repeat(1001) }, 'comment'],
@@ -106,6 +106,18 @@ describe('POST /api/reviews/new', () => {
     await postReview({ trainerId: tr.id, rating: 2, comment: 'b' }, other.token);
     const res = await t.app.inject(`/api/trainer/reviews/${tr.id}/distribution`);
     expect(res.json().distribution).toEqual({ '1': 0, '2': 1, '3': 0, '4': 0, '5': 1 });
+  });
+});
+
+describe('unverified accounts', () => {
+  it('cannot post a review until the e-mail is verified: 403 with a message, nothing counted', async () => {
+    const tr = await insertTrainer(t);
+    const unverified = await createAccount(t, 'user', {}, { verify: false });
+    const res = await postReview({ trainerId: tr.id, rating: 1, comment: 'Never met him' }, unverified.token);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ message: SERVER_MSG.verifyToReview, statusCode: 403 });
+    expect(await reviewsOf(tr.id)).toEqual([]);
+    expect(await trainerData(tr.id)).toMatchObject({ rating: 0, ratingCount: 0 });
   });
 });
 

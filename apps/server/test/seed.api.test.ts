@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { seedDemo, seedIfEmpty } from '../src/db/seed';
-import { buildTestApp } from './helper';
+import { buildTestApp, createFreshPgDatabase } from './helper';
 
 describe('demo seed', () => {
   it('fills an empty database with verified trainers and varied ratings, and changes nothing when run again', async () => {
-    if (process.env.TEST_DATABASE_URL) return; // the shared CI database is not empty; PGlite covers this
-    const t = await buildTestApp();
+    // on PostgreSQL the shared test database is not empty: seed a database of this test's own
+    const fresh = await createFreshPgDatabase();
+    const t = await buildTestApp({}, fresh ? { databaseUrl: fresh.url } : {});
     try {
       expect(await seedIfEmpty(t.database.db)).toBe(true);
       const count = async () =>
@@ -32,11 +33,13 @@ describe('demo seed', () => {
       expect((await count()).rows[0]).toEqual(first);
       const list = (await t.app.inject('/api/trainers?limit=100')).json();
       expect(list.total).toBe(first.trainers);
-      expect(list.viewAllTrainers[0].picture).toMatch(/^\/api\/avatars\//);
+      // stored as a path, answered as an absolute URL on PUBLIC_URL
+      expect(list.viewAllTrainers[0].picture.startsWith(`${t.config.publicUrl}/api/avatars/`)).toBe(true);
       const login = await t.app.inject({ method: 'POST', url: '/api/trainers/login', payload: { email: 'trainer@spotter.test', password: 'Demo1234' } });
       expect(login.statusCode).toBe(200);
     } finally {
       await t.close();
+      await fresh?.drop();
     }
   });
 });

@@ -2,6 +2,10 @@ import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { SERVER_MSG, SETTINGS_MSG } from '@spotter/shared';
+import { eq } from 'drizzle-orm';
+import { accounts, images as imagesTable, weightEntries } from '../src/db/schema';
+import { CONTACT_SAVES_PER_HOUR } from '../src/modules/accounts/settings.routes';
+import { WEIGHT_ENTRIES_MAX } from '../src/modules/accounts/settings.service';
 import { createAccount, uniqueEmail, useTestApp } from './helper';
 
 const t = await useTestApp();
@@ -71,10 +75,10 @@ describe('personal details', () => {
   it('a new e-mail needs verifying again and gets a mail; a taken one is 409', async () => {
     const u = await createAccount(t, 'user');
     const taken = await createAccount(t, 'user');
-    const conflict = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Nadia', lastName: 'Samir', email: taken.email });
+    const conflict = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Nadia', lastName: 'Samir', email: taken.email, currentPassword: u.password });
     expect(conflict.statusCode).toBe(409);
     const fresh = uniqueEmail('moved');
-    const res = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Nadia', lastName: 'Samir', email: fresh });
+    const res = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Nadia', lastName: 'Samir', email: fresh, currentPassword: u.password });
     expect(res.json().message).toBe(SETTINGS_MSG.profileSavedVerify);
     expect(await me('user', u.token)).toMatchObject({ email: fresh, emailVerified: false });
     expect(t.outbox().some((m) => m.to === fresh && /Verify/.test(m.subject))).toBe(true);
@@ -98,6 +102,85 @@ describe('personal details', () => {
     expect(res.statusCode).toBe(200);
     expect((await me('user', victim.token)).firstName).toBe('Victim');
     expect((await me('user', attacker.token)).firstName).toBe('Hacked');
+  });
+});
+
+describe('personal details: a PATCH changes only what it carries', () => {
+  it("the spec's client sends blanks for what it leaves alone: only the title changes", async () => {
+    const u = await createAccount(t, 'user', { firstName: 'Keep', lastName: 'Mine' });
+    await call('PATCH', '/api/user/edit', u.token, { title: 'Old', description: 'Stays' });
+    const res = await call('PATCH', '/api/user/edit', u.token, { firstName: '', lastName: '', email: '', title: 'New', description: '' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe(SETTINGS_MSG.profileSaved);
+    expect(await me('user', u.token)).toMatchObject({ firstName: 'Keep', lastName: 'Mine', email: u.email, emailVerified: true, title: 'New', description: 'Stays' });
+  });
+
+  it('every field is optional; null clears the title or the description', async () => {
+    const u = await createAccount(t, 'user', { firstName: 'Keep' });
+    await call('PATCH', '/api/user/edit', u.token, { title: 'Runner', description: 'Training' });
+    expect((await call('PATCH', '/api/user/edit', u.token, {})).statusCode).toBe(200);
+    expect((await call('PATCH', '/api/user/edit', u.token, { lastName: 'Only' })).statusCode).toBe(200);
+    expect((await call('PATCH', '/api/user/edit', u.token, { description: null })).statusCode).toBe(200);
+    expect(await me('user', u.token)).toMatchObject({ firstName: 'Keep', lastName: 'Only', title: 'Runner', description: '' });
+  });
+
+  it('accepts numbers sent as numeric strings, as sign-up does', async () => {
+    const tr = await createAccount(t, 'trainer');
+    expect((await call('PATCH', '/api/trainer/edit', tr.token, { price: '150' })).statusCode).toBe(200);
+    expect((await call('PATCH', '/api/trainer/contact', tr.token, { phone: '01012345678', weight: '70', height: '171' })).statusCode).toBe(200);
+    expect(await me('trainer', tr.token)).toMatchObject({ price: 150, weight: 70, height: 171 });
+    expect((await call('PATCH', '/api/trainer/edit', tr.token, { price: 'cheap' })).json().errors.price).toBe('Must be a number');
+  });
+});
+
+describe('personal details: a new e-mail needs the current password', () => {
+  it('missing or wrong → 400 under currentPassword, and nothing changes', async () => {
+    const u = await createAccount(t, 'user');
+    const fresh = uniqueEmail('moved');
+    const missing = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Changed', email: fresh });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors.currentPassword).toBe(SETTINGS_MSG.currentPasswordForEmail);
+    const wrong = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Changed', email: fresh, currentPassword: 'Wrong123' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().errors.currentPassword).toBe(SETTINGS_MSG.wrongPassword);
+    expect(await me('user', u.token)).toMatchObject({ email: u.email, firstName: 'Nadia', emailVerified: true });
+    expect(t.outbox().some((m) => m.to === fresh)).toBe(false);
+    // the same e-mail, in any case, is not a change
+    expect((await call('PATCH', '/api/user/edit', u.token, { email: u.email.toUpperCase(), firstName: 'Changed' })).statusCode).toBe(200);
+  });
+});
+
+describe('wrong passwords on the settings screens are limited per account', () => {
+  it('after 5 wrong passwords (change password, e-mail, delete) the next is 429 with a message, even a right one', async () => {
+    const u = await createAccount(t, 'user');
+    const other = await createAccount(t, 'user');
+    const wrongChange = { oldPassword: 'Wrong123', newPassword: 'Newpass1', confirmPassword: 'Newpass1' };
+    for (let i = 0; i < 3; i++) expect((await call('PATCH', '/api/user/password', u.token, wrongChange)).statusCode).toBe(400);
+    expect((await call('PATCH', '/api/user/edit', u.token, { email: uniqueEmail(), currentPassword: 'Wrong123' })).statusCode).toBe(400);
+    expect((await call('DELETE', '/api/user', u.token, { password: 'Wrong123' })).statusCode).toBe(400);
+
+    const locked = await call('DELETE', '/api/user', u.token, { password: u.password });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().message).toMatch(/^Too many wrong passwords\. Try again in 1[45] minutes\.$/);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
+    expect((await call('PATCH', '/api/user/password', u.token, { ...wrongChange, oldPassword: u.password })).statusCode).toBe(429);
+    expect((await call('GET', '/api/userData', u.token)).statusCode).toBe(200);
+    // another account is not affected
+    expect((await call('PATCH', '/api/user/password', other.token, { oldPassword: other.password, newPassword: 'Newpass1', confirmPassword: 'Newpass1' })).statusCode).toBe(200);
+  });
+
+  it('a right password forgives the earlier wrong ones', async () => {
+    const u = await createAccount(t, 'user');
+    const change = (oldPassword: string, newPassword: string) =>
+      call('PATCH', '/api/user/password', u.token, { oldPassword, newPassword, confirmPassword: newPassword });
+    for (let i = 0; i < 4; i++) expect((await change('Wrong123', 'Newpass1')).statusCode).toBe(400);
+    const ok = await change(u.password, 'Newpass1');
+    expect(ok.statusCode).toBe(200);
+    const token = ok.json().token;
+    for (let i = 0; i < 4; i++) {
+      const res = await call('PATCH', '/api/user/password', token, { oldPassword: 'Wrong123', newPassword: 'Newpass2', confirmPassword: 'Newpass2' });
+      expect(res.statusCode).toBe(400);
+    }
   });
 });
 
@@ -132,7 +215,23 @@ describe('photos', () => {
     expect(img.rawPayload.includes(Buffer.from('secret-exif-marker'))).toBe(false);
 
     expect((await call('PATCH', '/api/user/edit/photo', u.token, { picture: url })).json().message).toBe(SETTINGS_MSG.photoSaved);
-    expect((await me('user', u.token)).picture).toBe(url);
+    expect((await me('user', u.token)).picture).toBe(t.config.publicUrl + url);
+  });
+
+  it('stores the relative address when the absolute URL is sent back, and removes the old photo once replaced', async () => {
+    const u = await createAccount(t, 'user');
+    const first = (await upload(u.token, await picture('png', 120, 120))).json().url as string;
+    const second = (await upload(u.token, await picture('png', 140, 140))).json().url as string;
+    expect((await call('PATCH', '/api/user/edit/photo', u.token, { picture: `http://localhost:3000${first}` })).statusCode).toBe(200);
+    const [stored] = await t.database.db.select({ picture: accounts.picture }).from(accounts).where(eq(accounts.id, u.id));
+    expect(stored.picture).toBe(first);
+
+    // uploads younger than an hour are kept (one is uploaded before it is chosen); this one is older
+    await t.database.db.update(imagesTable).set({ createdAt: new Date(Date.now() - 2 * 60 * 60_000) }).where(eq(imagesTable.ownerId, u.id));
+    expect((await call('PATCH', '/api/user/edit/photo', u.token, { picture: second })).statusCode).toBe(200);
+    expect((await me('user', u.token)).picture).toBe(t.config.publicUrl + second);
+    expect((await t.app.inject(first)).statusCode).toBe(404);
+    expect((await t.app.inject(second)).statusCode).toBe(200);
   });
 
   it('judges by content: a text file named .png is refused, nothing stored', async () => {
@@ -195,6 +294,31 @@ describe('contact info and weights', () => {
     expect(await me('user', u.token)).toMatchObject({ phone: '01212345678', website: 'https://nadia.example', weight: 68, height: 171 });
     const weights = (await call('GET', '/api/user/weights', u.token)).json().weights;
     expect(weights.map((w: { weight: number }) => w.weight)).toEqual([70, 68]);
+  });
+
+  it('keeps at most 1000 weights per account, dropping the oldest', async () => {
+    const u = await createAccount(t, 'user');
+    const start = Date.now() - 2000 * 60_000;
+    await t.database.db.insert(weightEntries).values(
+      Array.from({ length: WEIGHT_ENTRIES_MAX }, (_, i) => ({ accountId: u.id, weight: i === 0 ? 99 : 60, recordedAt: new Date(start + i * 60_000) })),
+    );
+    expect((await call('PATCH', '/api/user/contact', u.token, { phone: '01012345678', weight: 61, height: 170 })).statusCode).toBe(200);
+    const weights = (await call('GET', '/api/user/weights', u.token)).json().weights as Array<{ weight: number }>;
+    expect(weights).toHaveLength(WEIGHT_ENTRIES_MAX);
+    expect(weights[0].weight).toBe(60);
+    expect(weights.at(-1)!.weight).toBe(61);
+  });
+
+  it(`allows ${CONTACT_SAVES_PER_HOUR} contact saves an hour per account, then 429 with a message`, async () => {
+    const u = await createAccount(t, 'user');
+    const other = await createAccount(t, 'user');
+    const body = { phone: '01012345678', weight: 70, height: 170 };
+    for (let i = 0; i < CONTACT_SAVES_PER_HOUR; i++) expect((await call('PATCH', '/api/user/contact', u.token, body)).statusCode).toBe(200);
+    const res = await call('PATCH', '/api/user/contact', u.token, body);
+    expect(res.statusCode).toBe(429);
+    expect(res.json().message).toMatch(/^You saved your contact info too many times this hour\. Try again in \d+ minutes?\.$/);
+    expect((await call('GET', '/api/user/weights', u.token)).json().weights).toHaveLength(CONTACT_SAVES_PER_HOUR);
+    expect((await call('PATCH', '/api/user/contact', other.token, body)).statusCode).toBe(200);
   });
 
   it.each([

@@ -137,3 +137,56 @@ describe('counting without counting the whole table', () => {
     expect(res.headers['server-timing']).toMatch(/^app;dur=\d+(\.\d+)?$/);
   });
 });
+
+describe('trailing slashes are ignored', () => {
+  it('/api/trainerData/ is the own-trainer route (a token is required), not a trainer with an empty id', async () => {
+    const anonymous = await t.app.inject('/api/trainerData/');
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual({ message: SERVER_MSG.noToken, statusCode: 401 });
+    const tr = await createAccount(t, 'trainer');
+    const own = await t.app.inject({ url: '/api/trainerData/', headers: { authorization: tr.token } });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().trainerData).toMatchObject({ _id: tr.id, email: tr.email });
+  });
+
+  it('/api/trainerData/{id}/ and /api/trainers/ answer as without the slash', async () => {
+    const tr = await insertTrainer(t, { firstName: 'Slash', city });
+    const res = await t.app.inject(`/api/trainerData/${tr.id}/`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().trainerData).toMatchObject({ _id: tr.id, firstName: 'Slash' });
+    const listed = await t.app.inject(`/api/trainers/?city=${city}&q=Slash`);
+    expect(listed.statusCode).toBe(200);
+    expect(names(listed.json())).toEqual(['Slash']);
+  });
+});
+
+describe('pictures', () => {
+  it('answers stored paths as absolute URLs on PUBLIC_URL, and keeps what is stored', async () => {
+    const tr = await insertTrainer(t, { firstName: 'Pictured', city, picture: '/api/avatars/pictured.svg?g=f' });
+    const absolute = `${t.config.publicUrl}/api/avatars/pictured.svg?g=f`;
+    expect((await t.app.inject(`/api/trainerData/${tr.id}`)).json().trainerData.picture).toBe(absolute);
+    const listed = (await list(`city=${city}&q=Pictured`)).body.viewAllTrainers;
+    expect(listed.map((x: { picture: string }) => x.picture)).toEqual([absolute]);
+    const { accounts } = await import('../src/db/schema');
+    const { eq } = await import('drizzle-orm');
+    const [row] = await t.database.db.select({ picture: accounts.picture }).from(accounts).where(eq(accounts.id, tr.id));
+    expect(row.picture).toBe('/api/avatars/pictured.svg?g=f');
+    // already absolute: left as it is
+    const remote = await insertTrainer(t, { city, picture: 'https://cdn.example/coach.png' });
+    expect((await t.app.inject(`/api/trainerData/${remote.id}`)).json().trainerData.picture).toBe('https://cdn.example/coach.png');
+  });
+
+  it("answers the owner's picture and reviewers' photos absolute too", async () => {
+    const { accounts } = await import('../src/db/schema');
+    const { eq } = await import('drizzle-orm');
+    const u = await createAccount(t, 'user');
+    await t.database.db.update(accounts).set({ picture: '/api/avatars/reviewer.svg' }).where(eq(accounts.id, u.id));
+    const me = await t.app.inject({ url: '/api/userData', headers: { authorization: u.token } });
+    expect(me.json().userData.picture).toBe(`${t.config.publicUrl}/api/avatars/reviewer.svg`);
+    const tr = await insertTrainer(t, { city });
+    const posted = await t.app.inject({ method: 'POST', url: '/api/reviews/new', headers: { authorization: u.token }, payload: { trainerId: tr.id, rating: 5, comment: 'Good' } });
+    expect(posted.json().review.reviewerProfilePhoto).toBe(`${t.config.publicUrl}/api/avatars/reviewer.svg`);
+    const reviews = await t.app.inject(`/api/trainer/reviews/${tr.id}`);
+    expect(reviews.json().allReviews[0].reviewerProfilePhoto).toBe(`${t.config.publicUrl}/api/avatars/reviewer.svg`);
+  });
+});

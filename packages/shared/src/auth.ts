@@ -79,3 +79,13 @@ export const ZResetPasswordRequest = z
 export type TResetPasswordRequest = z.input<typeof ZResetPasswordRequest>;
 
 export const ZVerifyQuery = z.object({ token: z.string().max(200).optional() });
+
+/** "1 minute", "12 minutes": how long until a limit ends, rounded up to whole minutes. */
+export function minutesText(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+/** 429 after too many failed log-ins for one e-mail (docs/decisions/009-login-lockout.md). */
+export const loginLockedMessage = (retryAfterSeconds: number) =>
+  `Too many failed log-ins. Try again in ${minutesText(retryAfterSeconds)}.`;

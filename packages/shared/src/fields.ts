@@ -22,12 +22,12 @@ export const LIMITS = {
 const typeError = (message: string) => (iss: { input?: unknown }) =>
   iss.input === undefined || iss.input === null || iss.input === '' ? MSG.required : message;
 
+/** A numeric string (as forms and some clients send numbers) becomes its number; anything else is left as it is. */
+export const numericStringToNumber = (v: unknown): unknown =>
+  typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v;
+
 /** Accepts numbers, and numeric strings from forms; anything else fails with `message`. */
-const numeric = (message: string) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v),
-    z.number({ error: typeError(message) }),
-  );
+const numeric = (message: string) => z.preprocess(numericStringToNumber, z.number({ error: typeError(message) }));
 
 export const NameSchema = z
   .string({ error: MSG.required })

@@ -9,3 +9,5 @@ export * from './reviews';
 export * from './favorites';
 export * from './newsletter';
 export * from './settings';
+export * from './chats';
+export * from './bookings';

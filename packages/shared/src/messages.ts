@@ -1,7 +1,7 @@
 /**
  * Every user-facing message of the spec (section 5, 6 and 8), in one place.
  * Where the spec's words contradict the rule they describe, the rule stands and the
- * words are corrected (see docs/decisions/002-validation-messages.md).
+ * words are corrected (see docs/decisions/001-validation-messages.md).
  */
 export const MSG = {
   required: 'Required',
@@ -59,6 +59,12 @@ export const SERVER_MSG = {
   resetDone: 'Your password has been changed; you can log in now',
   resetInvalid: 'This reset link is invalid or has expired; ask for a new one',
   verifyInvalid: 'This verification link is invalid or has expired',
+  verifyToReview: 'Verify your e-mail address to post a review',
+  nulCharacter: 'Text must not contain the NUL character (\\u0000)',
+  badUrl: 'The address is not valid: check its percent-encoding (%XX)',
+  unsupportedMediaType: 'Send the request body as JSON (Content-Type: application/json)',
+  methodNotAllowed: 'This method is not allowed here',
+  badRequest: 'The request could not be read',
 } as const;
 
 /** Toasts of spec section 6, shared so the server can answer with the same words. */
@@ -70,4 +76,53 @@ export const ROLE_MSG = {
   loginToReview: 'Please log in first!',
   trainersCantReview: "Trainers can't post reviews!",
   loginAsTrainer: 'Please Login as a Trainer to perform this action!',
+} as const;
+
+/** Chat answers (the sent toasts are spec section 8's). */
+export const CHAT_MSG = {
+  sentFromInbox: 'Message sent successfully!',
+  sentFromProfile: 'The Trainer will get back to you ASAP!',
+  empty: 'Please write a message',
+  tooLong: 'Max number of characters is 2000',
+  invalidCharacter: 'The message contains a character that cannot be sent',
+  chooseRecipient: 'Choose who to write to',
+  recipientNotFound: 'This person is not on Spotter',
+  usersCantMessageUsers: 'Users can only message trainers!',
+  loginToChat: 'Please log in to chat',
+  notYourConversation: 'You can only read your own conversations',
+  badCursor: 'That message is not part of this conversation',
+  oneCursor: 'Use before or after, not both',
+  tooMany: 'You are sending messages too fast; wait a minute and try again',
+  markedRead: 'Conversation marked as read',
+  wsAuthFirst: 'Send {"type":"auth","token":"…"} first',
+  wsBadFrame: 'This frame is not valid',
+  wsAlreadyAuthenticated: 'Already authenticated',
+  wsTooManySockets: 'Too many open connections for this account',
+} as const;
+
+/** Booking answers (the login and role toasts are ROLE_MSG's). */
+export const BOOKING_MSG = {
+  slotTaken: 'This slot was just booked',
+  notASlot: "This time is not one of the trainer's free slots",
+  notFound: 'Booking not found',
+  verifyToBook: 'Verify your e-mail address to book a session',
+  tooManyHolds: 'Finish or cancel the bookings you started before booking another slot',
+  holdExpired: 'Your hold on this slot has expired; please pick a time again',
+  alreadyPaid: 'This booking is already paid',
+  notPayable: 'This booking can no longer be paid',
+  tooLateToCancel: 'Sessions can be cancelled only up to 24 hours before they start',
+  alreadyOver: 'This booking is already cancelled or over',
+  cancelled: 'Your booking is cancelled',
+  refunded: 'Your booking is cancelled and the payment refunded',
+  badTimeZone: 'Choose a valid time zone, such as Africa/Cairo',
+  availabilitySaved: 'Your availability is saved',
+} as const;
+
+/** Payment answers; the provider's own declines are passed through as they come. */
+export const PAYMENT_MSG = {
+  orderNotFound: 'Order not found',
+  providerDown: 'The payment provider is not answering. Nothing was charged; please try again in a moment.',
+  providerTimeout: 'The payment provider took too long to answer. Nothing was recorded as paid; please try again.',
+  providerRejected: 'The payment provider refused this payment',
+  demoLabel: 'Demo payment: no money moves',
 } as const;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { numericStringToNumber } from './fields';
 
 export const REVIEW_COMMENT_MAX = 1000;
+const RATING_MSG = 'Please choose a rating from 1 to 5 stars';
 
 export const ZReview = z.object({
   _id: z.string(),
@@ -18,16 +20,20 @@ export type TReview = z.infer<typeof ZReview>;
 export const ZReviewsResponse = z.object({ allReviews: z.array(ZReview) });
 
 /**
+ * A whole number of stars, 1 to 5; "4" is taken as 4, since clients written against the spec send
+ * form values as strings. Typed as number in and out so the browser's form keeps a numeric field.
+ */
+const RatingSchema = z
+  .union([z.number(), z.string().transform(numericStringToNumber)], { error: RATING_MSG })
+  .pipe(z.number({ error: RATING_MSG }).int(RATING_MSG).min(1, RATING_MSG).max(5, RATING_MSG)) as unknown as z.ZodType<number, number>;
+
+/**
  * POST /api/reviews/new. The reviewer comes from the token; the spec's reviewer fields and
  * userToken are accepted and ignored (DECISIONS 2).
  */
 export const ZCreateReviewRequest = z.object({
   trainerId: z.string({ error: 'Choose a trainer to review' }).min(1, 'Choose a trainer to review'),
-  rating: z
-    .number({ error: 'Please choose a rating from 1 to 5 stars' })
-    .int('Please choose a rating from 1 to 5 stars')
-    .min(1, 'Please choose a rating from 1 to 5 stars')
-    .max(5, 'Please choose a rating from 1 to 5 stars'),
+  rating: RatingSchema,
   comment: z
     .string({ error: 'Please write a comment' })
     .trim()

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG } from './messages';
+import { minutesText } from './auth';
 import {
   DescriptionSchema,
   EmailSchema,
@@ -13,19 +14,49 @@ import {
   WeightSchema,
 } from './fields';
 
-/** PATCH /api/{user|trainer}/edit: personal details (spec section 5, settings). */
+/** A blank string (or only spaces) from a form means "not filled in": the field is left as it is. */
+const blankAsAbsent = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const unchangedIfBlank = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsAbsent, schema.optional());
+
+export const CurrentPasswordSchema = z.string().max(200);
+
+/**
+ * PATCH /api/{user|trainer}/edit: personal details (spec section 5, settings). A PATCH changes
+ * only what it carries, and every field is optional. The spec's form starts blank and sends all
+ * five fields, so an empty string means "not filled in", never "make it blank": for the names and
+ * the e-mail (which cannot be blank) and for title and description alike (a client that sends
+ * `{ title: 'New', description: '' }` changes the title only). To clear the title or the
+ * description, send `null`. A new e-mail needs `currentPassword`.
+ */
 export const ZEditProfileRequest = z.object({
-  firstName: NameSchema,
-  lastName: NameSchema,
-  email: EmailSchema,
-  title: TitleSchema.default(''),
-  description: DescriptionSchema.default(''),
+  firstName: unchangedIfBlank(NameSchema),
+  lastName: unchangedIfBlank(NameSchema),
+  email: unchangedIfBlank(EmailSchema),
+  title: unchangedIfBlank(TitleSchema.nullable()),
+  description: unchangedIfBlank(DescriptionSchema.nullable()),
+  /** required (and checked) only when the e-mail changes */
+  currentPassword: unchangedIfBlank(CurrentPasswordSchema),
   /** accepted for compatibility with the spec's payload; photos change through /edit/photo */
   picture: z.string().optional(),
 });
 export type TEditProfileRequest = z.input<typeof ZEditProfileRequest>;
-export const ZEditTrainerProfileRequest = ZEditProfileRequest.extend({ price: PriceSchema.optional() });
+/** The price is whole dollars, as a number or a numeric string ("150"), like sign-up. */
+export const ZEditTrainerProfileRequest = ZEditProfileRequest.extend({ price: unchangedIfBlank(PriceSchema) });
 export type TEditTrainerProfileRequest = z.input<typeof ZEditTrainerProfileRequest>;
+
+/**
+ * The settings form of personal details: every field is shown filled in, so the names and the
+ * e-mail are required there; the form turns an emptied title or description into `null`.
+ */
+export const ZPersonalDetailsForm = z.object({
+  firstName: NameSchema,
+  lastName: NameSchema,
+  email: EmailSchema,
+  title: TitleSchema,
+  description: DescriptionSchema,
+  currentPassword: CurrentPasswordSchema.optional(),
+});
+export const ZTrainerPersonalDetailsForm = ZPersonalDetailsForm.extend({ price: PriceSchema });
 
 export const ZEditPhotoRequest = z.object({
   picture: z.string({ error: 'Choose a photo first' }).min(1, 'Choose a photo first').max(300, 'This is not a photo stored by Spotter'),
@@ -73,6 +104,7 @@ export const SETTINGS_MSG = {
   contactSaved: 'Your contact info is saved',
   passwordChanged: 'Your password is changed',
   wrongPassword: 'Your current password is not correct',
+  currentPasswordForEmail: 'Enter your current password to change your e-mail',
   notificationsSaved: 'Your notification choices are saved',
   accountDeleted: 'Your account is deleted',
   notOurImage: 'This is not a photo stored by Spotter; upload it first',
@@ -81,3 +113,11 @@ export const SETTINGS_MSG = {
   imageTooManyPixels: 'The image is too large to process; use one under 40 megapixels',
   imageMissing: 'Choose an image file to upload (form field "file")',
 } as const;
+
+/** 429 after too many wrong passwords on the settings screens (change password, e-mail, delete). */
+export const passwordLockedMessage = (retryAfterSeconds: number) =>
+  `Too many wrong passwords. Try again in ${minutesText(retryAfterSeconds)}.`;
+
+/** 429 after too many contact saves in an hour (each one adds a point to the weight chart). */
+export const contactLimitMessage = (retryAfterSeconds: number) =>
+  `You saved your contact info too many times this hour. Try again in ${minutesText(retryAfterSeconds)}.`;

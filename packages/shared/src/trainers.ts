@@ -20,6 +20,22 @@ export const EGYPT_CITIES = [
   'Faiyum',
 ] as const;
 
+/** Limits of the trainer list query: the server enforces them, the web's address falls back inside them. */
+export const TRAINER_LIST_LIMITS = {
+  pageMax: 100_000,
+  limitMax: 100,
+  pageSize: 24,
+  qMax: 100,
+  priceMax: 100_000,
+  cityMax: 60,
+  idsMax: 4000,
+} as const;
+
+/** The minimum ratings the list offers as filters. */
+export const MIN_RATING_OPTIONS = [4.5, 4, 3.5, 3] as const;
+
+const L = TRAINER_LIST_LIMITS;
+
 const intParam = (name: string, min: number, max: number) =>
   z.coerce
     .number({ error: `${name} must be a number` })
@@ -27,25 +43,34 @@ const intParam = (name: string, min: number, max: number) =>
     .min(min, `${name} must be at least ${min}`)
     .max(max, `${name} must be at most ${max}`);
 
+/** Each parameter once, so the server's strict query and the web's lenient address agree. */
+const trainerListParams = {
+  page: intParam('page', 1, L.pageMax),
+  limit: intParam('limit', 1, L.limitMax),
+  price: (name: string) => intParam(name, 0, L.priceMax),
+  minRating: z.coerce
+    .number({ error: 'minRating must be a number' })
+    .min(0, 'minRating must be between 0 and 5')
+    .max(5, 'minRating must be between 0 and 5'),
+  gender: z.enum(['male', 'female'], { error: 'gender must be male or female' }),
+  sort: z.enum(TRAINER_SORTS, { error: `sort must be one of ${TRAINER_SORTS.join(', ')}` }),
+};
+
 /** GET /api/trainers query (DECISIONS 13); every parameter optional, bad ones are a 400. */
 export const ZTrainersQuery = z
   .object({
-    page: intParam('page', 1, 100_000).default(1),
-    limit: intParam('limit', 1, 100).default(24),
-    q: z.string().trim().max(100, 'q must be at most 100 characters').optional(),
-    minPrice: intParam('minPrice', 0, 100_000).optional(),
-    maxPrice: intParam('maxPrice', 0, 100_000).optional(),
-    minRating: z.coerce
-      .number({ error: 'minRating must be a number' })
-      .min(0, 'minRating must be between 0 and 5')
-      .max(5, 'minRating must be between 0 and 5')
-      .optional(),
-    gender: z.enum(['male', 'female'], { error: 'gender must be male or female' }).optional(),
-    city: z.string().trim().max(60, 'city must be at most 60 characters').optional(),
-    sort: z.enum(TRAINER_SORTS, { error: `sort must be one of ${TRAINER_SORTS.join(', ')}` }).default('rating'),
+    page: trainerListParams.page.default(1),
+    limit: trainerListParams.limit.default(L.pageSize),
+    q: z.string().trim().max(L.qMax, `q must be at most ${L.qMax} characters`).optional(),
+    minPrice: trainerListParams.price('minPrice').optional(),
+    maxPrice: trainerListParams.price('maxPrice').optional(),
+    minRating: trainerListParams.minRating.optional(),
+    gender: trainerListParams.gender.optional(),
+    city: z.string().trim().max(L.cityMax, `city must be at most ${L.cityMax} characters`).optional(),
+    sort: trainerListParams.sort.default('rating'),
     ids: z
       .string()
-      .max(4000)
+      .max(L.idsMax)
       .optional()
       .describe('comma-separated trainer ids (the favourites filter)'),
   })
@@ -54,6 +79,37 @@ export const ZTrainersQuery = z
     path: ['minPrice'],
   });
 export type TTrainersQuery = z.input<typeof ZTrainersQuery>;
+
+/** An empty address value (`?minPrice=`) counts as missing, not as 0. */
+const param = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema);
+const optionalParam = <T extends z.ZodType>(schema: T) => param(schema.optional()).catch(undefined);
+
+/**
+ * The trainer list's address (`/trainers?…`, DECISIONS 13), read from its search params. Lenient:
+ * a missing or bad value falls back to its default instead of failing, so a hand-edited link
+ * still opens the list. Only the choices the list offers are kept (its cities and ratings).
+ */
+export const ZTrainerListSearch = z.object({
+  /** As typed (untrimmed, cut to the limit), so the search box keeps its spaces. */
+  q: z
+    .string()
+    .catch('')
+    .default('')
+    .transform((q) => q.slice(0, L.qMax)),
+  minPrice: optionalParam(trainerListParams.price('minPrice')),
+  maxPrice: optionalParam(trainerListParams.price('maxPrice')),
+  minRating: optionalParam(z.coerce.number().pipe(z.union(MIN_RATING_OPTIONS.map((n) => z.literal(n))))),
+  gender: optionalParam(trainerListParams.gender),
+  city: optionalParam(z.enum(EGYPT_CITIES)),
+  sort: param(trainerListParams.sort.default('rating')).catch('rating'),
+  page: param(trainerListParams.page.default(1)).catch(1),
+  favorites: z
+    .string()
+    .optional()
+    .transform((value) => value === '1')
+    .catch(false),
+});
+export type TTrainerListSearch = z.output<typeof ZTrainerListSearch>;
 
 export const ZTrainersResponse = z.object({
   viewAllTrainers: z.array(ZPublicTrainer),

@@ -18,7 +18,20 @@ export interface Database {
   /** Runs SQL on one connection that holds an advisory lock for the duration of `fn`. */
   withLock<T>(key: number, fn: (exec: (sql: string) => Promise<unknown>) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /**
+   * LISTENs on a lowercase channel: `onPayload` gets each NOTIFY payload, after its transaction
+   * commits. On PostgreSQL this uses one dedicated connection outside the pool that reconnects on
+   * its own; `onReconnect` runs after it did, since notifications sent meanwhile are lost.
+   * Answers a function that stops this listener.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+function checkChannel(channel: string) {
+  // PGlite lowercases channel names, and LISTEN takes an identifier, not a parameter
+  if (!CHANNEL_NAME.test(channel)) throw new Error(`invalid channel name ${JSON.stringify(channel)}: use lowercase letters, digits and _`);
 }
 
 export type DatabaseOptions = { url?: string; dataDir?: string; inMemory?: boolean };
@@ -50,6 +63,14 @@ async function openPglite(dir?: string): Promise<Database> {
     async ping() {
       await client.query('select 1');
     },
+    async listen(channel, onPayload) {
+      checkChannel(channel);
+      // the one connection is also the listener, so nothing can be missed and nothing reconnects
+      const unlisten = await client.listen(channel, onPayload);
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
     async close() {
       await client.close();
     },
@@ -62,6 +83,7 @@ async function openPostgres(url: string): Promise<Database> {
     // an idle client lost its connection; the pool replaces it on next use
   });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const listener = createPgListener(url);
   return {
     kind: 'postgres',
     db,
@@ -81,8 +103,110 @@ async function openPostgres(url: string): Promise<Database> {
     async ping() {
       await pool.query('select 1');
     },
+    listen: listener.listen,
     async close() {
+      await listener.close();
       await pool.end();
+    },
+  };
+}
+
+type Listener = { onPayload: (payload: string) => void; onReconnect?: () => void };
+
+/**
+ * LISTEN needs a connection of its own that stays open: a pooled one would be handed to other
+ * queries and lose its LISTENs. When it drops, it reconnects with back-off (0.1 s doubling to
+ * 5 s), LISTENs again on every channel and tells the listeners, which then resynchronise.
+ */
+function createPgListener(url: string) {
+  const channels = new Map<string, Set<Listener>>();
+  let client: pg.Client | undefined;
+  let connecting: Promise<pg.Client> | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let attempt = 0;
+  let closed = false;
+
+  async function connect(): Promise<pg.Client> {
+    const c = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: 5000, application_name: 'spotter-listener' });
+    c.on('notification', (n) => {
+      for (const l of channels.get(n.channel) ?? []) l.onPayload(n.payload ?? '');
+    });
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    try {
+      await c.connect();
+      for (const channel of channels.keys()) await c.query(`listen ${channel}`);
+    } catch (err) {
+      c.removeAllListeners('end');
+      c.end().catch(() => undefined);
+      throw err;
+    }
+    client = c;
+    attempt = 0;
+    return c;
+  }
+
+  /** The current connection, opening it when there is none. */
+  function ensure(): Promise<pg.Client> {
+    if (client) return Promise.resolve(client);
+    connecting ??= connect().finally(() => (connecting = undefined));
+    return connecting;
+  }
+
+  function lost(c: pg.Client) {
+    if (client !== c) return;
+    client = undefined;
+    c.end().catch(() => undefined);
+    if (!closed) scheduleReconnect();
+  }
+
+  function scheduleReconnect() {
+    if (retry || closed) return;
+    const delay = Math.min(5000, 100 * 2 ** attempt++);
+    retry = setTimeout(() => {
+      retry = undefined;
+      ensure().then(
+        () => {
+          for (const set of channels.values()) for (const l of set) l.onReconnect?.();
+        },
+        () => scheduleReconnect(),
+      );
+    }, delay);
+    retry.unref();
+  }
+
+  return {
+    async listen(channel: string, onPayload: (payload: string) => void, onReconnect?: () => void) {
+      checkChannel(channel);
+      if (closed) throw new Error('the database is closed');
+      const listener: Listener = { onPayload, onReconnect };
+      let set = channels.get(channel);
+      const isNew = !set;
+      if (!set) channels.set(channel, (set = new Set()));
+      set.add(listener);
+      try {
+        const c = await ensure();
+        // a fresh connection LISTENs on every known channel already
+        if (isNew && c === client) await c.query(`listen ${channel}`);
+      } catch (err) {
+        set.delete(listener);
+        if (!set.size) channels.delete(channel);
+        throw err;
+      }
+      return async () => {
+        set.delete(listener);
+        if (set.size || channels.get(channel) !== set) return;
+        channels.delete(channel);
+        await client?.query(`unlisten ${channel}`).catch(() => undefined);
+      };
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      channels.clear();
+      const c = client ?? (await connecting?.catch(() => undefined));
+      client = undefined;
+      await c?.end().catch(() => undefined);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   customType,
   primaryKey,
@@ -7,6 +8,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   text,
@@ -23,7 +25,7 @@ export const LISTED_TRAINER = sql.raw(`role = 'trainer' and deleted_at is null a
 
 /**
  * Users and trainers share one table: they have the same fields, log in the same way and
- * differ by role and a few trainer columns (docs/decisions/003-one-accounts-table.md).
+ * differ by role and a few trainer columns (docs/decisions/002-one-accounts-table.md).
  */
 export const accounts = pgTable(
   'accounts',
@@ -74,7 +76,11 @@ export const accounts = pgTable(
   ],
 );
 
-/** One-time links mailed to people: e-mail verification and password reset. Only the hash is kept. */
+/**
+ * One-time links mailed to people: e-mail verification and password reset. Only the hash is kept.
+ * A link is bound to the address it was mailed to: it works only while that is still the
+ * account's address (migration 0004).
+ */
 export const accountTokens = pgTable(
   'account_tokens',
   {
@@ -83,6 +89,7 @@ export const accountTokens = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     purpose: text('purpose', { enum: ['verify', 'reset'] }).notNull(),
+    email: text('email').notNull(),
     tokenHash: text('token_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
@@ -168,4 +175,154 @@ export const weightEntries = pgTable(
     recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('weight_entries_account_idx').on(t.accountId, t.recordedAt)],
+);
+
+/**
+ * Chat messages: one conversation is one user and one trainer. `seq` orders them: messages into one
+ * trainer's inbox are inserted under a per-trainer lock, so `seq` order is commit order there and
+ * `after=<id>` never skips a message that committed late.
+ */
+export const messages = pgTable(
+  'messages',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity().notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    trainerId: uuid('trainer_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    senderRole: text('sender_role', { enum: ['user', 'trainer'] }).notNull(),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    /** Set when the unread-message mail sweep claimed this message (whether or not a mail went out). */
+    mailedAt: timestamp('mailed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('messages_seq_uq').on(t.seq),
+    index('messages_conversation_idx').on(t.trainerId, t.userId, t.seq),
+    index('messages_trainer_seq_idx').on(t.trainerId, t.seq),
+    index('messages_user_idx').on(t.userId, t.trainerId, t.seq),
+    index('messages_unmailed_idx').on(t.createdAt).where(sql`read_at is null and mailed_at is null`),
+    check('messages_sender_role_ck', sql`${t.senderRole} in ('user', 'trainer')`),
+    check('messages_body_ck', sql`char_length(${t.body}) between 1 and 2000`),
+  ],
+);
+
+/**
+ * A trainer's weekly hours (DECISIONS 16): `weekly` is [{ weekday 0-6 (Sunday 0), hours [0-23] }],
+ * local to `time_zone`. One row per trainer, replaced as a whole.
+ */
+export const availability = pgTable('availability', {
+  trainerId: uuid('trainer_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  timeZone: text('time_zone').notNull().default('Africa/Cairo'),
+  weekly: jsonb('weekly').$type<Array<{ weekday: number; hours: number[] }>>().notNull().default([]),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const BOOKING_STATUS = ['pending', 'confirmed', 'completed', 'cancelled', 'refunded', 'expired'] as const;
+/** The statuses that hold a slot; the partial unique index below lets one such booking per slot exist. */
+export const LIVE_BOOKING = sql.raw(`status in ('pending', 'confirmed')`);
+
+/**
+ * One-hour sessions. `pending` holds the slot until `hold_expires_at` while the user pays;
+ * `confirmed` is paid. `price_cents` is what the user pays (the trainer's price when the order
+ * was made). `provider_order_id` is the payment order made for it, if any.
+ */
+export const bookings = pgTable(
+  'bookings',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    trainerId: uuid('trainer_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    status: text('status', { enum: BOOKING_STATUS }).notNull().default('pending'),
+    priceCents: integer('price_cents').notNull(),
+    currency: text('currency').notNull().default('USD'),
+    holdExpiresAt: timestamp('hold_expires_at', { withTimezone: true }),
+    provider: text('provider'),
+    providerOrderId: text('provider_order_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('bookings_live_slot_uq').on(t.trainerId, t.startsAt).where(LIVE_BOOKING),
+    uniqueIndex('bookings_order_uq').on(t.providerOrderId),
+    index('bookings_user_starts_idx').on(t.userId, t.startsAt),
+    index('bookings_trainer_starts_idx').on(t.trainerId, t.startsAt),
+    check('bookings_status_ck', sql`${t.status} in ('pending', 'confirmed', 'completed', 'cancelled', 'refunded', 'expired')`),
+    check('bookings_price_ck', sql`${t.priceCents} >= 0`),
+    check('bookings_ends_ck', sql`${t.endsAt} > ${t.startsAt}`),
+  ],
+);
+
+/**
+ * One row per captured payment (a booking is paid at most once), with the provider's answers as
+ * they came. Money is integer cents; `fee_cents` is Spotter's share (PLATFORM_FEE_PERCENT).
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    trainerId: uuid('trainer_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['paypal', 'demo'] }).notNull(),
+    providerOrderId: text('provider_order_id').notNull(),
+    captureId: text('capture_id').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    feeCents: integer('fee_cents').notNull().default(0),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['completed', 'refunded'] }).notNull(),
+    raw: jsonb('raw').notNull(),
+    refundId: text('refund_id'),
+    refundRaw: jsonb('refund_raw'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('payments_order_uq').on(t.provider, t.providerOrderId),
+    uniqueIndex('payments_booking_uq').on(t.bookingId),
+    index('payments_user_idx').on(t.userId, t.createdAt),
+    index('payments_trainer_idx').on(t.trainerId, t.createdAt),
+    check('payments_status_ck', sql`${t.status} in ('completed', 'refunded')`),
+    check('payments_amount_ck', sql`${t.amountCents} > 0 and ${t.feeCents} >= 0 and ${t.feeCents} <= ${t.amountCents}`),
+  ],
+);
+
+/**
+ * Durable background work (hold expiry, reminder and confirmation mails): a row is claimed by one
+ * process at a time (`for update skip locked`), deleted when done, retried with back-off when it
+ * fails, and parked with `failed_at` after too many attempts.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    attempts: integer('attempts').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    failedAt: timestamp('failed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('jobs_due_idx').on(t.runAt).where(sql`failed_at is null`)],
 );

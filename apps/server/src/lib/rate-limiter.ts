@@ -4,9 +4,15 @@ import { AppError } from './app-error';
 
 /**
  * A fixed-window counter in memory, as a preHandler, so several limits (per IP, per e-mail) can
- * apply to one route. Each process counts on its own; see docs/decisions/004-rate-limits.md.
+ * apply to one route. Each process counts on its own; see docs/decisions/003-rate-limits.md.
  */
-export function createRateLimiter(opts: { max: number; windowMs: number; key: (req: FastifyRequest) => string | undefined }) {
+export function createRateLimiter(opts: {
+  max: number;
+  windowMs: number;
+  key: (req: FastifyRequest) => string | undefined;
+  /** the 429's message, from the seconds until the window ends; by default "wait a minute" */
+  message?: (retryAfterSeconds: number) => string;
+}) {
   const hits = new Map<string, { count: number; resetAt: number }>();
   const sweep = setInterval(() => {
     const now = Date.now();
@@ -26,8 +32,9 @@ export function createRateLimiter(opts: { max: number; windowMs: number; key: (r
     }
     entry.count++;
     if (entry.count > opts.max) {
-      reply.header('Retry-After', Math.ceil((entry.resetAt - now) / 1000));
-      throw new AppError(429, SERVER_MSG.tooMany);
+      const retryAfter = Math.ceil((entry.resetAt - now) / 1000);
+      reply.header('Retry-After', retryAfter);
+      throw new AppError(429, opts.message ? opts.message(retryAfter) : SERVER_MSG.tooMany);
     }
   };
   return handler;

@@ -6,9 +6,16 @@ export const TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 export type SessionClaims = { id: string; role: Role; tv: number };
 
-/** Signs and checks session tokens: HS256 only, so `alg: none` and other algorithms are refused. */
+/** HS256 wants a key at least as long as its 256-bit output. */
+export const MIN_KEY_BYTES = 32;
+
+/**
+ * Signs and checks session tokens: HS256 only, so `alg: none` and other algorithms are refused,
+ * and a token must carry `exp`, so none lives forever.
+ */
 export function createTokenService(secret: string) {
   const key = new TextEncoder().encode(secret);
+  if (key.byteLength < MIN_KEY_BYTES) throw new Error(`The token secret must be at least ${MIN_KEY_BYTES} bytes`);
   return {
     async sign(claims: SessionClaims): Promise<string> {
       return new SignJWT({ id: claims.id, role: claims.role, tv: claims.tv })
@@ -21,7 +28,7 @@ export function createTokenService(secret: string) {
     /** The claims, or null for anything that is not a valid, unexpired token of ours. */
     async verify(token: string): Promise<SessionClaims | null> {
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['exp'] });
         const { id, role, tv } = payload as Record<string, unknown>;
         if (typeof id !== 'string' || (role !== 'user' && role !== 'trainer') || typeof tv !== 'number') return null;
         return { id, role, tv };

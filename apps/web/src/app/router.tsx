@@ -37,9 +37,7 @@ export const routes: RouteObject[] = [
           {
             path: paths.trainerPublicProfile.path,
             lazy: () =>
-              import('@/features/trainers/components/trainer-profile-page').then((m) => ({
-                Component: m.TrainerProfilePage,
-              })),
+              import('./routes/trainer-profile-route').then((m) => ({ Component: m.TrainerProfileRoute })),
           },
 
           // Accounts
@@ -89,13 +87,13 @@ export const routes: RouteObject[] = [
           {
             path: paths.profile.user.path,
             lazy: () =>
-              import('@/features/profile/components/own-profile-page').then((m) => ({ element: <m.OwnProfilePage role="user" /> })),
+              import('./routes/own-profile-route').then((m) => ({ element: <m.OwnProfileRoute role="user" /> })),
           },
           {
             path: paths.profile.trainer.path,
             lazy: () =>
-              import('@/features/profile/components/own-profile-page').then((m) => ({
-                element: <m.OwnProfilePage role="trainer" />,
+              import('./routes/own-profile-route').then((m) => ({
+                element: <m.OwnProfileRoute role="trainer" />,
               })),
           },
           {

@@ -1,24 +1,21 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { Globe, LogOut, MessageSquare, Settings, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link, NavLink, useNavigate } from 'react-router';
+import { Link, NavLink } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
-import { useOwnAccount, type OwnAccount } from '@/lib/own-account';
+import { initials } from '@/lib/format';
+import { useOwnAccount, type OwnAccount } from '@/lib/api/accounts';
 import { paths, type Role } from '@/lib/paths';
-import { markLoggedOut, useSession } from '@/lib/session';
-import { storage } from '@/lib/storage';
+import { useLogout } from '@/lib/logout';
+import { useSession } from '@/lib/session';
 
 export type AccountPage = 'profile' | 'settings';
 
 const fullName = (account: Pick<OwnAccount, 'firstName' | 'lastName'>) =>
   `${account.firstName} ${account.lastName}`.trim();
-
-const initials = (account: Pick<OwnAccount, 'firstName' | 'lastName'>) =>
-  `${account.firstName.charAt(0)}${account.lastName.charAt(0)}`.toUpperCase();
 
 type AccountAvatarProps = {
   account: Pick<OwnAccount, 'firstName' | 'lastName' | 'picture'>;
@@ -40,24 +37,9 @@ export function AccountAvatar({ account, className, alt = '' }: AccountAvatarPro
       aria-hidden={alt ? undefined : true}
       className={cn(classes, 'flex items-center justify-center bg-ink font-display text-3xl font-bold text-accent')}
     >
-      {initials(account)}
+      {initials(account.firstName, account.lastName)}
     </span>
   );
-}
-
-/**
- * Logout (spec section 4), as `features/auth/hooks/use-logout.ts` does it: forget the session,
- * mark the moment (so the guarded page goes home, not to a login) and go to the site root.
- */
-function useSignOut() {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  return async () => {
-    markLoggedOut();
-    storage.clearSession();
-    queryClient.clear();
-    await navigate(paths.home.getHref());
-  };
 }
 
 /** Phones: four tabs in a row, icon over label. Desktop: a vertical sidebar. */
@@ -67,7 +49,7 @@ const sideLinkClass =
   'sm:text-sm lg:flex-row lg:justify-start lg:gap-3 lg:px-3';
 
 function AccountNav({ role }: { role: Role }) {
-  const signOut = useSignOut();
+  const logout = useLogout();
   const items = [
     { label: 'Profile', to: paths.profile[role].getHref(), Icon: UserRound },
     { label: 'Chat', to: paths.inbox[role].getHref(), Icon: MessageSquare },
@@ -85,7 +67,7 @@ function AccountNav({ role }: { role: Role }) {
           </li>
         ))}
         <li className="lg:mt-1 lg:border-t lg:border-line lg:pt-1">
-          <button type="button" onClick={() => void signOut()} className={sideLinkClass}>
+          <button type="button" onClick={() => void logout()} className={sideLinkClass}>
             <LogOut className="size-5 shrink-0" aria-hidden="true" />
             Logout
           </button>

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 
 /**
  * Toasts without putting sonner in the landing page's JavaScript: the library loads on the first
- * toast, and the <Toaster> (app/toaster.tsx) mounts then; sonner replays toasts created before
+ * toast, and the <Toaster> (components/ui/toaster.tsx) mounts then; sonner replays toasts created before
  * its Toaster subscribed.
  */
 let sonner: Promise<typeof import('sonner')> | null = null;

@@ -1,8 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import { Toaster } from '@/components/ui/toaster';
 
 type Options = {
   /** The address the component is rendered at. */
@@ -15,7 +16,8 @@ type Options = {
 
 /**
  * Renders a component the way the app does: inside a query client (no retries, so failures
- * show at once) and a router. Other addresses render a marker, so tests can see navigation.
+ * show at once), a router and the real toaster. Other addresses render a marker, so tests can
+ * see navigation.
  */
 export function renderWithProviders(
   ui: ReactElement,
@@ -35,6 +37,7 @@ export function renderWithProviders(
   const result = render(
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
+      <Toaster />
     </QueryClientProvider>,
   );
   return { ...result, user, router, queryClient };
@@ -43,3 +46,15 @@ export function renderWithProviders(
 /** A fetch answer the way the server sends it. */
 export const jsonResponse = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/**
+ * The toast a person sees with this text (the real toaster, as the app mounts it). Its
+ * `data-type` says the kind: success, error, or absent for a plain message.
+ */
+export async function findToast(text: string | RegExp) {
+  const region = await screen.findByRole('region', { name: /Notifications/ });
+  const message = await within(region).findByText(text);
+  const toast = message.closest('[data-sonner-toast]');
+  if (!(toast instanceof HTMLElement)) throw new Error(`"${String(text)}" is not inside a toast`);
+  return toast;
+}

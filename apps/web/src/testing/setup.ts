@@ -1,6 +1,14 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+import { toast } from 'sonner';
 import { afterEach, beforeEach, vi } from 'vitest';
+
+/**
+ * findBy…/waitFor give up after 1 s by default, which a busy 2-core machine (six test runs at
+ * once) can exceed without anything being wrong. Waiting longer costs nothing when things pass:
+ * each one returns as soon as its condition holds.
+ */
+configure({ asyncUtilTimeout: 10_000 });
 
 /**
  * A console.error during a test fails it (CONVENTIONS: tests). React reports act() warnings,
@@ -21,6 +29,8 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  // sonner keeps its toasts in a module: without this one test's toast would show in the next.
+  toast.dismiss();
   window.localStorage.clear();
   const errors = consoleErrors;
   consoleErrors = [];

@@ -3,7 +3,7 @@ import { EGYPT_CITIES } from '@spotter/shared';
 import type { Db } from '../client';
 import { accounts, reviews } from '../schema';
 import { hashPassword } from '../../lib/passwords';
-import { avatarUrl } from '../../modules/avatars/avatars.routes';
+import { avatarUrl } from '../../lib/avatar-url';
 import { FEMALE_NAMES, FOCUS, LAST_NAMES, MALE_NAMES, REVIEW_COMMENTS, TITLES, YEARS } from './demo-data';
 
 export const DEMO_PASSWORD = 'Demo1234';

@@ -16,6 +16,8 @@ import {
   SERVER_MSG,
   type Role,
 } from '@spotter/shared';
+import { addRetryAfter } from '../../lib/failure-limiter';
+import { createLoginThrottle } from '../../lib/login-throttle';
 import type { Auth } from '../../plugins/auth';
 import { callerOf } from '../../plugins/auth';
 import type { AccountsService } from './accounts.service';
@@ -32,6 +34,8 @@ export function accountsRoutes(service: AccountsService, auth: Auth, limit: Limi
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const plural: Record<Role, string> = { user: 'users', trainer: 'trainers' };
+    const loginThrottle = createLoginThrottle();
+    app.addHook('onError', addRetryAfter);
 
     for (const role of ['user', 'trainer'] as const) {
       r.post(
@@ -60,10 +64,13 @@ export function accountsRoutes(service: AccountsService, auth: Auth, limit: Limi
             body: ZLoginRequest,
             response: { 200: ZLoginResponse, ...errors },
           },
-          preHandler: [limit.perIp, limit.perEmail],
+          // no plain per-e-mail limit here: a stranger's attempts must not lock the owner out
+          preHandler: [limit.perIp],
         },
         async (req) => {
+          const attempt = loginThrottle.begin(`${role}|${req.body.email}`, req.ip);
           const token = await service.login(role, req.body.email, req.body.password);
+          attempt.succeeded();
           return { message: SERVER_MSG.loginOk, token };
         },
       );

@@ -83,6 +83,7 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
     await repo.insertLinkToken(db, {
       accountId: row.id,
       purpose: 'verify',
+      email: row.email,
       tokenHash: hash,
       expiresAt: new Date(Date.now() + VERIFY_TTL_MS),
     });
@@ -129,14 +130,16 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
       return row;
     },
 
-    /** Answers the role of the verified account, or null when the link is unknown, used or old. */
+    /**
+     * Answers the role of the verified account, or null when the link is unknown, used or old, or
+     * was mailed to an address the account no longer has.
+     */
     async verifyEmail(token: string | undefined): Promise<Role | null> {
       if (!token) return null;
       const used = await repo.consumeLinkToken(db, 'verify', hashLinkToken(token));
       if (!used) return null;
-      await repo.markEmailVerified(db, used.accountId);
-      const row = await repo.findAccountById(db, used.accountId);
-      return row?.role ?? null;
+      const verified = await repo.markEmailVerified(db, used.accountId, used.email);
+      return verified?.role ?? null;
     },
 
     async resendVerification(id: string): Promise<string> {
@@ -155,6 +158,7 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
         await repo.insertLinkToken(db, {
           accountId: row.id,
           purpose: 'reset',
+          email: row.email,
           tokenHash: hash,
           expiresAt: new Date(Date.now() + RESET_TTL_MS),
         });
@@ -170,13 +174,16 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
       const passwordHash = await hashPassword(password);
       await db.transaction(async (tx) => {
         const used = await repo.consumeLinkToken(tx, 'reset', hashLinkToken(token));
-        if (!used) throw badRequest(SERVER_MSG.resetInvalid, { token: SERVER_MSG.resetInvalid });
+        // whoever could read the mail owns the address, as long as it is still the account's
+        const owner = used && (await repo.markEmailVerified(tx, used.accountId, used.email));
+        if (!used || !owner) throw badRequest(SERVER_MSG.resetInvalid, { token: SERVER_MSG.resetInvalid });
         await repo.setPassword(tx, used.accountId, passwordHash);
-        // whoever could read the mail owns the address
-        await repo.markEmailVerified(tx, used.accountId);
       });
       return SERVER_MSG.resetDone;
     },
   };
 }
 export type AccountsService = ReturnType<typeof createAccountsService>;
+
+/** Other modules (chat sockets) learn of password changes and deletions on this channel. */
+export { ACCOUNT_CHANNEL, announceAccountChanged } from './accounts.repo';

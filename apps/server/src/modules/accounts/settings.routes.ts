@@ -13,16 +13,29 @@ import {
   ZNotificationsRequest,
   ZWeightsResponse,
   SETTINGS_MSG,
+  contactLimitMessage,
 } from '@spotter/shared';
+import { addRetryAfter } from '../../lib/failure-limiter';
+import { createRateLimiter } from '../../lib/rate-limiter';
 import { callerOf, type Auth } from '../../plugins/auth';
 import type { SettingsService } from './settings.service';
 
-const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 409: ZErrorResponse };
+const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 409: ZErrorResponse, 429: ZErrorResponse };
+/** Contact saves per account an hour: each one adds a point to the weight chart. */
+export const CONTACT_SAVES_PER_HOUR = 30;
 
 /** /api/user/* and /api/trainer/*: each answers only its own role (403 for the other). */
 export function settingsRoutes(service: SettingsService, auth: Auth) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
+    // wrong passwords (change password, new e-mail, delete) are limited per account by the service
+    app.addHook('onError', addRetryAfter);
+    const contactSaves = createRateLimiter({
+      max: CONTACT_SAVES_PER_HOUR,
+      windowMs: 60 * 60_000,
+      key: (req) => req.caller?.id,
+      message: contactLimitMessage,
+    });
     for (const role of ['user', 'trainer'] as const) {
       const mine = auth.requireAuth(role);
       const tags = ['settings'];
@@ -30,7 +43,7 @@ export function settingsRoutes(service: SettingsService, auth: Auth) {
       r.patch(
         `/${role}/edit`,
         {
-          schema: { tags, summary: 'Personal details', body: role === 'trainer' ? ZEditTrainerProfileRequest : ZEditProfileRequest, response: { 200: ZMessageResponse, ...errors } },
+          schema: { tags, summary: 'Personal details: only the fields sent change; a new e-mail needs currentPassword', body: role === 'trainer' ? ZEditTrainerProfileRequest : ZEditProfileRequest, response: { 200: ZMessageResponse, ...errors } },
           preHandler: mine,
         },
         async (req) => ({ message: await service.editProfile(callerOf(req).id, role, req.body) }),
@@ -44,7 +57,10 @@ export function settingsRoutes(service: SettingsService, auth: Auth) {
 
       r.patch(
         `/${role}/contact`,
-        { schema: { tags, summary: 'Phone, website, weight and height', body: ZContactRequest, response: { 200: ZMessageResponse, ...errors } }, preHandler: mine },
+        {
+          schema: { tags, summary: 'Phone, website, weight and height', body: ZContactRequest, response: { 200: ZMessageResponse, ...errors } },
+          preHandler: [mine, contactSaves],
+        },
         async (req) => ({ message: await service.editContact(callerOf(req).id, req.body) }),
       );
 

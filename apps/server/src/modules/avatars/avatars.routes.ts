@@ -3,8 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { avatarSvg } from './avatar-svg';
 
-export const avatarUrl = (seed: string, gender?: 'male' | 'female') => `/api/avatars/${encodeURIComponent(seed)}.svg${gender ? `?g=${gender[0]}` : ''}`;
-
 /** Generated portraits for demo accounts; the same address always draws the same picture. */
 export async function avatarsRoutes(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get(

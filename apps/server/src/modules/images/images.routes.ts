@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { IMAGE_MAX_BYTES, SERVER_MSG, SETTINGS_MSG, ZErrorResponse, ZImageResponse } from '@spotter/shared';
 import { AppError, badRequest, notFound } from '../../lib/app-error';
 import { callerOf, type Auth } from '../../plugins/auth';
-import type { ImagesService } from './images.service';
+import { RetryLaterError, type ImagesService } from './images.service';
 
 export function imagesRoutes(service: ImagesService, auth: Auth) {
   return async function (app: FastifyInstance) {
@@ -17,9 +17,17 @@ export function imagesRoutes(service: ImagesService, auth: Auth) {
       {
         schema: {
           tags: ['images'],
-          summary: 'Upload a photo (multipart field "file"; PNG, JPEG or WebP, at most 5 MB)',
+          summary: 'Upload a photo (multipart field "file"; PNG, JPEG or WebP, at most 5 MB; 20 an hour, 20 stored per account)',
           consumes: ['multipart/form-data'],
-          response: { 201: ZImageResponse, 400: ZErrorResponse, 401: ZErrorResponse, 413: ZErrorResponse, 415: ZErrorResponse },
+          response: {
+            201: ZImageResponse,
+            400: ZErrorResponse,
+            401: ZErrorResponse,
+            409: ZErrorResponse,
+            413: ZErrorResponse,
+            415: ZErrorResponse,
+            429: ZErrorResponse,
+          },
         },
         preHandler: auth.requireAuth(),
       },
@@ -39,8 +47,13 @@ export function imagesRoutes(service: ImagesService, auth: Auth) {
           if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, SETTINGS_MSG.imageTooLarge);
           throw badRequest(SETTINGS_MSG.imageMissing);
         }
-        const url = await service.store(callerOf(req).id, input);
-        return reply.status(201).send({ url });
+        try {
+          const url = await service.store(callerOf(req).id, input);
+          return reply.status(201).send({ url });
+        } catch (err) {
+          if (err instanceof RetryLaterError) reply.header('Retry-After', err.retryAfterSeconds);
+          throw err;
+        }
       },
     );
 

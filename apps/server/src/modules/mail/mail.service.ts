@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 
-export type Mail = { to: string; subject: string; text: string; html: string; links: string[] };
+export type MailAttachment = { filename: string; content: string; contentType: string };
+export type Mail = { to: string; subject: string; text: string; html: string; links: string[]; attachments?: MailAttachment[] };
 
 export interface Mailer {
   send(mail: Mail): Promise<void>;
@@ -11,14 +12,15 @@ export interface Mailer {
 
 /**
  * SMTP when SMTP_URL is set; otherwise each mail becomes an .eml file (plus a .json copy that
- * tests and people can read) in DATA_DIR/outbox, and its links go to the log.
+ * tests and people can read) in DATA_DIR/outbox, readable by the owner only. The log names the
+ * file but never carries a link: a link's token is as good as a password.
  */
 export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: string; log: FastifyBaseLogger }): Mailer {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
     return {
       async send(mail) {
-        await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments });
       },
     };
   }
@@ -27,12 +29,13 @@ export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: st
   let counter = 0;
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-      mkdirSync(outbox, { recursive: true });
+      const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments });
+      mkdirSync(outbox, { recursive: true, mode: 0o700 });
       const name = `${Date.now()}-${String(++counter).padStart(4, '0')}-${mail.to.replace(/[^a-z0-9@.-]/gi, '_')}`;
-      writeFileSync(join(outbox, `${name}.eml`), info.message as Buffer);
-      writeFileSync(join(outbox, `${name}.json`), JSON.stringify({ to: mail.to, subject: mail.subject, text: mail.text, links: mail.links }, null, 2));
-      opts.log.info({ to: mail.to, subject: mail.subject, links: mail.links }, `mail written to ${join(outbox, name)}.eml`);
+      const privateFile = { mode: 0o600 } as const;
+      writeFileSync(join(outbox, `${name}.eml`), info.message as Buffer, privateFile);
+      writeFileSync(join(outbox, `${name}.json`), JSON.stringify({ to: mail.to, subject: mail.subject, text: mail.text, links: mail.links }, null, 2), privateFile);
+      opts.log.info({ to: mail.to, subject: mail.subject }, `mail written to ${join(outbox, name)}.eml`);
     },
   };
 }
@@ -40,9 +43,27 @@ export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: st
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+export const MAIL_NAME_MAX = 50;
+
+/**
+ * A name as it may appear in a greeting: whoever signs up chooses it, so it is reduced to plain
+ * words (letters, digits, spaces, apostrophes and hyphens), on one line, at most 50 characters.
+ * Markup, addresses and line breaks cannot survive, so nothing in it renders as a link or a header.
+ */
+export function mailName(name: string): string {
+  const words = name
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{M}\p{N}'’ -]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const capped = Array.from(words).slice(0, MAIL_NAME_MAX).join('').trim();
+  return capped || 'there';
+}
+
 function layout(opts: { to: string; firstName: string; intro: string; action: string; link: string; outro: string; subject: string }): Mail {
-  const name = escapeHtml(opts.firstName);
-  const text = `Hi ${opts.firstName},\n\n${opts.intro}\n\n${opts.action}: ${opts.link}\n\n${opts.outro}\n\n— Spotter, find your personal trainer\n`;
+  const plain = mailName(opts.firstName);
+  const name = escapeHtml(plain);
+  const text = `Hi ${plain},\n\n${opts.intro}\n\n${opts.action}: ${opts.link}\n\n${opts.outro}\n\n— Spotter, find your personal trainer\n`;
   const html = `<!doctype html><html><body style="margin:0;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#0f172a">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
 <table role="presentation" width="100%" style="max-width:520px;background:#ffffff;border-radius:12px;padding:32px">

@@ -1,11 +1,9 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { NEWSLETTER_MSG, ZErrorResponse, ZMessageResponse, ZNewsletterRequest } from '@spotter/shared';
-import type { Db } from '../../db/client';
-import { newsletterSubscribers } from '../../db/schema';
+import { ZErrorResponse, ZMessageResponse, ZNewsletterRequest } from '@spotter/shared';
+import type { NewsletterService } from './newsletter.service';
 
-/** Stores the address once; a repeat is a success too (DECISIONS 24). */
-export function newsletterRoutes(db: Db, perIp: preHandlerAsyncHookHandler) {
+export function newsletterRoutes(service: NewsletterService, perIp: preHandlerAsyncHookHandler) {
   return async function (app: FastifyInstance) {
     app.withTypeProvider<ZodTypeProvider>().post(
       '/newsletter',
@@ -13,10 +11,7 @@ export function newsletterRoutes(db: Db, perIp: preHandlerAsyncHookHandler) {
         schema: { tags: ['newsletter'], summary: 'Subscribe to the newsletter', body: ZNewsletterRequest, response: { 200: ZMessageResponse, 400: ZErrorResponse, 429: ZErrorResponse } },
         preHandler: perIp,
       },
-      async (req) => {
-        await db.insert(newsletterSubscribers).values({ email: req.body.email }).onConflictDoNothing();
-        return { message: NEWSLETTER_MSG.subscribed };
-      },
+      async (req) => ({ message: await service.subscribe(req.body.email) }),
     );
   };
 }

@@ -31,10 +31,12 @@ export function createReviewsService({ db }: { db: Db }) {
       return rows.map((r) => toReview(r, callerId));
     },
 
-    /** Users only; one review per trainer, a second post edits the first (DECISIONS 15). */
+    /** Verified users only; one review per trainer, a second post edits the first (DECISIONS 15). */
     async postReview(caller: Caller | undefined, input: { trainerId: string; rating: number; comment: string }): Promise<TReview> {
       if (!caller) throw unauthorized(ROLE_MSG.loginToReview);
       if (caller.role !== 'user') throw forbidden(ROLE_MSG.trainersCantReview);
+      // a review counts in a trainer's rating, so only a verified address may post one
+      if (!(await repo.isVerifiedAccount(db, caller.id))) throw forbidden(SERVER_MSG.verifyToReview);
       if (!isUuid(input.trainerId)) throw notFound(SERVER_MSG.trainerNotFound);
       await db.transaction(async (tx) => {
         if (!(await repo.lockTrainer(tx, input.trainerId))) throw notFound(SERVER_MSG.trainerNotFound);

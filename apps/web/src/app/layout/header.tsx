@@ -2,7 +2,7 @@ import { LogIn, LogOut, UserRound } from 'lucide-react';
 import { Link, NavLink } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { Logo } from '@/components/ui/logo';
-import { useLogout } from '@/features/auth/hooks/use-logout';
+import { useLogout } from '@/lib/logout';
 import { cn } from '@/lib/cn';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';

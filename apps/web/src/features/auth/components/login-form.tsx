@@ -1,16 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm, type FieldPath } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { ZLoginRequest } from '@spotter/shared';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { PasswordField } from '@/components/ui/password-field';
-import { ApiError, errorMessage } from '@/lib/api-client';
-import { mergeFavoritesAfterLogin } from '@/lib/favorites';
-import { ownAccountQueryOptions } from '@/lib/own-account';
+import { errorMessage } from '@/lib/api-client';
+import { accountKeys, ownAccountQueryOptions } from '@/lib/api/accounts';
+import { mergeFavoritesAfterLogin } from '@/lib/api/favorites';
+import { showServerErrors } from '@/lib/form-errors';
 import { paths, type Role } from '@/lib/paths';
 import { storage } from '@/lib/storage';
 import { useLogin, type LoginPayload } from '../api/login';
@@ -22,7 +23,7 @@ type LoginValues = z.input<typeof ZLoginRequest>;
 /** Spec section 4: the message shows for 3 s, then the user type is stored and the profile opens. */
 export const LOGIN_REDIRECT_MS = 3000;
 
-const isFormField = (name: string): name is FieldPath<LoginValues> => name === 'email' || name === 'password';
+const FIELDS = ['email', 'password'] as const;
 
 export function LoginForm({ role }: { role: Role }) {
   const navigate = useNavigate();
@@ -53,8 +54,8 @@ export function LoginForm({ role }: { role: Role }) {
           setIsDone(true);
           storage.setToken(token);
           // DECISIONS 14: this browser's favourites join the account's (errors are ignored there).
-          if (role === 'user') void mergeFavoritesAfterLogin();
-          queryClient.removeQueries({ queryKey: ['account'] });
+          if (role === 'user') void mergeFavoritesAfterLogin(queryClient);
+          queryClient.removeQueries({ queryKey: accountKeys.all });
           // Users keep their profile in storage (spec section 3); fetching now also warms the profile page.
           const account =
             role === 'user' ? queryClient.fetchQuery(ownAccountQueryOptions('user')).catch(() => null) : Promise.resolve(null);
@@ -70,11 +71,7 @@ export function LoginForm({ role }: { role: Role }) {
         },
         onError: (error) => {
           setStatus({ tone: 'error', message: errorMessage(error) });
-          if (error instanceof ApiError && error.errors) {
-            for (const [field, message] of Object.entries(error.errors)) {
-              if (isFormField(field)) setError(field, { type: 'server', message });
-            }
-          }
+          showServerErrors(error, FIELDS, setError, { isFocusing: false });
         },
       },
     );

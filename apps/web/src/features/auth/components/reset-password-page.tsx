@@ -1,23 +1,25 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo, useState } from 'react';
-import { useForm, type FieldPath } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { SERVER_MSG, ZResetPasswordRequest } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { PasswordField } from '@/components/ui/password-field';
-import { ApiError, errorMessage } from '@/lib/api-client';
+import { errorMessage } from '@/lib/api-client';
+import { showServerErrors } from '@/lib/form-errors';
 import { paths, roleFrom } from '@/lib/paths';
 import { useResetPassword, type ResetPasswordPayload } from '../api/reset-password';
 import { visibleError } from '@/lib/visible-error';
-import { withPasswordMatch } from '../hooks/with-password-match';
+import { withPasswordMatch } from '../utils/with-password-match';
 import { AuthLayout } from './auth-layout';
 import { StatusBanner, type Status } from './status-banner';
 
 type ResetValues = z.input<typeof ZResetPasswordRequest>;
 
 const linkClass = 'font-semibold text-ink underline underline-offset-4 hover:text-accent-ink';
+const FIELDS = ['password', 'confirmPassword'] as const;
 const ids = { password: 'reset-password', confirm: 'reset-confirm-password' };
 
 /** The page of the mailed reset link: `/reset-password?token=…&role=…`. */
@@ -46,11 +48,7 @@ export function ResetPasswordPage() {
       onSuccess: ({ message }) => setStatus({ tone: 'success', message }),
       onError: (error) => {
         setStatus({ tone: 'error', message: errorMessage(error) });
-        if (error instanceof ApiError && error.errors) {
-          for (const [field, message] of Object.entries(error.errors)) {
-            if (field === 'password' || field === 'confirmPassword') setError(field as FieldPath<ResetValues>, { type: 'server', message });
-          }
-        }
+        showServerErrors(error, FIELDS, setError, { isFocusing: false });
       },
     }),
   );

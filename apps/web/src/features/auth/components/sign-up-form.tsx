@@ -7,13 +7,14 @@ import { ZTrainerSignUpRequest, ZUserSignUpRequest } from '@spotter/shared';
 import { Button } from '@/components/ui/button';
 import { InputUnit, RadioGroup, TextField } from '@/components/ui/field';
 import { PasswordField } from '@/components/ui/password-field';
-import { ApiError, errorMessage } from '@/lib/api-client';
+import { errorMessage } from '@/lib/api-client';
+import { showServerErrors } from '@/lib/form-errors';
 import { paths, type Role } from '@/lib/paths';
 import { useRegister, type SignUpPayload } from '../api/register';
-import { scrollToTop } from '../hooks/scroll-to-top';
+import { scrollToTop } from '../utils/scroll-to-top';
 import { useTimeout } from '../hooks/use-timeout';
 import { visibleError } from '@/lib/visible-error';
-import { withPasswordMatch } from '../hooks/with-password-match';
+import { withPasswordMatch } from '../utils/with-password-match';
 import { StatusBanner, type Status } from './status-banner';
 
 /** Form values as typed (strings for the numbers); the schemas turn them into numbers. */
@@ -36,7 +37,7 @@ const defaultValues: SignUpValues = {
   price: '',
 };
 
-const isFormField = (name: string): name is FieldPath<SignUpValues> => name in defaultValues;
+const FIELDS = Object.keys(defaultValues) as FieldPath<SignUpValues>[];
 
 function signUpResolver(role: Role): Resolver<SignUpValues, unknown, SignUpPayload> {
   // The user schema drops the trainer-only `price`, so one value type serves both roles.
@@ -81,11 +82,7 @@ export function SignUpForm({ role }: { role: Role }) {
         },
         onError: (error) => {
           setStatus({ tone: 'error', message: errorMessage(error) });
-          if (error instanceof ApiError && error.errors) {
-            for (const [field, message] of Object.entries(error.errors)) {
-              if (isFormField(field)) setError(field, { type: 'server', message });
-            }
-          }
+          showServerErrors(error, FIELDS, setError, { isFocusing: false });
           scrollToTop();
         },
       },

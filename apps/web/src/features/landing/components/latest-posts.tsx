@@ -1,13 +1,9 @@
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
+import { PostCard } from '@/components/post-card';
+import { latestBlogPosts } from '@/lib/blog-posts';
 import { paths } from '@/lib/paths';
-import { latestPosts } from '../data/latest-posts';
-
-const formatDate = (isoDate: string) =>
-  new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(`${isoDate}T00:00:00Z`),
-  );
 
 /** "Latest Gym Blog & News": the three newest articles, each card links to the article. */
 export function LatestPosts() {
@@ -28,35 +24,9 @@ export function LatestPosts() {
           </Link>
         </div>
         <ul className="mt-10 grid gap-5 md:grid-cols-3">
-          {latestPosts.map((post) => (
+          {latestBlogPosts(3).map((post) => (
             <li key={post.slug}>
-              <article className="group relative flex h-full flex-col overflow-hidden rounded-card bg-canvas shadow-card">
-                <img
-                  src={post.cover.src}
-                  alt={post.cover.alt}
-                  width={640}
-                  height={360}
-                  loading="lazy"
-                  decoding="async"
-                  className="aspect-video h-auto w-full bg-surface-strong"
-                />
-                <div className="flex flex-1 flex-col p-6">
-                  <p className="text-sm text-subtle">
-                    <span className="font-semibold text-accent-ink">{post.category}</span>
-                    <span aria-hidden="true"> · </span>
-                    <time dateTime={post.publishedOn}>{formatDate(post.publishedOn)}</time>
-                  </p>
-                  <h3 className="mt-2 font-display text-xl font-semibold text-ink">
-                    <Link
-                      to={paths.blogPost.getHref(post.slug)}
-                      className="after:absolute after:inset-0 after:rounded-card group-hover:underline group-hover:underline-offset-4"
-                    >
-                      {post.title}
-                    </Link>
-                  </h3>
-                  <p className="mt-2 text-muted">{post.excerpt}</p>
-                </div>
-              </article>
+              <PostCard post={post} headingLevel="h3" />
             </li>
           ))}
         </ul>

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderWithProviders } from '@/testing/render';
 import { TopTrainers } from './top-trainers';
@@ -35,10 +35,17 @@ describe('TopTrainers', () => {
     renderWithProviders(<TopTrainers />);
 
     expect(screen.getByRole('region', { name: 'Meet our top-rated coaches' })).toHaveAttribute('aria-busy', 'true');
-    const first = await screen.findByRole('link', { name: /Nadia Kamal/ });
+    const links = await screen.findAllByRole('link', { name: 'View profile' });
 
     expect(fetchMock).toHaveBeenCalledWith('/api/trainers?sort=rating&limit=4', expect.anything());
-    expect(first).toHaveAttribute('href', '/trainer/profile/t1');
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      '/trainer/profile/t1',
+      '/trainer/profile/t2',
+      '/trainer/profile/t3',
+      '/trainer/profile/t4',
+    ]);
+    expect(links[0]).toHaveAccessibleDescription('Nadia Kamal');
+    const [first, , , last] = screen.getAllByRole('article');
     expect(first).toHaveTextContent('Rated 5.0 out of 5 from 23 reviews');
     expect(first).toHaveTextContent('$150 / session');
     expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
@@ -47,8 +54,10 @@ describe('TopTrainers', () => {
       'Mona Ragab',
       'Rana Fathy',
     ]);
-    expect(screen.getByRole('link', { name: /Rana Fathy/ })).toHaveTextContent('New coach');
-    expect(screen.getByRole('link', { name: /Rana Fathy/ })).toHaveTextContent('$1,200 / session');
+    expect(last).toHaveTextContent('New, no reviews yet');
+    expect(last).toHaveTextContent('$1,200 / session');
+    // The same heart as on the list: a favourite from the landing page shows everywhere.
+    expect(within(first).getByRole('button', { name: 'Add Nadia to favourites' })).toHaveAttribute('aria-pressed', 'false');
   });
 
   it('steps aside quietly when the call fails', async () => {

@@ -1,16 +1,19 @@
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
+import { TrainerCard, TrainerCardSkeleton } from '@/components/trainer-card';
+import { useTrainers } from '@/lib/api/trainers';
 import { paths } from '@/lib/paths';
-import { TOP_TRAINERS_LIMIT, useTopTrainers } from '../api/get-top-trainers';
-import { TopTrainerCard, TopTrainerCardSkeleton } from './top-trainer-card';
+
+const TOP_TRAINERS_LIMIT = 4;
 
 /**
  * "Gym Trainer": the four best-rated trainers, live from the API. Skeletons while they load; the
  * section steps aside quietly if the call fails, since the rest of the page does not need it.
  */
 export function TopTrainers() {
-  const trainers = useTopTrainers();
+  // GET /api/trainers?sort=rating&limit=4, kept for 5 minutes: the landing page need not be live.
+  const trainers = useTrainers({ sort: 'rating', limit: TOP_TRAINERS_LIMIT }, { staleTime: 5 * 60_000 });
   if (trainers.isError) return null;
 
   return (
@@ -34,11 +37,11 @@ export function TopTrainers() {
           <ul className="mt-10 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
             {Array.from({ length: TOP_TRAINERS_LIMIT }, (_, index) => (
               <li key={index}>
-                <TopTrainerCardSkeleton />
+                <TrainerCardSkeleton />
               </li>
             ))}
           </ul>
-        ) : trainers.data.length === 0 ? (
+        ) : trainers.data.viewAllTrainers.length === 0 ? (
           <p className="mt-10 rounded-card border border-dashed border-line-strong bg-canvas p-8 text-center text-muted">
             Our first coaches are setting up their profiles. Are you a coach?{' '}
             <Link to={paths.register.trainer.getHref()} className="font-semibold text-ink underline underline-offset-4">
@@ -48,9 +51,9 @@ export function TopTrainers() {
           </p>
         ) : (
           <ul className="mt-10 grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
-            {trainers.data.map((trainer) => (
+            {trainers.data.viewAllTrainers.map((trainer) => (
               <li key={trainer._id}>
-                <TopTrainerCard trainer={trainer} />
+                <TrainerCard trainer={trainer} />
               </li>
             ))}
           </ul>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
+import { accountKeys } from '@/lib/api/accounts';
 import type { Role } from '@/lib/paths';
 
 export type WeightEntry = { weight: number; recordedAt: string };
@@ -8,7 +9,7 @@ export type WeightEntry = { weight: number; recordedAt: string };
 export const getWeights = (role: Role) =>
   apiRequest<{ weights: WeightEntry[] }>(`/${role}/weights`).then(({ weights }) => weights);
 
-/** Keyed under ['account', role] so saving contact info in settings refreshes it too. */
+/** Keyed under the account so saving contact info in settings refreshes it too. */
 export function useWeights(role: Role) {
-  return useQuery({ queryKey: ['account', role, 'weights'], queryFn: () => getWeights(role) });
+  return useQuery({ queryKey: accountKeys.weights(role), queryFn: () => getWeights(role) });
 }

@@ -5,10 +5,10 @@ import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
-import type { OwnAccount } from '@/lib/own-account';
+import type { OwnAccount } from '@/lib/api/accounts';
 import { paths } from '@/lib/paths';
 import { useWeights } from '../api/get-weights';
-import { cardLinkClass, ProfileCard } from './profile-card';
+import { cardLinkClass, SectionCard } from '@/components/section-card';
 import { WeightChart } from './weight-chart';
 
 /** The id of the Contact Info section on the settings page (where weights are saved). */
@@ -94,7 +94,7 @@ export function BodyMetricsCard({ account }: { account: OwnAccount }) {
   const bmi = computeBmi(account.height, account.weight);
   const category = bmi === null ? null : bmiCategory(bmi);
   return (
-    <ProfileCard
+    <SectionCard
       title="Body metrics"
       action={
         <Link to={paths.bmi.getHref()} className={cardLinkClass}>
@@ -130,6 +130,6 @@ export function BodyMetricsCard({ account }: { account: OwnAccount }) {
           <WeightHistory />
         </div>
       </div>
-    </ProfileCard>
+    </SectionCard>
   );
 }

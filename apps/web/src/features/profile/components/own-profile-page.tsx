@@ -5,19 +5,23 @@ import type { TOwnTrainer } from '@spotter/shared';
 import { AccountLayout } from '@/components/account-layout';
 import { RequireRole } from '@/components/require-role';
 import { Skeleton } from '@/components/ui/skeleton';
-import type { OwnAccount } from '@/lib/own-account';
+import type { OwnAccount } from '@/lib/api/accounts';
+import { useFavoriteTrainers } from '@/lib/api/favorites';
+import { useTrainer } from '@/lib/api/trainers';
+import { formatPhone, formatPrice, formatRating } from '@/lib/format';
 import { paths, type Role } from '@/lib/paths';
-import { useFavoriteTrainers } from '../api/get-favorite-trainers';
-import { usePublicTrainer } from '../api/get-public-trainer';
-import { useTrainerReviews } from '../api/get-trainer-reviews';
 import { BodyMetricsCard } from './body-metrics-card';
-import { FavoriteTrainers } from './favorite-trainers';
-import { LatestReviews } from './latest-reviews';
-import { cardLinkClass, ProfileCard } from './profile-card';
+import { cardLinkClass, SectionCard } from '@/components/section-card';
 import { SamplePlans, SamplePosts } from './sample-content';
 
-/** Spec section 9: phones are shown with the (+2) prefix. */
-export const formatPhone = (phone: string) => `(+2) ${phone}`;
+/**
+ * What other features show on the profile, passed in by the route (features do not import each
+ * other): the user's favourite trainers, the trainer's latest reviews.
+ */
+export type ProfileSections = {
+  favorites: ReactNode;
+  latestReviews: (trainer: { trainerId: string; isListed: boolean }) => ReactNode;
+};
 
 const isTrainer = (account: OwnAccount): account is TOwnTrainer => account.role === 'trainer';
 
@@ -81,7 +85,7 @@ function AboutCard({ role, account }: { role: Role; account: OwnAccount }) {
     </Link>
   );
   return (
-    <ProfileCard title="About" action={settingsLink}>
+    <SectionCard title="About" action={settingsLink}>
       {account.description ? (
         <p className="break-words whitespace-pre-line text-muted">{account.description}</p>
       ) : (
@@ -100,11 +104,11 @@ function AboutCard({ role, account }: { role: Role; account: OwnAccount }) {
           {place || <span className="text-subtle">Not set</span>}
         </DetailRow>
       </dl>
-    </ProfileCard>
+    </SectionCard>
   );
 }
 
-function UserProfile({ account }: { account: OwnAccount }) {
+function UserProfile({ account, favoritesSection }: { account: OwnAccount; favoritesSection: ReactNode }) {
   const favorites = useFavoriteTrainers();
   return (
     <div className="space-y-6">
@@ -123,18 +127,17 @@ function UserProfile({ account }: { account: OwnAccount }) {
       />
       <AboutCard role="user" account={account} />
       <BodyMetricsCard account={account} />
-      <FavoriteTrainers favorites={favorites} />
+      {favoritesSection}
       <SamplePlans />
       <SamplePosts />
     </div>
   );
 }
 
-function TrainerProfile({ account }: { account: TOwnTrainer }) {
+function TrainerProfile({ account, latestReviews }: { account: TOwnTrainer; latestReviews: ProfileSections['latestReviews'] }) {
   // Only verified trainers are listed (DECISIONS 10); an unlisted one has no public profile yet.
   const isListed = account.emailVerified;
-  const reviews = useTrainerReviews(account._id);
-  const publicProfile = usePublicTrainer(account._id, { enabled: isListed });
+  const publicProfile = useTrainer(account._id, { enabled: isListed });
   const subscribers = !isListed ? (
     '–'
   ) : publicProfile.isPending ? (
@@ -156,7 +159,7 @@ function TrainerProfile({ account }: { account: TOwnTrainer }) {
               account.ratingCount > 0 ? (
                 <span className="inline-flex items-center gap-1.5">
                   <Star className="size-6 fill-current" aria-hidden="true" />
-                  {account.rating.toFixed(1)}
+                  {formatRating(account.rating)}
                 </span>
               ) : (
                 'New'
@@ -164,7 +167,7 @@ function TrainerProfile({ account }: { account: TOwnTrainer }) {
             hint: account.ratingCount > 0 ? 'out of 5' : 'No ratings yet',
           },
           { label: 'Reviews', value: account.ratingCount },
-          { label: 'Price', value: `$${account.price}`, hint: 'per session' },
+          { label: 'Price', value: formatPrice(account.price), hint: 'per session' },
           {
             label: 'Subscribers',
             value: subscribers,
@@ -181,7 +184,7 @@ function TrainerProfile({ account }: { account: TOwnTrainer }) {
         </p>
       )}
       <AboutCard role="trainer" account={account} />
-      <LatestReviews trainerId={account._id} reviews={reviews} isListed={isListed} />
+      {latestReviews({ trainerId: account._id, isListed })}
       <SamplePlans />
       <SamplePosts />
     </div>
@@ -189,11 +192,17 @@ function TrainerProfile({ account }: { account: TOwnTrainer }) {
 }
 
 /** The logged-in account's own profile (spec section 2, "Profile screens"). */
-export function OwnProfilePage({ role }: { role: Role }) {
+export function OwnProfilePage({ role, sections }: { role: Role; sections: ProfileSections }) {
   return (
     <RequireRole role={role}>
       <AccountLayout role={role} current="profile" title="My profile" skeleton={<ProfileSkeleton />}>
-        {(account) => (isTrainer(account) ? <TrainerProfile account={account} /> : <UserProfile account={account} />)}
+        {(account) =>
+          isTrainer(account) ? (
+            <TrainerProfile account={account} latestReviews={sections.latestReviews} />
+          ) : (
+            <UserProfile account={account} favoritesSection={sections.favorites} />
+          )
+        }
       </AccountLayout>
     </RequireRole>
   );

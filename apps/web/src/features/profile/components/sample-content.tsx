@@ -1,7 +1,7 @@
 import { Dumbbell, Flame, HeartPulse, Newspaper } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '@/lib/paths';
-import { cardLinkClass, ProfileCard } from './profile-card';
+import { cardLinkClass, SectionCard } from '@/components/section-card';
 
 /**
  * Static example content (DECISIONS 17: content with no data behind it stays static). It is
@@ -38,7 +38,7 @@ const posts = [
 
 export function SamplePlans() {
   return (
-    <ProfileCard title="Workout plan ideas" note="Examples to get you started; not tailored to you yet.">
+    <SectionCard title="Workout plan ideas" note="Examples to get you started; not tailored to you yet.">
       <ul className="grid gap-3 md:grid-cols-3">
         {plans.map(({ Icon, name, detail }) => (
           <li key={name} className="rounded-xl bg-surface p-4">
@@ -50,13 +50,13 @@ export function SamplePlans() {
           </li>
         ))}
       </ul>
-    </ProfileCard>
+    </SectionCard>
   );
 }
 
 export function SamplePosts() {
   return (
-    <ProfileCard
+    <SectionCard
       title="From the blog"
       action={
         <Link to={paths.blog.getHref()} className={cardLinkClass}>
@@ -75,6 +75,6 @@ export function SamplePosts() {
           </li>
         ))}
       </ul>
-    </ProfileCard>
+    </SectionCard>
   );
 }

@@ -1,12 +1,10 @@
 import { useId } from 'react';
 import type { WeightEntry } from '../api/get-weights';
+import { formatDate } from '@/lib/format';
 
 const WIDTH = 320;
 const HEIGHT = 140;
 const PAD = { top: 14, right: 14, bottom: 14, left: 40 };
-
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
-export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 
 /** Plot coordinates: saved weights evenly spaced left to right (oldest first), scaled to fit. */
 function layout(weights: WeightEntry[]) {

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderWithProviders } from '@/testing/render';
 import { ContactForm } from './contact-form';
-import { testUser } from './test-account';
+import { testUser } from '@/testing/accounts';
 
 describe('ContactForm', () => {
   it('starts from the account and saves the numbers as numbers with the Add button', async () => {

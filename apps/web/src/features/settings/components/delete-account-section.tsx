@@ -1,21 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
 import { Trash } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
 import { ZDeleteAccountRequest } from '@spotter/shared';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { PasswordField } from '@/components/ui/password-field';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
-import { paths, type Role } from '@/lib/paths';
-import { markLoggedOut } from '@/lib/session';
-import { storage } from '@/lib/storage';
+import type { Role } from '@/lib/paths';
+import { useLogout } from '@/lib/logout';
 import { notify } from '@/lib/toast';
 import { useDeleteAccount } from '../api/delete-account';
-import { showServerErrors } from '../hooks/server-errors';
+import { showServerErrors } from '@/lib/form-errors';
 import { FormError } from './form-feedback';
 
 /** Red is for errors and destructive actions only (DESIGN.md). */
@@ -26,8 +23,7 @@ const dangerButton =
 type DeleteValues = { password: string };
 
 function DeleteAccountForm({ role }: { role: Role }) {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const logout = useLogout();
   const deleteAccount = useDeleteAccount();
   const [failure, setFailure] = useState<string | null>(null);
   const passwordId = useId();
@@ -44,11 +40,8 @@ function DeleteAccountForm({ role }: { role: Role }) {
       {
         onSuccess: ({ message }) => {
           // Signed out everywhere by the server; forget the session here too (spec section 4).
-          markLoggedOut();
-          storage.clearSession();
-          queryClient.clear();
           notify.success(message);
-          void navigate(paths.home.getHref());
+          void logout();
         },
         onError: (error) => {
           if (!showServerErrors(error, ['password'], setError)) setFailure(errorMessage(error));

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import type { TNotifications } from '@spotter/shared';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-client';
-import type { OwnAccount } from '@/lib/own-account';
+import type { OwnAccount } from '@/lib/api/accounts';
 import type { Role } from '@/lib/paths';
 import { notify } from '@/lib/toast';
 import { useSetNotifications } from '../api/set-notifications';

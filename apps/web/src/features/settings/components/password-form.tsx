@@ -8,7 +8,7 @@ import { errorMessage } from '@/lib/api-client';
 import type { Role } from '@/lib/paths';
 import { notify } from '@/lib/toast';
 import { useChangePassword, type ChangePasswordPayload } from '../api/change-password';
-import { showServerErrors } from '../hooks/server-errors';
+import { showServerErrors } from '@/lib/form-errors';
 import { visibleError } from '@/lib/visible-error';
 import { FormError, SavedNote } from './form-feedback';
 

@@ -1,8 +1,9 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { SETTINGS_MSG } from '@spotter/shared';
 import { jsonResponse, renderWithProviders } from '@/testing/render';
 import { PersonalDetailsForm } from './personal-details-form';
-import { testTrainer, testUser } from './test-account';
+import { testTrainer, testUser } from '@/testing/accounts';
 
 describe('PersonalDetailsForm', () => {
   it('starts from the saved details', () => {
@@ -52,8 +53,59 @@ describe('PersonalDetailsForm', () => {
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/user/edit');
     expect(init.method).toBe('PATCH');
-    expect(JSON.parse(init.body as string)).toMatchObject({ firstName: 'Mariam', lastName: 'Adel', title: '' });
+    // a blank title is sent as null: the server reads an empty string as "unchanged"
+    expect(JSON.parse(init.body as string)).toEqual({ firstName: 'Mariam', lastName: 'Adel', email: 'mona@example.com', title: null, description: null });
     expect(JSON.parse(localStorage.getItem('userData') ?? '{}')).toMatchObject({ firstName: 'Mariam' });
+  });
+
+  it('asks for the current password only when the e-mail changes, and sends it', async () => {
+    const fetchMock = vi.fn(async () => jsonResponse({ message: 'Your details are saved. We sent a verification link to your new e-mail' }));
+    vi.stubGlobal('fetch', fetchMock);
+    const { user } = renderWithProviders(<PersonalDetailsForm role="user" account={testUser()} />);
+    expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
+
+    const email = screen.getByLabelText('Email');
+    await user.clear(email);
+    await user.type(email, 'new@example.com');
+    const current = screen.getByLabelText('Current password');
+    await user.click(screen.getByRole('button', { name: 'Save details' }));
+    expect(await screen.findByText(SETTINGS_MSG.currentPasswordForEmail)).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    await user.type(current, 'Strong12');
+    await user.click(screen.getByRole('button', { name: 'Save details' }));
+    expect(await screen.findByText(/We sent a verification link/)).toBeInTheDocument();
+    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(JSON.parse(init.body as string)).toMatchObject({ email: 'new@example.com', currentPassword: 'Strong12' });
+    // the new address is now the saved one: no password field until it changes again
+    expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
+  });
+
+  it('does not send a password when the e-mail is unchanged, and shows a wrong one under its field', async () => {
+    const fetchMock = vi.fn(async () =>
+      jsonResponse(
+        { message: SETTINGS_MSG.wrongPassword, statusCode: 400, errors: { currentPassword: SETTINGS_MSG.wrongPassword } },
+        400,
+      ),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const { user } = renderWithProviders(<PersonalDetailsForm role="user" account={testUser()} />);
+    const email = screen.getByLabelText('Email');
+    await user.clear(email);
+    await user.type(email, 'new@example.com');
+    await user.type(screen.getByLabelText('Current password'), 'Wrong123');
+    await user.click(screen.getByRole('button', { name: 'Save details' }));
+    expect(await screen.findByText(SETTINGS_MSG.wrongPassword)).toBeInTheDocument();
+    expect(screen.getByLabelText('Current password')).toHaveAttribute('aria-invalid', 'true');
+
+    await user.clear(email);
+    await user.type(email, 'MONA@example.com');
+    expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
+    fetchMock.mockImplementation(async () => jsonResponse({ message: 'Your details are saved' }));
+    await user.click(screen.getByRole('button', { name: 'Save details' }));
+    expect(await screen.findByText('Your details are saved')).toBeInTheDocument();
+    const [, init] = fetchMock.mock.calls[1] as unknown as [string, RequestInit];
+    expect(JSON.parse(init.body as string)).not.toHaveProperty('currentPassword');
   });
 
   it('shows a taken e-mail under the Email field', async () => {
@@ -70,6 +122,7 @@ describe('PersonalDetailsForm', () => {
     const email = screen.getByLabelText('Email');
     await user.clear(email);
     await user.type(email, 'taken@example.com');
+    await user.type(screen.getByLabelText('Current password'), 'Strong12');
     await user.click(screen.getByRole('button', { name: 'Save details' }));
 
     expect(await screen.findByText('An account with this email already exists')).toBeInTheDocument();

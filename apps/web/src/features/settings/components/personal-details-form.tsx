@@ -1,19 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useState } from 'react';
-import { useForm, useWatch, type FieldPath, type Resolver } from 'react-hook-form';
+import { useId, useMemo, useState } from 'react';
+import { useForm, useWatch, type FieldErrors, type FieldPath, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
-import { LIMITS, ZEditProfileRequest, ZEditTrainerProfileRequest } from '@spotter/shared';
+import { LIMITS, SETTINGS_MSG, ZPersonalDetailsForm, ZTrainerPersonalDetailsForm } from '@spotter/shared';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
+import { PasswordField } from '@/components/ui/password-field';
 import { errorMessage } from '@/lib/api-client';
-import type { OwnAccount } from '@/lib/own-account';
+import type { OwnAccount } from '@/lib/api/accounts';
+import { showServerErrors } from '@/lib/form-errors';
 import type { Role } from '@/lib/paths';
 import { storage } from '@/lib/storage';
 import { notify } from '@/lib/toast';
-import { useEditProfile, type EditProfilePayload } from '../api/edit-profile';
-import { showServerErrors } from '../hooks/server-errors';
-import { useRefreshAccount } from '../hooks/use-refresh-account';
 import { visibleError } from '@/lib/visible-error';
+import { useEditProfile, type EditProfilePayload } from '../api/edit-profile';
+import { useRefreshAccount } from '../hooks/use-refresh-account';
 import { FormError, SavedNote } from './form-feedback';
 import { TextAreaField } from './text-area-field';
 
@@ -25,9 +26,11 @@ type PersonalValues = {
   title: string;
   description: string;
   price?: string;
+  currentPassword: string;
 };
+type PersonalOutput = z.output<typeof ZPersonalDetailsForm> & { price?: number };
 
-const FIELDS = ['firstName', 'lastName', 'email', 'title', 'description', 'price'] as const satisfies FieldPath<PersonalValues>[];
+const FIELDS = ['firstName', 'lastName', 'email', 'title', 'description', 'price', 'currentPassword'] as const satisfies FieldPath<PersonalValues>[];
 
 function valuesOf(account: OwnAccount): PersonalValues {
   return {
@@ -37,16 +40,40 @@ function valuesOf(account: OwnAccount): PersonalValues {
     title: account.title,
     description: account.description,
     ...('price' in account ? { price: String(account.price) } : {}),
+    currentPassword: '',
   };
 }
 
-function personalResolver(role: Role): Resolver<PersonalValues, unknown, EditProfilePayload> {
+const isNewEmail = (typed: string, saved: string) => typed.trim().toLowerCase() !== saved.toLowerCase();
+
+/** The shared rules, plus: a new e-mail needs the current password (the server checks it). */
+function personalResolver(role: Role, savedEmail: string): Resolver<PersonalValues, unknown, PersonalOutput> {
   // The user schema has no price, so one value type serves both roles.
-  const schema = (role === 'trainer' ? ZEditTrainerProfileRequest : ZEditProfileRequest) as unknown as z.ZodType<
-    EditProfilePayload,
+  const schema = (role === 'trainer' ? ZTrainerPersonalDetailsForm : ZPersonalDetailsForm) as unknown as z.ZodType<
+    PersonalOutput,
     PersonalValues
   >;
-  return zodResolver(schema);
+  const shared = zodResolver(schema);
+  return async (values, context, options) => {
+    const result = await shared(values, context, options);
+    if (!isNewEmail(values.email, savedEmail) || values.currentPassword !== '') return result;
+    const currentPassword = { type: 'required', message: SETTINGS_MSG.currentPasswordForEmail };
+    return { values: {}, errors: { ...result.errors, currentPassword } as FieldErrors<PersonalValues> };
+  };
+}
+
+/**
+ * The request: the names and e-mail as typed; an emptied title or description as `null` (an empty
+ * string would mean "unchanged" to the server); the current password only with a new e-mail.
+ */
+function payloadOf(data: PersonalOutput, savedEmail: string): EditProfilePayload {
+  const { currentPassword, title, description, ...rest } = data;
+  return {
+    ...rest,
+    title: title === '' ? null : title,
+    description: description === '' ? null : description,
+    ...(isNewEmail(data.email, savedEmail) ? { currentPassword } : {}),
+  };
 }
 
 /** Personal Details (spec section 5, "Settings personal details"), validated once touched. */
@@ -55,29 +82,34 @@ export function PersonalDetailsForm({ role, account }: { role: Role; account: Ow
   const refreshAccount = useRefreshAccount(role);
   const [failure, setFailure] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const resolver = useMemo(() => personalResolver(role), [role]);
+  // the address the server has now; a successful change makes the new one the saved one
+  const [savedEmail, setSavedEmail] = useState(account.email);
+  const resolver = useMemo(() => personalResolver(role, savedEmail), [role, savedEmail]);
+  const currentPasswordId = useId();
 
-  const { register, handleSubmit, setError, reset, control, formState } = useForm<PersonalValues, unknown, EditProfilePayload>({
+  const { register, handleSubmit, setError, reset, control, formState } = useForm<PersonalValues, unknown, PersonalOutput>({
     mode: 'onTouched',
     defaultValues: valuesOf(account),
     resolver,
   });
-  const [title = '', description = ''] = useWatch({ control, name: ['title', 'description'] });
+  const [title = '', description = '', email = ''] = useWatch({ control, name: ['title', 'description', 'email'] });
+  const isEmailChanging = isNewEmail(email, savedEmail);
   const errorFor = (name: FieldPath<PersonalValues>) => visibleError(formState, name);
 
   const onSubmit = handleSubmit((data) => {
     setFailure(null);
     setSaved(null);
     editProfile.mutate(
-      { role, data },
+      { role, data: payloadOf(data, savedEmail) },
       {
         onSuccess: ({ message }) => {
           notify.success(message);
           setSaved(message);
+          setSavedEmail(data.email);
           // The saved values become the form's new starting point.
-          const { price, ...details } = data;
-          reset({ ...details, ...(price === undefined ? {} : { price: String(price) }) });
-          if (role === 'user') storage.setUserData({ ...storage.getUserData(), ...data });
+          const { price, currentPassword: _password, ...details } = data;
+          reset({ ...details, currentPassword: '', ...(price === undefined ? {} : { price: String(price) }) });
+          if (role === 'user') storage.setUserData({ ...storage.getUserData(), ...details });
           void refreshAccount();
         },
         onError: (error) => {
@@ -103,6 +135,16 @@ export function PersonalDetailsForm({ role, account }: { role: Role; account: Ow
         error={errorFor('email')}
         {...register('email')}
       />
+      {isEmailChanging && (
+        <PasswordField
+          id={currentPasswordId}
+          label="Current password"
+          autoComplete="current-password"
+          hint="To change your e-mail, confirm it is you."
+          error={errorFor('currentPassword')}
+          {...register('currentPassword')}
+        />
+      )}
       <TextField
         label="Title"
         placeholder={role === 'trainer' ? 'e.g. Strength coach' : 'e.g. Marathon in training'}

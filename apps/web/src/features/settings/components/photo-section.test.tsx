@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/testing/render';
 import { PhotoSection } from './photo-section';
-import { testUser } from './test-account';
+import { testUser } from '@/testing/accounts';
 
 const renderSection = () =>
   renderWithProviders(<PhotoSection role="user" account={testUser()} />, { userEventOptions: { applyAccept: false } });

@@ -5,7 +5,7 @@ import { AccountAvatar } from '@/components/account-layout';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-client';
-import type { OwnAccount } from '@/lib/own-account';
+import type { OwnAccount } from '@/lib/api/accounts';
 import type { Role } from '@/lib/paths';
 import { notify } from '@/lib/toast';
 import { useEditPhoto } from '../api/edit-photo';

@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import { AccountLayout } from '@/components/account-layout';
 import { RequireRole } from '@/components/require-role';
 import { Skeleton } from '@/components/ui/skeleton';
-import type { OwnAccount } from '@/lib/own-account';
+import type { OwnAccount } from '@/lib/api/accounts';
 import type { Role } from '@/lib/paths';
 import { ContactForm } from './contact-form';
 import { DeleteAccountSection } from './delete-account-section';

@@ -1,6 +1,6 @@
-import { blogPosts } from '../data/blog-posts';
+import { PostCard } from '@/components/post-card';
+import { blogPosts } from '@/lib/blog-posts';
 import { PageIntro } from './page-intro';
-import { PostCard } from './post-card';
 
 export function BlogPage() {
   return (

@@ -1,9 +1,10 @@
 import { ArrowLeft, ArrowRight } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
+import { PostCard } from '@/components/post-card';
+import { blogPosts, findBlogPost, type BlogBlock } from '@/lib/blog-posts';
+import { formatCalendarDate } from '@/lib/format';
 import { paths } from '@/lib/paths';
-import { blogPosts, findBlogPost, formatPostDate, type BlogBlock } from '../data/blog-posts';
-import { PostCard } from './post-card';
 
 function Block({ block }: { block: BlogBlock }) {
   if (block.type === 'heading') {
@@ -63,7 +64,7 @@ export function BlogPostPage() {
           <p className="text-sm text-subtle">
             <span className="font-semibold text-accent-ink">{post.category}</span>
             <span aria-hidden="true"> · </span>
-            <time dateTime={post.publishedOn}>{formatPostDate(post.publishedOn)}</time>
+            <time dateTime={post.publishedOn}>{formatCalendarDate(post.publishedOn)}</time>
             <span aria-hidden="true"> · </span>
             {post.readingMinutes} min read
           </p>

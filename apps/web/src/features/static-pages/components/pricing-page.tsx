@@ -7,14 +7,7 @@ import { paths } from '@/lib/paths';
 import { pricingPlans, type BillingPeriod, type PricingPlan } from '../data/pricing-plans';
 import { BillingPeriodToggle } from './billing-period-toggle';
 import { PageIntro } from './page-intro';
-
-const money = (amount: number, fractionDigits = 0) =>
-  new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: 'USD',
-    minimumFractionDigits: fractionDigits,
-    maximumFractionDigits: fractionDigits,
-  }).format(amount);
+import { formatPrice } from '@/lib/format';
 
 const faqs = [
   {
@@ -37,14 +30,14 @@ function PriceBlock({ plan, period }: { plan: PricingPlan; period: BillingPeriod
   return (
     <div className="mt-6" data-testid={`price-${plan.name}`}>
       <p className="flex items-baseline gap-1">
-        <span className="font-display text-5xl font-extrabold text-ink">{money(amount)}</span>
+        <span className="font-display text-5xl font-extrabold text-ink">{formatPrice(amount)}</span>
         <span className="text-muted">{period === 'monthly' ? '/ month' : '/ year'}</span>
       </p>
       <p className="mt-1 h-5 text-sm text-subtle">
         {amount === 0
           ? 'Free, for as long as you like'
           : period === 'yearly'
-            ? `${money(amount / 12, 2)} a month, billed once a year`
+            ? `${formatPrice(amount / 12, 2)} a month, billed once a year`
             : 'Billed monthly, cancel any time'}
       </p>
     </div>

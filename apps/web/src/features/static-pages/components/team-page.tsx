@@ -4,6 +4,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 import { paths } from '@/lib/paths';
 import { PageIntro } from './page-intro';
+import { initials } from '@/lib/format';
 
 const members = [
   {
@@ -56,12 +57,6 @@ const values = [
   },
 ];
 
-const initials = (name: string) =>
-  name
-    .split(' ')
-    .map((part) => part.charAt(0))
-    .join('');
-
 export function TeamPage() {
   return (
     <div className="mx-auto w-full max-w-7xl px-4 py-14 sm:px-6 sm:py-20">
@@ -79,7 +74,7 @@ export function TeamPage() {
                 index % 2 === 0 ? 'bg-ink text-accent' : 'bg-accent text-ink',
               )}
             >
-              {initials(member.name)}
+              {initials(...member.name.split(' '))}
             </span>
             <div>
               <h2 className="font-display text-lg font-semibold text-ink">{member.name}</h2>

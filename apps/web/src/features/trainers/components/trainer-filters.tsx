@@ -9,7 +9,7 @@ import {
   MIN_RATING_OPTIONS,
   type Gender,
   type TrainerSearch,
-} from '../hooks/use-trainer-search';
+} from '../utils/trainer-search';
 import { SelectField } from './select-field';
 
 type TrainerFiltersProps = {
@@ -97,7 +97,7 @@ export function TrainerFilters({ search, onChange, onClear, favoriteCount }: Tra
         label="City"
         options={cityOptions}
         value={search.city ?? ''}
-        onChange={(event) => onChange({ city: event.target.value || undefined })}
+        onChange={(event) => onChange({ city: (event.target.value || undefined) as TrainerSearch['city'] })}
       />
 
       <div className="flex min-h-11 items-center gap-3">

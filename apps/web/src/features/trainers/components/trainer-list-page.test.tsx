@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, renderWithProviders } from '@/testing/render';
-import { callsOf, listAnswer, makeTrainer, stubApi } from '../testing/fake-api';
+import { callsOf, listAnswer, makeTrainer, stubApi } from '@/testing/fake-api';
 import { TrainerListPage } from './trainer-list-page';
 
 const trainersRoute =

@@ -4,22 +4,16 @@ import type { TTrainersResponse } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
+import { TrainerCard, TrainerCardSkeleton } from '@/components/trainer-card';
 import { errorMessage } from '@/lib/api-client';
+import { useFavorites } from '@/lib/api/favorites';
+import { useTrainers } from '@/lib/api/trainers';
 import { cn } from '@/lib/cn';
-import { useFavorites } from '@/lib/favorites';
-import { useTrainers } from '../api/get-trainers';
-import {
-  hasActiveFilters,
-  toTrainersQuery,
-  useTrainerSearch,
-  writeTrainerSearch,
-  type TrainerSearch,
-  type TrainerSort,
-} from '../hooks/use-trainer-search';
-import { formatCount } from '../utils/format';
+import { formatCount } from '@/lib/format';
+import { useTrainerSearch } from '../hooks/use-trainer-search';
+import { hasActiveFilters, toTrainersQuery, writeTrainerSearch, type TrainerSearch, type TrainerSort } from '../utils/trainer-search';
 import { Pagination } from './pagination';
 import { SelectField } from './select-field';
-import { TrainerCard, TrainerCardSkeleton } from './trainer-card';
 import { TrainerFilters } from './trainer-filters';
 import { TrainerSearchBox } from './trainer-search-box';
 
@@ -88,7 +82,7 @@ export function TrainerListPage() {
   const { search, update, clearFilters } = useTrainerSearch();
   const { ids: favoriteIds } = useFavorites();
   const query = toTrainersQuery(search, favoriteIds);
-  const trainers = useTrainers(query);
+  const trainers = useTrainers(query, { isKeepingPrevious: true });
 
   const hrefFor = (page: number) => `?${writeTrainerSearch({ ...search, page }, params).toString()}`;
   const data = trainers.data;

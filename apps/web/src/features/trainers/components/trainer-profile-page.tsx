@@ -1,18 +1,23 @@
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { ArrowLeft, CalendarCheck, MapPin, MessageCircle, Star, UsersRound } from 'lucide-react';
 import type { TTrainerProfile } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import { FavoriteButton } from '@/components/favorite-button';
+import { Stars } from '@/components/stars';
 import { ApiError, errorMessage } from '@/lib/api-client';
+import { useTrainer } from '@/lib/api/trainers';
+import { formatCount, formatPrice, formatRating, plural } from '@/lib/format';
 import { paths } from '@/lib/paths';
-import { useTrainer } from '../api/get-trainer';
 import { useTrainerActions } from '../hooks/use-trainer-actions';
-import { formatCount, formatPrice, formatRating, plural } from '../utils/format';
-import { FavoriteButton } from './favorite-button';
-import { RatingDistribution } from './rating-distribution';
-import { ReviewSection } from './reviews/review-section';
-import { Stars } from './stars';
+
+/** What the reviews feature shows on the profile, passed in by the route (features do not import each other). */
+export type TrainerProfileSections = {
+  ratingBreakdown: (trainer: TTrainerProfile) => ReactNode;
+  reviews: (trainer: TTrainerProfile) => ReactNode;
+};
 
 const reviewCountText = (count: number) => (count === 0 ? 'No reviews yet' : plural(count, 'review', 'reviews'));
 
@@ -91,7 +96,7 @@ function MobileBookingBar({ trainer }: { trainer: TTrainerProfile }) {
   );
 }
 
-function TrainerProfile({ trainer }: { trainer: TTrainerProfile }) {
+function TrainerProfile({ trainer, sections }: { trainer: TTrainerProfile; sections: TrainerProfileSections }) {
   const fullName = `${trainer.firstName} ${trainer.lastName}`;
   return (
     <>
@@ -149,9 +154,9 @@ function TrainerProfile({ trainer }: { trainer: TTrainerProfile }) {
                 <Stars value={trainer.rating} className="mt-2" />
                 <p className="mt-1 text-sm text-muted">{reviewCountText(trainer.ratingCount)}</p>
               </div>
-              <RatingDistribution trainerId={trainer._id} />
+              {sections.ratingBreakdown(trainer)}
             </div>
-            <ReviewSection key={trainer._id} trainerId={trainer._id} firstName={trainer.firstName} />
+            {sections.reviews(trainer)}
           </section>
         </div>
       </div>
@@ -184,7 +189,7 @@ function ProfileSkeleton() {
 }
 
 /** The public trainer profile (spec section 2, DESIGN.md "Public profile"). */
-export function TrainerProfilePage() {
+export function TrainerProfilePage({ sections }: { sections: TrainerProfileSections }) {
   const { id = '' } = useParams();
   const trainer = useTrainer(id);
 
@@ -231,7 +236,7 @@ export function TrainerProfilePage() {
       </div>
     );
   } else {
-    content = <TrainerProfile trainer={trainer.data} />;
+    content = <TrainerProfile trainer={trainer.data} sections={sections} />;
   }
 
   return (

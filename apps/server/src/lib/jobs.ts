@@ -1,0 +1,157 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { jobs } from '../db/schema';
+
+export type JobPayload = Record<string, unknown>;
+export type JobHandler = (payload: JobPayload, ctx: { now: Date }) => Promise<void>;
+type ClaimedJob = { id: number; kind: string; payload: JobPayload; attempts: number };
+
+export type JobRunnerOptions = {
+  db: Db;
+  log: FastifyBaseLogger;
+  now?: () => Date;
+  /** How often the poller looks for due jobs. */
+  pollMs?: number;
+  /** How long a claimed job is kept from other processes; a process that dies frees it after this. */
+  lockMs?: number;
+  /** After this many failed attempts a job is parked (failed_at) and logged as an error. */
+  maxAttempts?: number;
+};
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+/**
+ * Durable jobs in the `jobs` table, shared by every server process: a job is claimed with
+ * `update … where id = (select … for update skip locked)`, so two processes never run the same
+ * job, and a job whose process died is picked up again once its lock expires. Handlers must be
+ * idempotent (a job can run twice if a process dies after the work and before the delete).
+ */
+export function createJobRunner({ db, log, now = () => new Date(), pollMs = 15_000, lockMs = 5 * 60_000, maxAttempts = 5 }: JobRunnerOptions) {
+  const handlers = new Map<string, JobHandler>();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+
+  async function claimDue(at: Date): Promise<ClaimedJob | undefined> {
+    const result = await db.execute(sql`
+      update jobs set attempts = attempts + 1, locked_until = ${new Date(at.getTime() + lockMs).toISOString()}::timestamptz
+      where id = (
+        select id from jobs
+        where failed_at is null and run_at <= ${at.toISOString()}::timestamptz
+          and (locked_until is null or locked_until <= ${at.toISOString()}::timestamptz)
+        order by run_at, id
+        limit 1
+        for update skip locked
+      )
+      returning id, kind, payload, attempts`);
+    const [row] = rowsOf<ClaimedJob>(result);
+    return row ? { ...row, id: Number(row.id) } : undefined;
+  }
+
+  async function execute(job: ClaimedJob, at: Date) {
+    const handler = handlers.get(job.kind);
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      await handler(job.payload, { now: at });
+      await db.execute(sql`delete from jobs where id = ${job.id}`);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (job.attempts >= maxAttempts || !handler) {
+        log.error({ err, job: { id: job.id, kind: job.kind } }, 'job failed for good');
+        await db.execute(sql`update jobs set failed_at = ${at.toISOString()}::timestamptz, locked_until = null, last_error = ${message} where id = ${job.id}`);
+      } else {
+        // back off: 30 s, 1 min, 2 min, … at most an hour
+        const delay = Math.min(30_000 * 2 ** (job.attempts - 1), 60 * 60_000);
+        log.warn({ err, job: { id: job.id, kind: job.kind, attempts: job.attempts } }, 'job failed, will retry');
+        await db.execute(
+          sql`update jobs set run_at = ${new Date(at.getTime() + delay).toISOString()}::timestamptz, locked_until = null, last_error = ${message} where id = ${job.id}`,
+        );
+      }
+    }
+  }
+
+  async function runDue({ now: at = now(), max = 100 }: { now?: Date; max?: number } = {}): Promise<number> {
+    let done = 0;
+    while (done < max) {
+      const job = await claimDue(at);
+      if (!job) break;
+      await execute(job, at);
+      done++;
+    }
+    return done;
+  }
+
+  /** One poll at a time: a slow batch is never overlapped by the next tick. */
+  function tick() {
+    if (running) return running;
+    running = runDue()
+      .catch((err) => {
+        log.error({ err }, 'job poll failed');
+        return 0;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  }
+
+  return {
+    register(kind: string, handler: JobHandler) {
+      handlers.set(kind, handler);
+    },
+
+    /**
+     * Adds a job, inside the caller's transaction when given one. `claimFor` keeps it from the
+     * pollers for that long, so the caller can run it at once with `runClaimed` after its commit;
+     * should the process die first, a poller runs it once the claim lapses.
+     */
+    async enqueue(q: Db | Tx, job: { kind: string; runAt: Date; payload: JobPayload; claimFor?: number }): Promise<number> {
+      const [row] = await q
+        .insert(jobs)
+        .values({
+          kind: job.kind,
+          runAt: job.runAt,
+          payload: job.payload,
+          lockedUntil: job.claimFor ? new Date(now().getTime() + job.claimFor) : null,
+          attempts: job.claimFor ? 1 : 0,
+        })
+        .returning({ id: jobs.id });
+      return row.id;
+    },
+
+    /** Runs a job this process enqueued with `claimFor`. */
+    async runClaimed(id: number): Promise<void> {
+      const result = await db.execute(sql`select id, kind, payload, attempts from jobs where id = ${id} and failed_at is null`);
+      const [row] = rowsOf<ClaimedJob>(result);
+      if (row) await execute({ ...row, id: Number(row.id) }, now());
+    },
+
+    runDue,
+
+    /** Starts polling; the timer does not keep the process alive. */
+    start() {
+      if (timer) return;
+      timer = setInterval(() => void tick(), pollMs);
+      timer.unref();
+    },
+
+    /** Stops polling and waits for a poll in progress, so the database can be closed after. */
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+
+    get isPolling() {
+      return timer !== undefined;
+    },
+  };
+}
+export type JobRunner = ReturnType<typeof createJobRunner>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The durable job runner (lib/jobs.ts); tests drive it with an injected `now`. */
+    jobs: JobRunner;
+  }
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ROLE_MSG, ZAvailabilityRequest, ZAvailabilityResponse, ZErrorResponse, ZIdParams, ZSlotsResponse } from '@spotter/shared';
+import { callerOf, type Auth } from '../../plugins/auth';
+import type { AvailabilityService } from './availability.service';
+
+const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse };
+
+export function availabilityRoutes(service: AvailabilityService, auth: Auth) {
+  return async function (app: FastifyInstance) {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+    const trainerOnly = auth.requireAuth('trainer', ROLE_MSG.loginAsTrainer);
+
+    r.get(
+      '/trainer/availability',
+      {
+        schema: { tags: ['bookings'], summary: 'Your weekly hours and time zone (trainers)', response: { 200: ZAvailabilityResponse, ...errors } },
+        preHandler: trainerOnly,
+      },
+      async (req) => service.availabilityOf(callerOf(req).id),
+    );
+
+    r.put(
+      '/trainer/availability',
+      {
+        schema: {
+          tags: ['bookings'],
+          summary: 'Set your weekly hours (weekday 0 = Sunday, local start hours 0-23) and IANA time zone (trainers)',
+          body: ZAvailabilityRequest,
+          response: { 200: ZAvailabilityResponse, ...errors },
+        },
+        preHandler: trainerOnly,
+      },
+      async (req) => service.saveAvailability(callerOf(req).id, req.body),
+    );
+
+    r.get(
+      '/trainers/:id/slots',
+      {
+        schema: {
+          tags: ['bookings'],
+          summary: "A trainer's free one-hour slots in the next 14 days (UTC start times)",
+          params: ZIdParams,
+          response: { 200: ZSlotsResponse, ...errors },
+        },
+      },
+      async (req) => service.freeSlots(req.params.id),
+    );
+  };
+}

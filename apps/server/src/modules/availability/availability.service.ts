@@ -1,0 +1,64 @@
+import { BOOKING_RULES, DEFAULT_TIME_ZONE, SERVER_MSG, type TAvailability } from '@spotter/shared';
+import type { Db } from '../../db/client';
+import { notFound } from '../../lib/app-error';
+import { isUuid } from '../trainers/trainers.service';
+import * as repo from './availability.repo';
+import { weeklySlots, type Weekly } from './slots';
+
+const DAY = 24 * 60 * 60_000;
+
+/** Each weekday once, in order, its hours unique and sorted; days without hours left out. */
+export function normaliseWeekly(weekly: Weekly): Weekly {
+  const byDay = new Map<number, Set<number>>();
+  for (const { weekday, hours } of weekly) {
+    const set = byDay.get(weekday) ?? new Set<number>();
+    for (const h of hours) set.add(h);
+    byDay.set(weekday, set);
+  }
+  return [...byDay.entries()]
+    .filter(([, hours]) => hours.size > 0)
+    .sort(([a], [b]) => a - b)
+    .map(([weekday, hours]) => ({ weekday, hours: [...hours].sort((a, b) => a - b) }));
+}
+
+export function createAvailabilityService({ db, now = () => new Date() }: { db: Db; now?: () => Date }) {
+  async function availabilityOf(trainerId: string): Promise<TAvailability> {
+    const row = await repo.findAvailability(db, trainerId);
+    return row ? { timeZone: row.timeZone, weekly: normaliseWeekly(row.weekly) } : { timeZone: DEFAULT_TIME_ZONE, weekly: [] };
+  }
+
+  /** Every weekly slot of the coming days, taken or not. */
+  async function scheduledSlots(trainerId: string, at: Date) {
+    const { timeZone, weekly } = await availabilityOf(trainerId);
+    return { timeZone, slots: weeklySlots({ weekly, timeZone, now: at, days: BOOKING_RULES.daysAhead }) };
+  }
+
+  return {
+    availabilityOf,
+
+    async saveAvailability(trainerId: string, input: TAvailability): Promise<TAvailability> {
+      const value = { timeZone: input.timeZone, weekly: normaliseWeekly(input.weekly) };
+      await repo.saveAvailability(db, trainerId, value);
+      return value;
+    },
+
+    /** The free one-hour slots of a listed trainer in the coming days, as ISO strings in UTC. */
+    async freeSlots(trainerId: string): Promise<{ slots: string[]; timeZone: string }> {
+      if (!isUuid(trainerId) || !(await repo.findBookableTrainer(db, trainerId))) throw notFound(SERVER_MSG.trainerNotFound);
+      const at = now();
+      const { timeZone, slots } = await scheduledSlots(trainerId, at);
+      if (!slots.length) return { slots: [], timeZone };
+      const taken = await repo.findTakenStarts(db, trainerId, at, new Date(at.getTime() + BOOKING_RULES.daysAhead * DAY), at);
+      return { timeZone, slots: slots.filter((s) => !taken.has(s)).map((s) => new Date(s).toISOString()) };
+    },
+
+    /** Whether `startsAt` is one of the trainer's weekly slots in the bookable window (taken or not). */
+    async isScheduledSlot(trainerId: string, startsAt: Date, at: Date): Promise<boolean> {
+      const { slots } = await scheduledSlots(trainerId, at);
+      return slots.includes(startsAt.getTime());
+    },
+
+    findBookableTrainer: (id: string) => (isUuid(id) ? repo.findBookableTrainer(db, id) : Promise.resolve(undefined)),
+  };
+}
+export type AvailabilityService = ReturnType<typeof createAvailabilityService>;

@@ -1,0 +1,86 @@
+/**
+ * Turns a trainer's weekly hours, local to their time zone, into the UTC start times of one-hour
+ * slots. Only Intl is used: the offset of a zone at an instant is read from its formatted parts,
+ * so daylight saving changes are where the zone database says they are.
+ */
+
+export type Weekly = Array<{ weekday: number; hours: number[] }>;
+
+const HOUR = 60 * 60_000;
+const DAY = 24 * HOUR;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(timeZone: string) {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** The wall-clock fields of an instant in a zone. */
+export function wallClock(instant: number, timeZone: string) {
+  const parts: Record<string, number> = {};
+  for (const p of formatterFor(timeZone).formatToParts(new Date(instant))) {
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  }
+  return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second };
+}
+
+/** Local time minus UTC, in milliseconds, at an instant. */
+export function zoneOffset(instant: number, timeZone: string): number {
+  const w = wallClock(instant, timeZone);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  return asUtc - Math.floor(instant / 1000) * 1000;
+}
+
+/**
+ * The instant at which a zone's clocks show the given local date and hour, or undefined when
+ * that hour does not exist there (skipped by a spring-forward change). An hour that happens
+ * twice (fall-back) answers its first occurrence.
+ */
+export function localHourToUtc(year: number, month: number, day: number, hour: number, timeZone: string): number | undefined {
+  const wall = Date.UTC(year, month - 1, day, hour);
+  // the offsets in force half a day either side cover any single change around this hour
+  const offsets = new Set([zoneOffset(wall - DAY / 2, timeZone), zoneOffset(wall + DAY / 2, timeZone)]);
+  const matches: number[] = [];
+  for (const offset of offsets) {
+    const candidate = wall - offset;
+    if (zoneOffset(candidate, timeZone) === offset) matches.push(candidate);
+  }
+  return matches.length ? Math.min(...matches) : undefined;
+}
+
+/**
+ * Start times (ms since epoch, ascending) of the weekly hours that begin after `now` and no
+ * later than `days` days after it.
+ */
+export function weeklySlots({ weekly, timeZone, now, days }: { weekly: Weekly; timeZone: string; now: Date; days: number }): number[] {
+  const from = now.getTime();
+  const until = from + days * DAY;
+  const hoursByWeekday = new Map(weekly.map((w) => [w.weekday, [...new Set(w.hours)].sort((a, b) => a - b)]));
+  if (![...hoursByWeekday.values()].some((h) => h.length)) return [];
+  const today = wallClock(from, timeZone);
+  const slots: number[] = [];
+  // local dates from today to one past the window's end, whatever the zone's offset
+  for (let i = 0; i <= days + 1; i++) {
+    const date = new Date(Date.UTC(today.year, today.month - 1, today.day + i));
+    const hours = hoursByWeekday.get(date.getUTCDay());
+    if (!hours) continue;
+    for (const hour of hours) {
+      const start = localHourToUtc(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), hour, timeZone);
+      if (start !== undefined && start > from && start <= until) slots.push(start);
+    }
+  }
+  return slots.sort((a, b) => a - b);
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import type { JobRunner } from '../../lib/jobs';
+import type { Auth } from '../../plugins/auth';
+import { availabilityRoutes } from '../availability/availability.routes';
+import { createAvailabilityService } from '../availability/availability.service';
+import type { Mailer } from '../mail/mail.service';
+import { createPaymentProviders } from '../payments/payment-providers';
+import { paymentsRoutes } from '../payments/payments.routes';
+import { createPaymentsService } from '../payments/payments.service';
+import { bookingsRoutes } from './bookings.routes';
+import { createBookingsService } from './bookings.service';
+
+export type BookingsModuleDeps = {
+  database: Database;
+  auth: Auth;
+  mailer: Mailer;
+  config: Pick<Config, 'publicUrl' | 'paypal'>;
+  /** The app's durable job runner; this module registers its job kinds on it. */
+  jobs: JobRunner;
+  /** The clock (tests move it). */
+  now?: () => Date;
+};
+
+/** Availability and slots, bookings, and their payments (DECISIONS 16). */
+export function bookingsModule({ database, auth, mailer, config, jobs, now }: BookingsModuleDeps) {
+  return async function (app: FastifyInstance) {
+    const db = database.db;
+    const availability = createAvailabilityService({ db, now });
+    const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, log: app.log, now });
+    const { provider, providers } = createPaymentProviders(config.paypal, app.log);
+    const payments = createPaymentsService({ db, provider, providers, bookings, log: app.log, now });
+    await app.register(availabilityRoutes(availability, auth));
+    await app.register(bookingsRoutes(bookings, auth));
+    await app.register(paymentsRoutes(payments, auth));
+  };
+}

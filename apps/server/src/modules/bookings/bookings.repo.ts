@@ -1,0 +1,201 @@
+import { and, asc, eq, gt, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db, Tx } from '../../db/client';
+import { accounts, bookings } from '../../db/schema';
+
+type Q = Db | Tx;
+const trainer = alias(accounts, 'trainer');
+const member = alias(accounts, 'member');
+
+const bookingColumns = {
+  id: bookings.id,
+  trainerId: bookings.trainerId,
+  userId: bookings.userId,
+  startsAt: bookings.startsAt,
+  endsAt: bookings.endsAt,
+  status: bookings.status,
+  priceCents: bookings.priceCents,
+  currency: bookings.currency,
+  holdExpiresAt: bookings.holdExpiresAt,
+  provider: bookings.provider,
+  providerOrderId: bookings.providerOrderId,
+  createdAt: bookings.createdAt,
+  trainerFirstName: trainer.firstName,
+  trainerLastName: trainer.lastName,
+  trainerEmail: trainer.email,
+  trainerDeletedAt: trainer.deletedAt,
+  userFirstName: member.firstName,
+  userLastName: member.lastName,
+  userEmail: member.email,
+  userDeletedAt: member.deletedAt,
+};
+
+const withNames = (db: Q) =>
+  db.select(bookingColumns).from(bookings).innerJoin(trainer, eq(trainer.id, bookings.trainerId)).innerJoin(member, eq(member.id, bookings.userId));
+
+export async function findBooking(db: Q, id: string) {
+  const [row] = await withNames(db).where(eq(bookings.id, id)).limit(1);
+  return row;
+}
+export type BookingRow = NonNullable<Awaited<ReturnType<typeof findBooking>>>;
+
+export async function findBookingByOrder(db: Q, providerOrderId: string) {
+  const [row] = await withNames(db).where(eq(bookings.providerOrderId, providerOrderId)).limit(1);
+  return row;
+}
+
+/**
+ * A user's sessions or a trainer's schedule: live and settled bookings (not lapsed holds), the ones
+ * still to come first (soonest first), then the past ones (latest first).
+ */
+export async function listBookingsOf(db: Q, who: { role: 'user' | 'trainer'; id: string }, now: Date) {
+  const owner = who.role === 'trainer' ? eq(bookings.trainerId, who.id) : eq(bookings.userId, who.id);
+  const visible = or(and(eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now)), and(ne(bookings.status, 'pending'), ne(bookings.status, 'expired')));
+  return withNames(db)
+    .where(and(owner, visible))
+    .orderBy(
+      sql`case when ${bookings.endsAt} > ${now.toISOString()}::timestamptz then 0 else 1 end`,
+      sql`case when ${bookings.endsAt} > ${now.toISOString()}::timestamptz then ${bookings.startsAt} end asc`,
+      sql`${bookings.startsAt} desc`,
+    )
+    .limit(500);
+}
+
+/** Confirmed sessions of a trainer that have not started yet. */
+export async function listUpcomingConfirmed(db: Q, who: { role: 'user' | 'trainer'; id: string }, now: Date) {
+  const owner = who.role === 'trainer' ? eq(bookings.trainerId, who.id) : eq(bookings.userId, who.id);
+  return withNames(db)
+    .where(and(owner, eq(bookings.status, 'confirmed'), gt(bookings.startsAt, now)))
+    .orderBy(asc(bookings.startsAt))
+    .limit(500);
+}
+
+/** Whether the account exists and has verified its e-mail address (bookings are confirmed by mail). */
+export async function isVerifiedAccount(db: Q, id: string) {
+  const [row] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.id, id), isNull(accounts.deletedAt), isNotNull(accounts.emailVerifiedAt)))
+    .limit(1);
+  return !!row;
+}
+
+/** Serialises one user's booking attempts (the pending-hold limit counts under it). */
+export async function lockAccount(tx: Tx, id: string) {
+  await tx.execute(sql`select id from accounts where id = ${id} for update`);
+}
+
+export async function countLiveHolds(tx: Q, userId: string, now: Date) {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(bookings)
+    .where(and(eq(bookings.userId, userId), eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now)));
+  return row.n;
+}
+
+/** A hold on this slot that ran out no longer blocks it (expired lazily, before the job gets to it). */
+export async function expireLapsedHoldAt(tx: Tx, trainerId: string, startsAt: Date, now: Date) {
+  await tx
+    .update(bookings)
+    .set({ status: 'expired', holdExpiresAt: null, updatedAt: now })
+    .where(and(eq(bookings.trainerId, trainerId), eq(bookings.startsAt, startsAt), eq(bookings.status, 'pending'), lte(bookings.holdExpiresAt, now)));
+}
+
+/**
+ * Inserts a pending booking unless the slot already has a live one: the partial unique index
+ * (trainer_id, starts_at) where status in ('pending', 'confirmed') decides between racing requests.
+ */
+export async function insertHold(
+  tx: Tx,
+  values: { trainerId: string; userId: string; startsAt: Date; endsAt: Date; priceCents: number; holdExpiresAt: Date; now: Date },
+) {
+  const { now, ...rest } = values;
+  const [row] = await tx
+    .insert(bookings)
+    .values({ ...rest, status: 'pending', createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning({ id: bookings.id });
+  return row?.id;
+}
+
+/** Ties the payment order to a live hold, at the price charged; false when the hold is gone. */
+export async function attachOrder(
+  db: Q,
+  id: string,
+  values: { userId: string; provider: string; providerOrderId: string; priceCents: number; holdExpiresAt: Date; now: Date },
+) {
+  const rows = await db
+    .update(bookings)
+    .set({
+      provider: values.provider,
+      providerOrderId: values.providerOrderId,
+      priceCents: values.priceCents,
+      holdExpiresAt: sql`greatest(${bookings.holdExpiresAt}, ${values.holdExpiresAt.toISOString()}::timestamptz)`,
+      updatedAt: values.now,
+    })
+    .where(and(eq(bookings.id, id), eq(bookings.userId, values.userId), eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, values.now)))
+    .returning({ id: bookings.id });
+  return rows.length > 0;
+}
+
+/** Keeps a live hold alive while its payment is captured; false when it has already run out. */
+export async function extendLiveHold(db: Q, id: string, until: Date, now: Date) {
+  const rows = await db
+    .update(bookings)
+    .set({ holdExpiresAt: sql`greatest(${bookings.holdExpiresAt}, ${until.toISOString()}::timestamptz)`, updatedAt: now })
+    .where(and(eq(bookings.id, id), eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now)))
+    .returning({ id: bookings.id });
+  return rows.length > 0;
+}
+
+/** pending → confirmed; false when the booking is no longer pending (cancelled meanwhile). */
+export async function confirmBooking(tx: Tx, id: string, now: Date) {
+  const rows = await tx
+    .update(bookings)
+    .set({ status: 'confirmed', holdExpiresAt: null, updatedAt: now })
+    .where(and(eq(bookings.id, id), eq(bookings.status, 'pending')))
+    .returning({ id: bookings.id });
+  return rows.length > 0;
+}
+
+/** Moves a booking on from one status to another, only if it is still in the first. */
+export async function changeStatus(
+  q: Q,
+  id: string,
+  from: 'pending' | 'confirmed',
+  to: 'cancelled' | 'refunded' | 'expired' | 'completed',
+  now: Date,
+  extra: { requireLapsedHold?: boolean } = {},
+) {
+  const rows = await q
+    .update(bookings)
+    .set({ status: to, holdExpiresAt: null, updatedAt: now, ...(to === 'cancelled' || to === 'refunded' ? { cancelledAt: now } : {}) })
+    .where(and(eq(bookings.id, id), eq(bookings.status, from), extra.requireLapsedHold ? lte(bookings.holdExpiresAt, now) : undefined))
+    .returning({ id: bookings.id });
+  return rows.length > 0;
+}
+
+/** Distinct users with a paid session (confirmed or completed) with the trainer. */
+export async function countSubscribers(db: Q, trainerId: string) {
+  const [row] = await db
+    .select({ n: sql<number>`count(distinct ${bookings.userId})::int` })
+    .from(bookings)
+    .where(and(eq(bookings.trainerId, trainerId), sql`${bookings.status} in ('confirmed', 'completed')`));
+  return row.n;
+}
+
+/** Whether the user had a paid session with the trainer that is over. */
+export async function hasCompletedSession(db: Q, userId: string, trainerId: string, now: Date) {
+  const [row] = await db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        eq(bookings.trainerId, trainerId),
+        or(eq(bookings.status, 'completed'), and(eq(bookings.status, 'confirmed'), lte(bookings.endsAt, now))),
+      ),
+    )
+    .limit(1);
+  return !!row;
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ZBookingResponse, ZBookingsResponse, ZCreateBookingRequest, ZErrorResponse } from '@spotter/shared';
+import { callerOf, type Auth } from '../../plugins/auth';
+import type { BookingsService } from './bookings.service';
+
+const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 409: ZErrorResponse };
+
+export function bookingsRoutes(service: BookingsService, auth: Auth) {
+  return async function (app: FastifyInstance) {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.post(
+      '/bookings',
+      {
+        schema: {
+          tags: ['bookings'],
+          summary: 'Hold a free slot for 10 minutes while you pay (users only)',
+          body: ZCreateBookingRequest,
+          response: { 201: ZBookingResponse, ...errors },
+        },
+        // the role answers are the spec's toasts, so the visitor and trainer cases are the service's
+        preHandler: auth.optionalAuth,
+      },
+      async (req, reply) => reply.status(201).send({ booking: await service.createBooking(req.caller, req.body) }),
+    );
+
+    r.get(
+      '/bookings',
+      {
+        schema: { tags: ['bookings'], summary: "Your sessions (users) or schedule (trainers), upcoming first", response: { 200: ZBookingsResponse, ...errors } },
+        preHandler: auth.requireAuth(),
+      },
+      async (req) => ({ bookings: await service.listBookings(callerOf(req)) }),
+    );
+  };
+}

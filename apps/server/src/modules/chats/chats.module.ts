@@ -1,0 +1,60 @@
+import fastifyWebsocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import { CHAT_LIMITS } from '@spotter/shared';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import { createNotifyBus } from '../../lib/notify-bus';
+import type { TokenService } from '../../lib/tokens';
+import type { Auth } from '../../plugins/auth';
+import type { Mailer } from '../mail/mail.service';
+import { chatsRoutes, createSendLimiter } from './chats.routes';
+import { ACCOUNT_CHANNEL, CHAT_CHANNEL, createChatsService, sweepUnreadChats } from './chats.service';
+import { createChatHub, type HubOptions } from './chats.ws';
+
+const SWEEP_EVERY_MS = 60_000;
+
+export type ChatsDeps = {
+  database: Database;
+  tokens: TokenService;
+  auth: Auth;
+  mailer: Mailer;
+  /** `rateLimitMax` raises the send limit above 30 a minute (tests and benchmarks set it high). */
+  config: Pick<Config, 'publicUrl' | 'rateLimitMax'>;
+  hub?: HubOptions;
+};
+
+/**
+ * Chat: REST for sending, history and catch-up, and the WebSocket at /ws for pushes. A message is
+ * committed, then NOTIFYed; every process LISTENs and pushes to its own sockets, so N processes
+ * behind a load balancer behave as one. Also runs the unread-mail sweep every minute.
+ */
+export function chatsModule(deps: ChatsDeps) {
+  return async function (app: FastifyInstance) {
+    const { database, auth, config } = deps;
+    // registered here rather than app-wide: only this module speaks WebSocket
+    await app.register(fastifyWebsocket, { options: { maxPayload: CHAT_LIMITS.frameMaxBytes } });
+
+    const service = createChatsService({ db: database.db });
+    const hub = createChatHub({ db: database.db, tokens: deps.tokens, service, log: app.log, options: deps.hub });
+    const bus = createNotifyBus(database, app.log);
+    await bus.subscribe(CHAT_CHANNEL, (p) => hub.onChatEvent(p), () => hub.resync());
+    await bus.subscribe(ACCOUNT_CHANNEL, (p) => hub.onAccountEvent(p));
+
+    const sweep = setInterval(() => {
+      sweepUnreadChats({ db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl, log: app.log }).catch((err) =>
+        app.log.error({ err }, 'unread chat sweep failed'),
+      );
+    }, SWEEP_EVERY_MS);
+    sweep.unref();
+
+    const limitSends = createSendLimiter(Math.max(CHAT_LIMITS.sendsPerMinute, config.rateLimitMax));
+    app.addHook('onClose', async () => {
+      clearInterval(sweep);
+      limitSends.stop();
+      hub.close();
+      await bus.close();
+    });
+
+    await app.register(chatsRoutes(service, hub, auth, limitSends.handler));
+  };
+}

@@ -1,0 +1,184 @@
+import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { accounts, messages } from '../../db/schema';
+
+type Q = Db | Tx;
+export type Role = 'user' | 'trainer';
+
+/** Arbitrary, fixed: the namespace of the advisory locks below. */
+const INBOX_LOCK_SEED = 724_006;
+const SWEEP_LOCK = 724_007;
+
+const senderIdSql = sql`case when ${messages.senderRole} = 'user' then ${messages.userId} else ${messages.trainerId} end`;
+
+const messageColumns = {
+  id: messages.id,
+  seq: messages.seq,
+  userId: messages.userId,
+  trainerId: messages.trainerId,
+  senderRole: messages.senderRole,
+  body: messages.body,
+  createdAt: messages.createdAt,
+  readAt: messages.readAt,
+  firstName: accounts.firstName,
+  lastName: accounts.lastName,
+  picture: accounts.picture,
+  deletedAt: accounts.deletedAt,
+};
+
+/** What a token is checked against, and the names a message shows. */
+export async function findAccounts(db: Q, ids: string[]) {
+  if (!ids.length) return [];
+  return db
+    .select({
+      id: accounts.id,
+      role: accounts.role,
+      email: accounts.email,
+      firstName: accounts.firstName,
+      lastName: accounts.lastName,
+      picture: accounts.picture,
+      tokenVersion: accounts.tokenVersion,
+      notifyAccount: accounts.notifyAccount,
+      emailVerifiedAt: accounts.emailVerifiedAt,
+      deletedAt: accounts.deletedAt,
+    })
+    .from(accounts)
+    .where(inArray(accounts.id, ids));
+}
+export type AccountBrief = Awaited<ReturnType<typeof findAccounts>>[number];
+
+/**
+ * Serialises the messages into one trainer's inbox (all its conversations), so that their `seq`
+ * order is their commit order and a reader asking for what came `after` a message misses none.
+ */
+export async function lockTrainerInbox(tx: Tx, trainerId: string) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${trainerId}, ${INBOX_LOCK_SEED}))`);
+}
+
+export async function insertMessage(tx: Tx, values: { userId: string; trainerId: string; senderRole: Role; body: string }) {
+  const [row] = await tx
+    .insert(messages)
+    .values({ ...values, createdAt: sql`clock_timestamp()` })
+    .returning({ id: messages.id, seq: messages.seq, createdAt: messages.createdAt });
+  return row;
+}
+
+export async function findMessageById(db: Q, id: string) {
+  const [row] = await db
+    .select(messageColumns)
+    .from(messages)
+    .innerJoin(accounts, eq(accounts.id, senderIdSql))
+    .where(eq(messages.id, id))
+    .limit(1);
+  return row;
+}
+export type MessageRow = NonNullable<Awaited<ReturnType<typeof findMessageById>>>;
+
+type Scope = { trainerId: string; userId?: string };
+const inScope = ({ trainerId, userId }: Scope) =>
+  userId ? and(eq(messages.trainerId, trainerId), eq(messages.userId, userId)) : eq(messages.trainerId, trainerId);
+
+/** The `seq` of a message, only when it belongs to the scope. */
+export async function findSeqInScope(db: Q, id: string, scope: Scope): Promise<number | undefined> {
+  const [row] = await db
+    .select({ seq: messages.seq })
+    .from(messages)
+    .where(and(eq(messages.id, id), inScope(scope)))
+    .limit(1);
+  return row?.seq;
+}
+
+/**
+ * A page of a conversation (or of a whole inbox), oldest first: the newest `limit`, the `limit`
+ * before `beforeSeq`, or the first `limit` after `afterSeq`. One more row is read to tell whether
+ * there are more.
+ */
+export async function findMessages(db: Q, scope: Scope & { beforeSeq?: number; afterSeq?: number; limit: number }) {
+  const where: SQL[] = [inScope(scope)!];
+  if (scope.beforeSeq !== undefined) where.push(lt(messages.seq, scope.beforeSeq));
+  if (scope.afterSeq !== undefined) where.push(gt(messages.seq, scope.afterSeq));
+  const rows = await db
+    .select(messageColumns)
+    .from(messages)
+    .innerJoin(accounts, eq(accounts.id, senderIdSql))
+    .where(and(...where))
+    .orderBy(scope.afterSeq !== undefined ? asc(messages.seq) : desc(messages.seq))
+    .limit(scope.limit + 1);
+  const hasMore = rows.length > scope.limit;
+  const page = rows.slice(0, scope.limit);
+  if (scope.afterSeq === undefined) page.reverse();
+  return { rows: page, hasMore };
+}
+
+const sides = (role: Role) =>
+  role === 'trainer'
+    ? { mine: messages.trainerId, theirs: messages.userId, theirRole: 'user' as const }
+    : { mine: messages.userId, theirs: messages.trainerId, theirRole: 'trainer' as const };
+
+/** The latest message of each conversation of an account, newest conversation first. */
+export async function findLastMessages(db: Q, role: Role, accountId: string, limit: number) {
+  const { mine, theirs } = sides(role);
+  const rows = await db
+    .selectDistinctOn([theirs], { counterpartId: theirs, body: messages.body, createdAt: messages.createdAt, seq: messages.seq })
+    .from(messages)
+    .where(eq(mine, accountId))
+    .orderBy(theirs, desc(messages.seq));
+  return rows.sort((a, b) => b.seq - a.seq).slice(0, limit);
+}
+
+/** Messages the other side sent that this account has not read, per conversation. */
+export async function countUnread(db: Q, role: Role, accountId: string) {
+  const { mine, theirs, theirRole } = sides(role);
+  return db
+    .select({ counterpartId: theirs, n: sql<number>`count(*)::int` })
+    .from(messages)
+    .where(and(eq(mine, accountId), eq(messages.senderRole, theirRole), isNull(messages.readAt)))
+    .groupBy(theirs);
+}
+
+/** Marks what the other side sent as read; answers how many messages that was. */
+export async function markRead(tx: Tx, { userId, trainerId, readerRole }: { userId: string; trainerId: string; readerRole: Role }) {
+  const rows = await tx
+    .update(messages)
+    .set({ readAt: sql`now()` })
+    .where(
+      and(eq(messages.trainerId, trainerId), eq(messages.userId, userId), ne(messages.senderRole, readerRole), isNull(messages.readAt)),
+    )
+    .returning({ readAt: messages.readAt });
+  return { count: rows.length, readAt: rows[0]?.readAt };
+}
+
+export type UnreadGroup = { userId: string; trainerId: string; senderRole: Role; count: number };
+
+/**
+ * Claims every message unread since `cutoff` (sets `mailed_at`) and answers, per conversation and
+ * direction, how many were claimed — only for those with no earlier claimed message still unread,
+ * so a conversation is mailed about once until it is read. Sweeps of all processes take turns on
+ * one advisory lock, so two never claim the same message or mail one conversation twice.
+ */
+export async function claimUnreadForMail(db: Db, { now, cutoff, max }: { now: Date; cutoff: Date; max: number }): Promise<UnreadGroup[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SWEEP_LOCK})`);
+    // the outer select sees the table as it was before the update: "earlier" claims only
+    const result = await tx.execute(sql`
+      with due as (
+        update messages set mailed_at = ${now.toISOString()}::timestamptz
+        where mailed_at is null and read_at is null and id in (
+          select id from messages
+          where read_at is null and mailed_at is null and created_at <= ${cutoff.toISOString()}::timestamptz
+          order by created_at
+          limit ${max}
+        )
+        returning user_id, trainer_id, sender_role
+      )
+      select d.user_id::text as "userId", d.trainer_id::text as "trainerId", d.sender_role as "senderRole", count(*)::int as "count"
+      from due d
+      where not exists (
+        select 1 from messages p
+        where p.trainer_id = d.trainer_id and p.user_id = d.user_id and p.sender_role = d.sender_role
+          and p.read_at is null and p.mailed_at is not null
+      )
+      group by d.user_id, d.trainer_id, d.sender_role`);
+    return (result as unknown as { rows: UnreadGroup[] }).rows.map((r) => ({ ...r, count: Number(r.count) }));
+  });
+}

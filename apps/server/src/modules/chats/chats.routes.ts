@@ -1,0 +1,112 @@
+import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  CHAT_MSG,
+  ZChatMessagesResponse,
+  ZChatParams,
+  ZChatQuery,
+  ZConversationsResponse,
+  ZCounterpartParams,
+  ZErrorResponse,
+  ZMarkReadResponse,
+  ZSendChatRequest,
+  ZSendChatResponse,
+} from '@spotter/shared';
+import { AppError } from '../../lib/app-error';
+import { callerOf, type Auth, type Caller } from '../../plugins/auth';
+import type { ChatsService } from './chats.service';
+import type { ChatHub } from './chats.ws';
+
+const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 429: ZErrorResponse };
+
+type SendRequest = { caller?: Caller; body: { recipientId: string; message: string } };
+
+/**
+ * Sends per account per minute, in memory (each process counts on its own, like the other
+ * limits). Its own counter rather than lib/rate-limiter's, which counts per route URL, so that
+ * `/chats` and `/chats/` share one budget.
+ */
+export function createSendLimiter(max: number, windowMs = 60_000) {
+  const hits = new Map<string, { count: number; resetAt: number }>();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [k, v] of hits) if (v.resetAt <= now) hits.delete(k);
+  }, windowMs);
+  sweep.unref();
+  const handler: preHandlerAsyncHookHandler = async (req, reply) => {
+    const id = req.caller?.id;
+    if (!id) return;
+    const now = Date.now();
+    let entry = hits.get(id);
+    if (!entry || entry.resetAt <= now) hits.set(id, (entry = { count: 0, resetAt: now + windowMs }));
+    if (++entry.count > max) {
+      reply.header('Retry-After', Math.ceil((entry.resetAt - now) / 1000));
+      throw new AppError(429, CHAT_MSG.tooMany);
+    }
+  };
+  return { handler, stop: () => clearInterval(sweep) };
+}
+
+export function chatsRoutes(service: ChatsService, hub: ChatHub, auth: Auth, limitSends: preHandlerAsyncHookHandler) {
+  return async function (app: FastifyInstance) {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    const sendOptions = {
+      schema: {
+        tags: ['chats'],
+        summary: 'Send a message: a user to a trainer, or a trainer to a user',
+        body: ZSendChatRequest,
+        response: { 201: ZSendChatResponse, ...errors },
+      },
+      preHandler: [auth.optionalAuth, limitSends],
+    };
+    const send = async (req: SendRequest, reply: FastifyReply) => {
+      const message = await service.sendMessage(req.caller, req.body);
+      return reply.status(201).send({ message });
+    };
+    r.post('/chats', sendOptions, send);
+    // the spec posts to `/chats/`; with the router's ignoreTrailingSlash that is the route above
+    if (!app.findRoute({ method: 'POST', url: `${app.prefix}/chats/` })) r.post('/chats/', { ...sendOptions, schema: { ...sendOptions.schema, hide: true } }, send);
+
+    r.get(
+      '/chats/:trainerId',
+      {
+        schema: {
+          tags: ['chats'],
+          summary: "A conversation, or a trainer's whole inbox; oldest first, pages of 50",
+          params: ZChatParams,
+          querystring: ZChatQuery,
+          response: { 200: ZChatMessagesResponse, ...errors },
+        },
+        preHandler: auth.requireAuth(),
+      },
+      async (req) => service.listMessages(callerOf(req), req.params.trainerId, req.query),
+    );
+
+    r.get(
+      '/conversations',
+      {
+        schema: { tags: ['chats'], summary: 'Your conversations, newest first, with unread counts', response: { 200: ZConversationsResponse, ...errors } },
+        preHandler: auth.requireAuth(),
+      },
+      async (req) => ({ conversations: await service.listConversations(callerOf(req)) }),
+    );
+
+    r.post(
+      '/conversations/:counterpartId/read',
+      {
+        schema: {
+          tags: ['chats'],
+          summary: 'Mark what the other side sent as read',
+          params: ZCounterpartParams,
+          response: { 200: ZMarkReadResponse, ...errors },
+        },
+        preHandler: auth.requireAuth(),
+      },
+      async (req) => ({ message: CHAT_MSG.markedRead, read: await service.markConversationRead(callerOf(req), req.params.counterpartId) }),
+    );
+
+    // the first frame authenticates; the token never goes in this URL (it would reach logs)
+    app.get('/ws', { websocket: true, schema: { hide: true } }, (socket) => hub.accept(socket));
+  };
+}

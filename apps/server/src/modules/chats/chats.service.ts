@@ -1,0 +1,237 @@
+import { CHAT_LIMITS, CHAT_MSG, ROLE_MSG, type TChatMessage, type TConversation } from '@spotter/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Tx } from '../../db/client';
+import { badRequest, forbidden, notFound, unauthorized } from '../../lib/app-error';
+import { notify } from '../../lib/notify-bus';
+import type { Caller } from '../../plugins/auth';
+import type { Mailer } from '../mail/mail.service';
+import { announceAccountChanged } from '../accounts/accounts.service';
+import { FORMER_MEMBER } from '../reviews/reviews.service';
+import { isUuid } from '../trainers/trainers.service';
+import { chatUnreadMail } from './chat-unread-mail';
+import * as repo from './chats.repo';
+
+/** Database channels (lowercase: PGlite lowercases them). */
+export const CHAT_CHANNEL = 'spotter_chat';
+export { ACCOUNT_CHANNEL } from '../accounts/accounts.service';
+
+/** A message still unread this long is mailed about. */
+export const UNREAD_MAIL_AFTER_MS = 15 * 60_000;
+const CONVERSATIONS_MAX = 500;
+/** How long a sent message is kept for this process's own push, sparing it a read. */
+const RECENT_TTL_MS = 30_000;
+
+/** What goes through `spotter_chat`: ids only, far below NOTIFY's 8000-byte limit. */
+export type ChatEvent =
+  | { k: 'm'; id: string; u: string; t: string }
+  | { k: 'r'; u: string; t: string; by: string; at: string };
+
+/**
+ * Tells every process that this account changed, so they close its sockets whose token is no
+ * longer valid (password changed, account deleted). Call it with the transaction that changes the
+ * account, or with `db` after that change committed.
+ */
+export async function notifyAccountChanged(q: Db | Tx, accountId: string): Promise<void> {
+  await announceAccountChanged(q, accountId);
+}
+
+function toChatMessage(row: repo.MessageRow): TChatMessage {
+  const gone = row.deletedAt !== null;
+  const senderId = row.senderRole === 'user' ? row.userId : row.trainerId;
+  return {
+    _id: row.id,
+    senderId,
+    recipientId: row.senderRole === 'user' ? row.trainerId : row.userId,
+    message: row.body,
+    messageDate: row.createdAt.toISOString(),
+    senderFirstName: gone ? FORMER_MEMBER.firstName : row.firstName,
+    senderLastName: gone ? FORMER_MEMBER.lastName : row.lastName,
+    senderPicture: gone ? '' : row.picture,
+    readAt: row.readAt ? row.readAt.toISOString() : null,
+  };
+}
+
+/** The conversation between the caller and a counterpart, as (userId, trainerId). */
+function conversationOf(caller: Caller, counterpartId: string) {
+  return caller.role === 'user' ? { userId: caller.id, trainerId: counterpartId } : { userId: counterpartId, trainerId: caller.id };
+}
+
+export function createChatsService({ db }: { db: Db }) {
+  const recent = new Map<string, { message: TChatMessage; at: number }>();
+
+  function remember(message: TChatMessage) {
+    const now = Date.now();
+    for (const [id, entry] of recent) {
+      if (now - entry.at < RECENT_TTL_MS) break;
+      recent.delete(id);
+    }
+    recent.set(message._id, { message, at: now });
+  }
+
+  return {
+    /**
+     * Stores a message from the caller to the other side of a user–trainer conversation, then
+     * announces it (delivered to every process once the insert commits).
+     */
+    async sendMessage(caller: Caller | undefined, input: { recipientId: string; message: string }): Promise<TChatMessage> {
+      if (!caller) throw unauthorized(ROLE_MSG.onlyUsersMessage);
+      if (!isUuid(input.recipientId) || input.recipientId === caller.id) throw notFound(CHAT_MSG.recipientNotFound);
+      const found = await repo.findAccounts(db, [caller.id, input.recipientId]);
+      const sender = found.find((a) => a.id === caller.id);
+      const recipient = found.find((a) => a.id === input.recipientId);
+      if (!sender || sender.deletedAt) throw unauthorized(ROLE_MSG.onlyUsersMessage);
+      if (!recipient || recipient.deletedAt) throw notFound(CHAT_MSG.recipientNotFound);
+      if (caller.role === 'trainer' && recipient.role === 'trainer') throw forbidden(ROLE_MSG.trainersCantMessage);
+      if (caller.role === 'user' && recipient.role === 'user') throw forbidden(CHAT_MSG.usersCantMessageUsers);
+
+      const { userId, trainerId } = conversationOf(caller, recipient.id);
+      const message = await db.transaction(async (tx) => {
+        await repo.lockTrainerInbox(tx, trainerId);
+        const row = await repo.insertMessage(tx, { userId, trainerId, senderRole: caller.role, body: input.message });
+        const stored = toChatMessage({
+          ...row,
+          userId,
+          trainerId,
+          senderRole: caller.role,
+          body: input.message,
+          readAt: null,
+          firstName: sender.firstName,
+          lastName: sender.lastName,
+          picture: sender.picture,
+          deletedAt: null,
+        });
+        remember(stored);
+        const event: ChatEvent = { k: 'm', id: row.id, u: userId, t: trainerId };
+        await notify(tx, CHAT_CHANNEL, JSON.stringify(event));
+        return stored;
+      });
+      return message;
+    },
+
+    /**
+     * GET /api/chats/:trainerId. A user reads their conversation with that trainer; the trainer
+     * reads all of theirs, or one with `userId`; anyone else gets 403.
+     */
+    async listMessages(
+      caller: Caller,
+      trainerId: string,
+      query: { userId?: string; before?: string; after?: string },
+    ): Promise<{ allMessages: TChatMessage[]; hasMore: boolean }> {
+      if (query.before && query.after) throw badRequest(CHAT_MSG.oneCursor, { before: CHAT_MSG.oneCursor });
+      let scope: { trainerId: string; userId?: string };
+      if (caller.role === 'user') {
+        if (query.userId !== undefined && query.userId !== caller.id) throw forbidden(CHAT_MSG.notYourConversation);
+        if (!isUuid(trainerId)) throw notFound(CHAT_MSG.recipientNotFound);
+        scope = { trainerId, userId: caller.id };
+      } else {
+        if (trainerId !== caller.id) throw forbidden(CHAT_MSG.notYourConversation);
+        if (query.userId !== undefined && !isUuid(query.userId)) throw notFound(CHAT_MSG.recipientNotFound);
+        scope = { trainerId, userId: query.userId };
+      }
+      const cursor = query.before ?? query.after;
+      let seq: number | undefined;
+      if (cursor !== undefined) {
+        seq = isUuid(cursor) ? await repo.findSeqInScope(db, cursor, scope) : undefined;
+        const field = query.before !== undefined ? 'before' : 'after';
+        if (seq === undefined) throw badRequest(CHAT_MSG.badCursor, { [field]: CHAT_MSG.badCursor });
+      }
+      const page = await repo.findMessages(db, {
+        ...scope,
+        limit: CHAT_LIMITS.pageSize,
+        ...(query.before !== undefined ? { beforeSeq: seq } : {}),
+        ...(query.after !== undefined ? { afterSeq: seq } : {}),
+      });
+      return { allMessages: page.rows.map(toChatMessage), hasMore: page.hasMore };
+    },
+
+    /** One row per counterpart, newest first, with what the caller has not read. */
+    async listConversations(caller: Caller): Promise<TConversation[]> {
+      const [last, unread] = await Promise.all([
+        repo.findLastMessages(db, caller.role, caller.id, CONVERSATIONS_MAX),
+        repo.countUnread(db, caller.role, caller.id),
+      ]);
+      const people = new Map((await repo.findAccounts(db, last.map((l) => l.counterpartId))).map((a) => [a.id, a]));
+      const unreadOf = new Map(unread.map((u) => [u.counterpartId, u.n]));
+      return last.map((l) => {
+        const p = people.get(l.counterpartId);
+        const gone = !p || p.deletedAt !== null;
+        return {
+          counterpartId: l.counterpartId,
+          firstName: gone ? FORMER_MEMBER.firstName : p.firstName,
+          lastName: gone ? FORMER_MEMBER.lastName : p.lastName,
+          picture: gone ? '' : p.picture,
+          lastMessage: l.body,
+          lastMessageDate: l.createdAt.toISOString(),
+          unread: unreadOf.get(l.counterpartId) ?? 0,
+        };
+      });
+    },
+
+    /** Marks what the counterpart sent as read and tells both sides' devices. */
+    async markConversationRead(caller: Caller, counterpartId: string): Promise<number> {
+      if (!isUuid(counterpartId) || counterpartId === caller.id) throw notFound(CHAT_MSG.recipientNotFound);
+      const { userId, trainerId } = conversationOf(caller, counterpartId);
+      return db.transaction(async (tx) => {
+        const { count, readAt } = await repo.markRead(tx, { userId, trainerId, readerRole: caller.role });
+        if (count && readAt) {
+          const event: ChatEvent = { k: 'r', u: userId, t: trainerId, by: caller.id, at: readAt.toISOString() };
+          await notify(tx, CHAT_CHANNEL, JSON.stringify(event));
+        }
+        return count;
+      });
+    },
+
+    /** The message a notification names: from this process's own sends when it has it, else read. */
+    async messageForPush(id: string): Promise<TChatMessage | undefined> {
+      const mine = recent.get(id);
+      if (mine) {
+        recent.delete(id);
+        return mine.message;
+      }
+      const row = await repo.findMessageById(db, id);
+      return row && toChatMessage(row);
+    },
+  };
+}
+export type ChatsService = ReturnType<typeof createChatsService>;
+
+/**
+ * Mails each recipient who left a conversation unread for 15 minutes, once per conversation until
+ * they read it, when their account notifications are on. Durable: the claim is in the database,
+ * so it survives restarts and two processes never send the same mail; a crash between the claim
+ * and the send loses that mail rather than sending it twice. Answers how many mails went out.
+ */
+export async function sweepUnreadChats({
+  db,
+  mailer,
+  publicUrl,
+  now = new Date(),
+  log,
+}: {
+  db: Db;
+  mailer: Mailer;
+  publicUrl: string;
+  now?: Date;
+  log?: FastifyBaseLogger;
+}): Promise<number> {
+  const groups = await repo.claimUnreadForMail(db, { now, cutoff: new Date(now.getTime() - UNREAD_MAIL_AFTER_MS), max: 5000 });
+  if (!groups.length) return 0;
+  const ids = [...new Set(groups.flatMap((g) => [g.userId, g.trainerId]))];
+  const people = new Map((await repo.findAccounts(db, ids)).map((a) => [a.id, a]));
+  let sent = 0;
+  for (const g of groups) {
+    const [recipientId, senderId] = g.senderRole === 'user' ? [g.trainerId, g.userId] : [g.userId, g.trainerId];
+    const to = people.get(recipientId);
+    const from = people.get(senderId);
+    if (!to || to.deletedAt || !to.notifyAccount || !to.emailVerifiedAt) continue;
+    const senderName = !from || from.deletedAt ? `${FORMER_MEMBER.firstName} ${FORMER_MEMBER.lastName}` : `${from.firstName} ${from.lastName}`;
+    const inbox = new URL(to.role === 'trainer' ? '/trainer/chat' : '/user/chatOfUser', publicUrl).toString();
+    try {
+      await mailer.send(chatUnreadMail({ to: to.email, firstName: to.firstName, senderName, count: g.count, link: inbox }));
+      sent++;
+    } catch (err) {
+      log?.error({ err, recipientId }, 'unread chat mail failed');
+    }
+  }
+  return sent;
+}

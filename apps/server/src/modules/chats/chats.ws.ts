@@ -1,0 +1,202 @@
+import { CHAT_LIMITS, CHAT_MSG, WS_CLOSE, ZWsClientFrame, type Role, type TWsServerFrame } from '@spotter/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import type { Db } from '../../db/client';
+import type { TokenService } from '../../lib/tokens';
+import * as repo from './chats.repo';
+import type { ChatEvent, ChatsService } from './chats.service';
+
+/** A socket whose unsent frames pass this is too slow to keep up, and is closed. */
+const BUFFERED_MAX_BYTES = 1024 * 1024;
+const HEARTBEAT_MS = 30_000;
+
+type Client = {
+  socket: WebSocket;
+  account?: { id: string; role: Role; tv: number };
+  badFrames: number;
+  isAlive: boolean;
+};
+
+export type HubOptions = { authTimeoutMs?: number; socketsPerAccount?: number; badFramesMax?: number };
+
+/**
+ * This process's chat sockets. A socket authenticates with its first frame (never the URL, which
+ * ends up in logs), then receives the pushes for its account that any process announced.
+ */
+export function createChatHub(deps: { db: Db; tokens: TokenService; service: ChatsService; log: FastifyBaseLogger; options?: HubOptions }) {
+  const { db, tokens, service, log } = deps;
+  const authTimeoutMs = deps.options?.authTimeoutMs ?? CHAT_LIMITS.authTimeoutMs;
+  const socketsPerAccount = deps.options?.socketsPerAccount ?? CHAT_LIMITS.socketsPerAccount;
+  const badFramesMax = deps.options?.badFramesMax ?? CHAT_LIMITS.badFramesMax;
+
+  const all = new Set<Client>();
+  const byAccount = new Map<string, Set<Client>>();
+
+  const heartbeat = setInterval(() => {
+    for (const c of all) {
+      if (!c.isAlive) {
+        c.socket.terminate();
+        continue;
+      }
+      c.isAlive = false;
+      c.socket.ping();
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  function sendRaw(c: Client, data: string) {
+    if (c.socket.readyState !== c.socket.OPEN) return;
+    if (c.socket.bufferedAmount > BUFFERED_MAX_BYTES) {
+      c.socket.close(WS_CLOSE.tooSlow, 'too slow');
+      return;
+    }
+    c.socket.send(data);
+  }
+  const send = (c: Client, frame: TWsServerFrame) => sendRaw(c, JSON.stringify(frame));
+
+  function badFrame(c: Client, message: string) {
+    c.badFrames++;
+    if (c.badFrames >= badFramesMax) {
+      c.socket.close(WS_CLOSE.badFrames, 'too many invalid frames');
+      return;
+    }
+    send(c, { type: 'error', message });
+  }
+
+  function parse(data: RawData, isBinary: boolean) {
+    if (isBinary) return undefined;
+    try {
+      const parsed = ZWsClientFrame.safeParse(JSON.parse(data.toString()));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The account a token stands for, checked against the account as it is now. */
+  async function identify(raw: string) {
+    const token = raw.trim().toLowerCase().startsWith('bearer ') ? raw.trim().slice(7).trim() : raw.trim();
+    const claims = token ? await tokens.verify(token) : null;
+    if (!claims) return undefined;
+    const [row] = await repo.findAccounts(db, [claims.id]);
+    if (!row || row.deletedAt || row.role !== claims.role || row.tokenVersion !== claims.tv) return undefined;
+    return { id: claims.id, role: claims.role, tv: claims.tv };
+  }
+
+  async function authenticate(c: Client, token: string, timer: NodeJS.Timeout) {
+    const account = await identify(token);
+    clearTimeout(timer);
+    if (c.socket.readyState !== c.socket.OPEN) return;
+    if (!account) {
+      c.socket.close(WS_CLOSE.unauthorized, 'unauthorized');
+      return;
+    }
+    let mine = byAccount.get(account.id);
+    if ((mine?.size ?? 0) >= socketsPerAccount) {
+      c.socket.close(WS_CLOSE.tooManySockets, 'too many sockets');
+      return;
+    }
+    if (!mine) byAccount.set(account.id, (mine = new Set()));
+    mine.add(c);
+    c.account = account;
+    send(c, { type: 'ready' });
+  }
+
+  function remove(c: Client) {
+    all.delete(c);
+    if (!c.account) return;
+    const mine = byAccount.get(c.account.id);
+    mine?.delete(c);
+    if (mine && !mine.size) byAccount.delete(c.account.id);
+  }
+
+  function targets(...accountIds: string[]): Client[] {
+    return accountIds.flatMap((id) => [...(byAccount.get(id) ?? [])]);
+  }
+
+  return {
+    accept(socket: WebSocket) {
+      const c: Client = { socket, badFrames: 0, isAlive: true };
+      all.add(c);
+      const timer = setTimeout(() => socket.close(WS_CLOSE.unauthorized, 'authentication timeout'), authTimeoutMs);
+      timer.unref();
+      let authenticating = false;
+      socket.on('pong', () => (c.isAlive = true));
+      socket.on('error', (err) => log.debug({ err }, 'chat socket error'));
+      socket.on('close', () => {
+        clearTimeout(timer);
+        remove(c);
+      });
+      socket.on('message', (data, isBinary) => {
+        c.isAlive = true;
+        const frame = parse(data, isBinary);
+        if (!c.account) {
+          // before `ready` only one auth frame is read; anything else ends the socket
+          if (authenticating) return;
+          if (frame?.type !== 'auth') {
+            clearTimeout(timer);
+            socket.close(WS_CLOSE.unauthorized, 'authenticate first');
+            return;
+          }
+          authenticating = true;
+          authenticate(c, frame.token, timer).catch((err) => {
+            log.error({ err }, 'chat socket authentication failed');
+            socket.close(1011, 'server error');
+          });
+          return;
+        }
+        if (!frame) return badFrame(c, CHAT_MSG.wsBadFrame);
+        if (frame.type === 'auth') return badFrame(c, CHAT_MSG.wsAlreadyAuthenticated);
+        send(c, { type: 'pong' });
+      });
+    },
+
+    /** A `spotter_chat` notification: push it to this process's sockets of both participants. */
+    async onChatEvent(payload: string) {
+      let event: ChatEvent;
+      try {
+        event = JSON.parse(payload) as ChatEvent;
+      } catch {
+        return;
+      }
+      const to = targets(event.u, event.t);
+      if (!to.length) return;
+      let frame: TWsServerFrame;
+      if (event.k === 'm') {
+        const message = await service.messageForPush(event.id);
+        if (!message) return;
+        frame = { type: 'message', message };
+      } else if (event.k === 'r') {
+        frame = { type: 'read', userId: event.u, trainerId: event.t, readerId: event.by, readAt: event.at };
+      } else {
+        return;
+      }
+      const data = JSON.stringify(frame);
+      for (const c of to) sendRaw(c, data);
+    },
+
+    /** A `spotter_account` notification: close that account's sockets whose token no longer holds. */
+    async onAccountEvent(accountId: string) {
+      const mine = byAccount.get(accountId);
+      if (!mine?.size) return;
+      const [row] = await repo.findAccounts(db, [accountId]);
+      for (const c of mine) {
+        if (!row || row.deletedAt || row.tokenVersion !== c.account?.tv) c.socket.close(WS_CLOSE.unauthorized, 'session ended');
+      }
+    },
+
+    /** The listener reconnected and may have missed pushes: clients fetch with `after`. */
+    resync() {
+      const data = JSON.stringify({ type: 'resync' } satisfies TWsServerFrame);
+      for (const c of all) if (c.account) sendRaw(c, data);
+    },
+
+    stats: () => ({ sockets: all.size, accounts: byAccount.size }),
+
+    close() {
+      clearInterval(heartbeat);
+      for (const c of all) c.socket.terminate();
+    },
+  };
+}
+export type ChatHub = ReturnType<typeof createChatHub>;

@@ -1,0 +1,124 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  PAYMENT_MSG,
+  ZCancelBookingResponse,
+  ZCaptureResponse,
+  ZCreateOrderRequest,
+  ZErrorResponse,
+  ZIdParams,
+  ZOrderResponse,
+  ZPaymentErrorResponse,
+  ZPaymentsConfigResponse,
+  ZPaymentsResponse,
+} from '@spotter/shared';
+import { callerOf, type Auth } from '../../plugins/auth';
+import { PaymentRejectedError, ProviderUnavailableError } from './payment-provider';
+import type { PaymentsService } from './payments.service';
+
+const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 409: ZErrorResponse };
+/** Declines pass through with the provider's status (422 INSTRUMENT_DECLINED…); 502/504 when it is down or slow. */
+const providerErrors = { 422: ZPaymentErrorResponse, '4xx': ZPaymentErrorResponse, 502: ZErrorResponse, 504: ZErrorResponse };
+
+/** Answers a provider failure itself (the app's error handler hides 5xx messages); rethrows anything else. */
+function sendProviderError(reply: FastifyReply, err: unknown) {
+  if (err instanceof PaymentRejectedError) {
+    const status = err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 422;
+    return reply.status(status).send({
+      message: err.message || PAYMENT_MSG.providerRejected,
+      statusCode: status,
+      ...(err.providerName ? { name: err.providerName } : {}),
+      ...(err.details ? { details: err.details } : {}),
+      ...(err.debugId ? { debug_id: err.debugId } : {}),
+    });
+  }
+  if (err instanceof ProviderUnavailableError) {
+    reply.log.warn({ err }, 'payment provider unavailable');
+    const status = err.reason === 'timeout' ? 504 : 502;
+    return reply.status(status).send({ message: status === 504 ? PAYMENT_MSG.providerTimeout : PAYMENT_MSG.providerDown, statusCode: status });
+  }
+  throw err;
+}
+
+export function paymentsRoutes(service: PaymentsService, auth: Auth) {
+  return async function (app: FastifyInstance) {
+    const r = app.withTypeProvider<ZodTypeProvider>();
+
+    r.get(
+      '/payments/config',
+      { schema: { tags: ['payments'], summary: 'Which payment provider takes payments (paypal, or demo: no money moves)', response: { 200: ZPaymentsConfigResponse } } },
+      async () => service.config(),
+    );
+
+    r.post(
+      '/orders',
+      {
+        schema: {
+          tags: ['payments'],
+          summary: 'Create the payment order for your held booking; the amount is the trainer’s price, computed on the server',
+          body: ZCreateOrderRequest,
+          response: { 200: ZOrderResponse, ...errors, ...providerErrors },
+        },
+        preHandler: auth.optionalAuth,
+      },
+      async (req, reply) => {
+        try {
+          return await service.createOrder(req.caller, req.body.bookingId);
+        } catch (err) {
+          return sendProviderError(reply, err);
+        }
+      },
+    );
+
+    r.post(
+      '/orders/:orderID/capture',
+      {
+        schema: {
+          tags: ['payments'],
+          summary: 'Capture your approved order: confirms the booking; a repeated capture charges nothing more',
+          params: z.object({ orderID: z.string().min(1).max(64) }),
+          response: { 200: ZCaptureResponse, ...errors, ...providerErrors },
+        },
+        preHandler: auth.optionalAuth,
+      },
+      async (req, reply) => {
+        try {
+          return await service.captureOrder(req.caller, req.params.orderID);
+        } catch (err) {
+          return sendProviderError(reply, err);
+        }
+      },
+    );
+
+    // cancellation lives here because a confirmed booking is cancelled by refunding its payment
+    r.post(
+      '/bookings/:id/cancel',
+      {
+        schema: {
+          tags: ['bookings'],
+          summary: 'Cancel a booking (its user or trainer): a hold is released; a paid session more than 24 h ahead is refunded',
+          params: ZIdParams,
+          response: { 200: ZCancelBookingResponse, ...errors, 502: ZErrorResponse, 504: ZErrorResponse },
+        },
+        preHandler: auth.requireAuth(),
+      },
+      async (req, reply) => {
+        try {
+          return await service.cancelBooking(callerOf(req), req.params.id);
+        } catch (err) {
+          return sendProviderError(reply, err);
+        }
+      },
+    );
+
+    r.get(
+      '/payments',
+      {
+        schema: { tags: ['payments'], summary: 'Your payments (users) or earnings (trainers), with totals', response: { 200: ZPaymentsResponse, ...errors } },
+        preHandler: auth.requireAuth(),
+      },
+      async (req) => service.listPayments(callerOf(req)),
+    );
+  };
+}

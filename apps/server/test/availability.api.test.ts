@@ -1,0 +1,177 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { BOOKING_MSG, ROLE_MSG, SERVER_MSG } from '@spotter/shared';
+import { localHourToUtc, weeklySlots } from '../src/modules/availability/slots';
+import { createAccount, insertTrainer, useTestApp } from './helper';
+import { auth, bookableTrainer, buildClockApp, hold, hourFromNow, slotsOf } from './support/bookings';
+
+const t = await useTestApp();
+const user = await createAccount(t, 'user');
+
+const put = (token: string | undefined, payload: object) => t.app.inject({ method: 'PUT', url: '/api/trainer/availability', headers: auth(token), payload });
+const get = (token?: string) => t.app.inject({ url: '/api/trainer/availability', headers: auth(token) });
+
+/** Weekday (0 = Sunday), hour and minute of an instant on the clocks of a zone. */
+function localParts(iso: string, timeZone: string) {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' })
+      .formatToParts(new Date(iso))
+      .map((p) => [p.type, p.value]),
+  );
+  return { weekday: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(parts.weekday), hour: Number(parts.hour), minute: Number(parts.minute) };
+}
+
+describe('/api/trainer/availability', () => {
+  it('starts empty in Africa/Cairo, saves normalised weekly hours, and reads them back', async () => {
+    const trainer = await createAccount(t, 'trainer');
+    expect((await get(trainer.token)).json()).toEqual({ timeZone: 'Africa/Cairo', weekly: [] });
+    const res = await put(trainer.token, {
+      timeZone: 'america/new_york',
+      weekly: [
+        { weekday: 3, hours: [18, 7, 7] },
+        { weekday: 1, hours: [9] },
+        { weekday: 3, hours: [8] },
+        { weekday: 5, hours: [] },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    const saved = { timeZone: 'America/New_York', weekly: [{ weekday: 1, hours: [9] }, { weekday: 3, hours: [7, 8, 18] }] };
+    expect(res.json()).toEqual(saved);
+    expect((await get(trainer.token)).json()).toEqual(saved);
+    // the zone defaults to Cairo when left out
+    expect((await put(trainer.token, { weekly: [] })).json()).toEqual({ timeZone: 'Africa/Cairo', weekly: [] });
+  });
+
+  it.each([
+    [{ timeZone: 'Mars/Olympus_Mons', weekly: [] }, 'timeZone'],
+    [{ timeZone: '', weekly: [] }, 'timeZone'],
+    [{ timeZone: 'UTC', weekly: [{ weekday: 7, hours: [9] }] }, 'weekly.0.weekday'],
+    [{ timeZone: 'UTC', weekly: [{ weekday: 1, hours: [24] }] }, 'weekly.0.hours.0'],
+    [{ timeZone: 'UTC', weekly: [{ weekday: 1, hours: [9.5] }] }, 'weekly.0.hours.0'],
+    [{ timeZone: 'UTC', weekly: 'mondays' }, 'weekly'],
+  ])('rejects %j (%s)', async (payload, field) => {
+    const trainer = await createAccount(t, 'trainer');
+    const res = await put(trainer.token, payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toHaveProperty([field]);
+    if (field === 'timeZone') expect(res.json().errors.timeZone).toBe(BOOKING_MSG.badTimeZone);
+    expect((await get(trainer.token)).json().weekly).toEqual([]);
+  });
+
+  it('is for trainers only', async () => {
+    expect((await put(undefined, { weekly: [] })).statusCode).toBe(401);
+    const asUser = await put(user.token, { weekly: [] });
+    expect(asUser.statusCode).toBe(403);
+    expect(asUser.json().message).toBe(ROLE_MSG.loginAsTrainer);
+    expect((await get(user.token)).statusCode).toBe(403);
+  });
+});
+
+describe('GET /api/trainers/:id/slots', () => {
+  it('is public; 404 for an unknown, unlisted or malformed trainer id; empty without weekly hours', async () => {
+    const hidden = await insertTrainer(t, { emailVerifiedAt: null });
+    for (const id of [hidden.id, user.id, '6f1c2b9e-0000-4000-8000-000000000000', 'nope']) {
+      const res = await t.app.inject(`/api/trainers/${id}/slots`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe(SERVER_MSG.trainerNotFound);
+    }
+    const bare = await insertTrainer(t);
+    expect((await t.app.inject(`/api/trainers/${bare.id}/slots`)).json()).toEqual({ slots: [], timeZone: 'Africa/Cairo' });
+  });
+
+  it.each([
+    ['America/New_York', 'west of UTC'],
+    ['Asia/Tokyo', 'east of UTC'],
+    ['Asia/Kolkata', 'a half-hour offset'],
+  ])('in %s (%s) the slots are the local weekly hours, in UTC, over the next 14 days', async (timeZone) => {
+    const weekly = [
+      { weekday: 1, hours: [6, 18] },
+      { weekday: 6, hours: [0, 23] },
+    ];
+    const trainer = await bookableTrainer(t, { timeZone, weekly });
+    const before = Date.now();
+    const res = (await t.app.inject(`/api/trainers/${trainer.id}/slots`)).json();
+    expect(res.timeZone).toBe(timeZone);
+    // two of each weekly hour fit in 14 days (no clock change in these zones in the window)
+    expect(res.slots).toHaveLength(8);
+    expect([...res.slots].sort()).toEqual(res.slots);
+    for (const slot of res.slots) {
+      expect(slot).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\.000Z$/);
+      const local = localParts(slot, timeZone);
+      expect(local.minute).toBe(0);
+      expect(weekly.find((w) => w.weekday === local.weekday)?.hours).toContain(local.hour);
+      expect(Date.parse(slot)).toBeGreaterThan(before);
+      expect(Date.parse(slot)).toBeLessThanOrEqual(Date.now() + 14 * 24 * 3600_000);
+    }
+  });
+
+  it('leaves out held and booked slots, and gives a released one back', async () => {
+    const trainer = await bookableTrainer(t);
+    const startsAt = hourFromNow(30);
+    const slots = await slotsOf(t, trainer.id);
+    expect(slots[0]).toBe(hourFromNow(0.0001));
+    expect(slots).toContain(startsAt);
+    const held = await hold(t, user.token, trainer.id, startsAt);
+    expect(await slotsOf(t, trainer.id)).not.toContain(startsAt);
+    await t.app.inject({ method: 'POST', url: `/api/bookings/${held.json().booking._id}/cancel`, headers: auth(user.token) });
+    expect(await slotsOf(t, trainer.id)).toContain(startsAt);
+  });
+});
+
+const clock = await buildClockApp(t.database, t.config.jwtSecret, new Date('2026-03-05T12:00:00Z'));
+afterAll(() => clock.app.close());
+const dstTrainer = await bookableTrainer(t, { timeZone: 'America/New_York', weekly: [{ weekday: 0, hours: [1, 2, 3, 9] }] });
+
+describe('slots around daylight saving changes (America/New_York)', () => {
+  const trainer = dstTrainer;
+  const slotsAt = async (now: string) => {
+    clock.setNow(new Date(now));
+    return (await clock.app.inject(`/api/trainers/${trainer.id}/slots`)).json().slots;
+  };
+
+  it('spring forward: 2 AM does not exist on 8 March, and 9 AM moves from 14:00Z to 13:00Z', async () => {
+    expect(await slotsAt('2026-03-05T12:00:00Z')).toEqual([
+      '2026-03-08T06:00:00.000Z', // 1 AM EST
+      '2026-03-08T07:00:00.000Z', // 3 AM EDT (2 AM skipped)
+      '2026-03-08T13:00:00.000Z', // 9 AM EDT
+      '2026-03-15T05:00:00.000Z',
+      '2026-03-15T06:00:00.000Z',
+      '2026-03-15T07:00:00.000Z',
+      '2026-03-15T13:00:00.000Z',
+    ]);
+    // the week before, still EST
+    expect((await slotsAt('2026-02-27T12:00:00Z')).slice(0, 4)).toEqual(['2026-03-01T06:00:00.000Z', '2026-03-01T07:00:00.000Z', '2026-03-01T08:00:00.000Z', '2026-03-01T14:00:00.000Z']);
+  });
+
+  it('fall back: 1 AM on 1 November happens twice and is offered once', async () => {
+    expect(await slotsAt('2026-10-29T12:00:00Z')).toEqual([
+      '2026-11-01T05:00:00.000Z', // 1 AM EDT (first of the two)
+      '2026-11-01T07:00:00.000Z', // 2 AM EST
+      '2026-11-01T08:00:00.000Z', // 3 AM EST
+      '2026-11-01T14:00:00.000Z', // 9 AM EST
+      '2026-11-08T06:00:00.000Z',
+      '2026-11-08T07:00:00.000Z',
+      '2026-11-08T08:00:00.000Z',
+      '2026-11-08T14:00:00.000Z',
+    ]);
+  });
+
+  it('a booking on the DST day is checked against the same slots', async () => {
+    clock.setNow(new Date('2026-03-05T12:00:00Z'));
+    const me = await createAccount(t, 'user');
+    const book = (startsAt: string) => clock.app.inject({ method: 'POST', url: '/api/bookings', headers: auth(me.token), payload: { trainerId: trainer.id, startsAt } });
+    expect((await book('2026-03-08T08:00:00.000Z')).statusCode).toBe(400); // would be 3 AM EST: no such slot
+    expect((await book('2026-03-08T07:00:00.000Z')).statusCode).toBe(201);
+    expect(await slotsAt('2026-03-05T12:01:00Z')).not.toContain('2026-03-08T07:00:00.000Z');
+  });
+
+  it('localHourToUtc and weeklySlots agree with the zone database', () => {
+    expect(localHourToUtc(2026, 3, 8, 2, 'America/New_York')).toBeUndefined();
+    // London jumps from 01:00 GMT to 02:00 BST on 29 March 2026
+    expect(new Date(localHourToUtc(2026, 3, 29, 0, 'Europe/London')!).toISOString()).toBe('2026-03-29T00:00:00.000Z');
+    expect(localHourToUtc(2026, 3, 29, 1, 'Europe/London')).toBeUndefined();
+    expect(new Date(localHourToUtc(2026, 3, 29, 2, 'Europe/London')!).toISOString()).toBe('2026-03-29T01:00:00.000Z');
+    // a zone far east: Monday 00:00 in Kiritimati (+14) is Sunday 10:00 UTC
+    const kiribati = weeklySlots({ weekly: [{ weekday: 1, hours: [0] }], timeZone: 'Pacific/Kiritimati', now: new Date('2026-03-05T12:00:00Z'), days: 14 });
+    expect(kiribati.map((s) => new Date(s).toISOString())).toEqual(['2026-03-08T10:00:00.000Z', '2026-03-15T10:00:00.000Z']);
+  });
+});

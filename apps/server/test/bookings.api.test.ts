@@ -1,0 +1,263 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { BOOKING_MSG, ROLE_MSG, SERVER_MSG } from '@spotter/shared';
+import { bookings, payments } from '../src/db/schema';
+import { createAccount, insertTrainer, useTestApp } from './helper';
+import { auth, bookableTrainer, bookAndPay, cancel, hold, hourFromNow, mimePart, outboxEml, slotsOf } from './support/bookings';
+
+const t = await useTestApp();
+const db = t.database.db;
+const user = await createAccount(t, 'user', { firstName: 'Laila', lastName: 'Samir' });
+const HOUR = 60 * 60_000;
+
+const bookingRow = async (id: string) => (await db.select().from(bookings).where(eq(bookings.id, id)))[0];
+
+describe('POST /api/bookings', () => {
+  it('visitors get 401 and trainers 403 with the spec toasts; nothing is held', async () => {
+    const trainer = await bookableTrainer(t);
+    const startsAt = hourFromNow(30);
+    const visitor = await hold(t, undefined, trainer.id, startsAt);
+    expect(visitor.statusCode).toBe(401);
+    expect(visitor.json().message).toBe(ROLE_MSG.loginToBook);
+    const other = await bookableTrainer(t);
+    const byTrainer = await hold(t, other.token, trainer.id, startsAt);
+    expect(byTrainer.statusCode).toBe(403);
+    expect(byTrainer.json().message).toBe(ROLE_MSG.trainersCantBook);
+    expect(await slotsOf(t, trainer.id)).toContain(startsAt);
+    expect(await db.select().from(bookings).where(eq(bookings.trainerId, trainer.id))).toEqual([]);
+  });
+
+  it('holds a free slot for 10 minutes at the trainer’s price; the slot leaves the free list', async () => {
+    const trainer = await bookableTrainer(t, { price: 175 });
+    const startsAt = hourFromNow(50);
+    const before = Date.now();
+    const res = await hold(t, user.token, trainer.id, startsAt);
+    expect(res.statusCode).toBe(201);
+    const { booking } = res.json();
+    expect(booking).toMatchObject({ trainerId: trainer.id, userId: user.id, startsAt, status: 'pending', price: 175, currency: 'USD', userFirstName: 'Laila' });
+    const holdMs = Date.parse(booking.holdExpiresAt) - before;
+    expect(holdMs).toBeGreaterThan(9 * 60_000);
+    expect(holdMs).toBeLessThanOrEqual(10 * 60_000 + 5_000);
+    expect(Date.parse(booking.endsAt) - Date.parse(startsAt)).toBe(HOUR);
+    expect(await slotsOf(t, trainer.id)).not.toContain(startsAt);
+    expect((await bookingRow(booking._id)).priceCents).toBe(17500);
+  });
+
+  it('a slot already held or booked answers 409, even for the same user', async () => {
+    const trainer = await bookableTrainer(t);
+    const startsAt = hourFromNow(40);
+    const other = await createAccount(t, 'user');
+    expect((await hold(t, user.token, trainer.id, startsAt)).statusCode).toBe(201);
+    for (const token of [other.token, user.token]) {
+      const again = await hold(t, token, trainer.id, startsAt);
+      expect(again.statusCode).toBe(409);
+      expect(again.json().message).toBe(BOOKING_MSG.slotTaken);
+    }
+    const paid = await bookableTrainer(t);
+    await bookAndPay(t, user.token, paid.id, startsAt);
+    const late = await hold(t, other.token, paid.id, startsAt);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toBe(BOOKING_MSG.slotTaken);
+  });
+
+  it('five users racing for one slot: exactly one 201 and four 409', async () => {
+    const trainer = await bookableTrainer(t);
+    const startsAt = hourFromNow(72);
+    const racers = await Promise.all(Array.from({ length: 5 }, () => createAccount(t, 'user')));
+    const results = await Promise.all(racers.map((r) => hold(t, r.token, trainer.id, startsAt)));
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([201, 409, 409, 409, 409]);
+    for (const r of results.filter((x) => x.statusCode === 409)) expect(r.json().message).toBe(BOOKING_MSG.slotTaken);
+    const live = await db
+      .select()
+      .from(bookings)
+      .where(and(eq(bookings.trainerId, trainer.id), sql`status in ('pending', 'confirmed')`));
+    expect(live).toHaveLength(1);
+  });
+
+  it('the database itself refuses a second live booking of one slot', async () => {
+    const trainer = await bookableTrainer(t);
+    const startsAt = new Date(hourFromNow(80));
+    const values = { trainerId: trainer.id, userId: user.id, startsAt, endsAt: new Date(startsAt.getTime() + HOUR), priceCents: 20000, holdExpiresAt: new Date(Date.now() + 600_000) };
+    await db.insert(bookings).values(values);
+    await expect(db.insert(bookings).values(values)).rejects.toThrow();
+    // a cancelled one does not count
+    await db.insert(bookings).values({ ...values, status: 'cancelled' });
+  });
+
+  it.each([
+    ['not on the hour', (s: string) => new Date(Date.parse(s) + 30 * 60_000).toISOString()],
+    ['in the past', () => hourFromNow(-3)],
+    ['more than 14 days ahead', () => hourFromNow(15 * 24)],
+    ['outside the trainer’s hours', () => 'OFF-HOURS'],
+  ])('a time that is not a free slot (%s) answers 400', async (_name, pick) => {
+    const trainer = await bookableTrainer(t, { weekly: [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({ weekday, hours: [9] })) });
+    let startsAt = pick(hourFromNow(30));
+    if (startsAt === 'OFF-HOURS') {
+      const d = new Date(hourFromNow(48));
+      d.setUTCHours(11);
+      startsAt = d.toISOString();
+    }
+    const res = await hold(t, user.token, trainer.id, startsAt);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toHaveProperty('startsAt');
+  });
+
+  it('rejects a malformed start time, and an unknown or unlisted trainer with 404', async () => {
+    const trainer = await bookableTrainer(t);
+    const bad = await hold(t, user.token, trainer.id, 'tomorrow at nine');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toHaveProperty('startsAt');
+    const hidden = await insertTrainer(t, { emailVerifiedAt: null });
+    for (const id of [hidden.id, user.id, '6f1c2b9e-0000-4000-8000-000000000000', 'nope']) {
+      const res = await hold(t, user.token, id, hourFromNow(30));
+      expect(res.statusCode).toBe(404);
+      expect(res.json().message).toBe(SERVER_MSG.trainerNotFound);
+    }
+  });
+
+  it('an unverified user cannot book', async () => {
+    const trainer = await bookableTrainer(t);
+    const unverified = await createAccount(t, 'user', {}, { verify: false });
+    const res = await hold(t, unverified.token, trainer.id, hourFromNow(30));
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe(BOOKING_MSG.verifyToBook);
+  });
+
+  it('one user holds at most three unpaid slots at once', async () => {
+    const trainer = await bookableTrainer(t);
+    const greedy = await createAccount(t, 'user');
+    for (const h of [30, 31, 32]) expect((await hold(t, greedy.token, trainer.id, hourFromNow(h))).statusCode).toBe(201);
+    const fourth = await hold(t, greedy.token, trainer.id, hourFromNow(33));
+    expect(fourth.statusCode).toBe(409);
+    expect(fourth.json().message).toBe(BOOKING_MSG.tooManyHolds);
+  });
+
+  it('a hold that ran out no longer blocks the slot, even before the job expires it', async () => {
+    const trainer = await bookableTrainer(t);
+    const startsAt = hourFromNow(90);
+    const me = await createAccount(t, 'user');
+    const first = (await hold(t, me.token, trainer.id, startsAt)).json().booking._id;
+    await db.update(bookings).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(bookings.id, first));
+    expect(await slotsOf(t, trainer.id)).toContain(startsAt);
+    const other = await createAccount(t, 'user');
+    expect((await hold(t, other.token, trainer.id, startsAt)).statusCode).toBe(201);
+    expect((await bookingRow(first)).status).toBe('expired');
+  });
+});
+
+describe('GET /api/bookings', () => {
+  it('lists a user’s sessions and a trainer’s schedule, upcoming first, with names; not other people’s', async () => {
+    const trainer = await bookableTrainer(t);
+    const me = await createAccount(t, 'user', { firstName: 'Omar', lastName: 'Adel' });
+    const later = hourFromNow(100);
+    const sooner = hourFromNow(60);
+    await bookAndPay(t, me.token, trainer.id, later);
+    await hold(t, me.token, trainer.id, sooner);
+    const past = await db
+      .insert(bookings)
+      .values({ trainerId: trainer.id, userId: me.id, startsAt: new Date(Date.now() - 48 * HOUR), endsAt: new Date(Date.now() - 47 * HOUR), status: 'confirmed', priceCents: 20000 })
+      .returning();
+
+    const mine = (await t.app.inject({ url: '/api/bookings', headers: auth(me.token) })).json().bookings;
+    expect(mine.map((b: { startsAt: string }) => b.startsAt)).toEqual([sooner, later, past[0].startsAt.toISOString()]);
+    expect(mine.map((b: { status: string }) => b.status)).toEqual(['pending', 'confirmed', 'completed']);
+    expect(mine[1]).toMatchObject({ price: 200, userFirstName: 'Omar', userLastName: 'Adel', canCancel: true, isRefundable: true });
+    expect(mine[1].trainerFirstName).toBeTruthy();
+
+    const schedule = (await t.app.inject({ url: '/api/bookings', headers: auth(trainer.token) })).json().bookings;
+    expect(schedule.map((b: { userFirstName: string }) => b.userFirstName)).toEqual(['Omar', 'Omar', 'Omar']);
+    const stranger = await createAccount(t, 'user');
+    expect((await t.app.inject({ url: '/api/bookings', headers: auth(stranger.token) })).json().bookings).toEqual([]);
+    expect((await t.app.inject({ url: '/api/bookings' })).statusCode).toBe(401);
+  });
+});
+
+describe('POST /api/bookings/:id/cancel', () => {
+  it('three days ahead: refunds through the provider, frees the slot, tells both sides', async () => {
+    const trainer = await bookableTrainer(t);
+    const me = await createAccount(t, 'user');
+    const startsAt = hourFromNow(72);
+    const { bookingId } = await bookAndPay(t, me.token, trainer.id, startsAt);
+    expect(await slotsOf(t, trainer.id)).not.toContain(startsAt);
+    const res = await cancel(t, me.token, bookingId);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ message: BOOKING_MSG.refunded, booking: { status: 'refunded', canCancel: false } });
+    const [payment] = await db.select().from(payments).where(eq(payments.bookingId, bookingId));
+    expect(payment).toMatchObject({ status: 'refunded', provider: 'demo' });
+    expect(payment.refundId).toMatch(/^DEMO-REFUND-/);
+    expect(await slotsOf(t, trainer.id)).toContain(startsAt);
+    const cancelMails = t.outbox().filter((m) => m.subject.startsWith('Cancelled') && (m.to === me.email || m.to === trainer.email));
+    expect(cancelMails).toHaveLength(2);
+    // cancelling again changes nothing
+    const again = await cancel(t, me.token, bookingId);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(BOOKING_MSG.alreadyOver);
+  });
+
+  it('twelve hours ahead: 409 with a message, and the booking stays paid', async () => {
+    const trainer = await bookableTrainer(t);
+    const me = await createAccount(t, 'user');
+    const { bookingId } = await bookAndPay(t, me.token, trainer.id, hourFromNow(12));
+    for (const token of [me.token, trainer.token]) {
+      const res = await cancel(t, token, bookingId);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe(BOOKING_MSG.tooLateToCancel);
+    }
+    expect((await bookingRow(bookingId)).status).toBe('confirmed');
+    expect((await db.select().from(payments).where(eq(payments.bookingId, bookingId)))[0].status).toBe('completed');
+  });
+
+  it('a pending booking is released; only its user or trainer may cancel', async () => {
+    const trainer = await bookableTrainer(t);
+    const me = await createAccount(t, 'user');
+    const stranger = await createAccount(t, 'user');
+    const startsAt = hourFromNow(45);
+    const bookingId = (await hold(t, me.token, trainer.id, startsAt)).json().booking._id;
+    for (const token of [stranger.token, (await bookableTrainer(t)).token]) {
+      const res = await cancel(t, token, bookingId);
+      expect(res.statusCode).toBe(404);
+    }
+    expect((await cancel(t, undefined, bookingId)).statusCode).toBe(401);
+    const res = await cancel(t, me.token, bookingId);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ message: BOOKING_MSG.cancelled, booking: { status: 'cancelled' } });
+    expect(await slotsOf(t, trainer.id)).toContain(startsAt);
+    expect((await cancel(t, me.token, 'not-an-id')).statusCode).toBe(404);
+  });
+
+  it('the trainer may cancel a paid session more than 24 h ahead, which refunds the user', async () => {
+    const trainer = await bookableTrainer(t);
+    const me = await createAccount(t, 'user');
+    const { bookingId } = await bookAndPay(t, me.token, trainer.id, hourFromNow(30));
+    const res = await cancel(t, trainer.token, bookingId);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().booking.status).toBe('refunded');
+  });
+});
+
+describe('booking mails', () => {
+  it('both sides get a confirmation with the session as an .ics file; names are plain text, escaped in html', async () => {
+    const trainer = await bookableTrainer(t);
+    const me = await createAccount(t, 'user', { firstName: 'Bob<script>', lastName: 'Evil' });
+    const startsAt = hourFromNow(60);
+    const { bookingId } = await bookAndPay(t, me.token, trainer.id, startsAt);
+    const toUser = t.outbox().find((m) => m.to === me.email && m.subject.startsWith('Booked'));
+    const toTrainer = t.outbox().find((m) => m.to === trainer.email && m.subject.startsWith('New booking'));
+    expect(toUser?.text).toContain('$200.00');
+    expect(toTrainer?.subject).toBe('New booking: Bob<script> Evil');
+    const eml = outboxEml(t).find((e) => e.includes(`To: ${trainer.email}`) && e.includes('Subject: New booking'))!;
+    expect(eml).toBeDefined();
+    const html = mimePart(eml, 'text/html')!;
+    expect(html).toContain('Bob&lt;script&gt; Evil booked');
+    expect(html).not.toContain('<script>');
+    expect(eml).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=PUBLISH/);
+    expect(eml).toMatch(/filename=session\.ics/);
+    const ics = mimePart(eml, 'text/calendar')!;
+    expect(ics).toContain('BEGIN:VEVENT');
+    expect(ics).toContain(`UID:booking-${bookingId}@spotter`);
+    expect(ics).toContain(`DTSTART:${startsAt.replace(/[-:]/g, '').replace('.000', '')}`);
+    expect(ics).toContain(`DTEND:${new Date(Date.parse(startsAt) + HOUR).toISOString().replace(/[-:]/g, '').replace('.000', '')}`);
+    expect(ics.split('\r\n').every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
+  });
+});

@@ -1,0 +1,14 @@
+import { FavoriteTrainers } from '@/features/favourites/components/favorite-trainers';
+import { OwnProfilePage, type ProfileSections } from '@/features/profile/components/own-profile-page';
+import { LatestReviews } from '@/features/reviews/components/latest-reviews';
+import type { Role } from '@/lib/paths';
+
+const sections: ProfileSections = {
+  favorites: <FavoriteTrainers />,
+  latestReviews: ({ trainerId, isListed }) => <LatestReviews trainerId={trainerId} isListed={isListed} />,
+};
+
+/** The own profile with the favourites and reviews features in it (features do not import each other). */
+export function OwnProfileRoute({ role }: { role: Role }) {
+  return <OwnProfilePage role={role} sections={sections} />;
+}

@@ -1,0 +1,80 @@
+import { Link } from 'react-router';
+import { LogIn } from 'lucide-react';
+import { SERVER_MSG } from '@spotter/shared';
+import { ResendVerificationButton } from '@/components/resend-verification-button';
+import { Alert } from '@/components/ui/alert';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-client';
+import { useOwnAccount } from '@/lib/api/accounts';
+import { useReviews } from '@/lib/api/reviews';
+import { paths } from '@/lib/paths';
+import { useSession } from '@/lib/session';
+import { ReviewForm } from './review-form';
+import { ReviewList, ReviewListSkeleton } from './review-list';
+
+type ReviewSectionProps = { trainerId: string; firstName: string };
+
+/**
+ * The review list and form, shown only with a stored token (spec section 2). A user whose e-mail
+ * is not verified gets the note and a new link instead of a form the server would refuse.
+ */
+export function ReviewSection({ trainerId, firstName }: ReviewSectionProps) {
+  const { isLoggedIn, token, role } = useSession();
+  const reviews = useReviews(trainerId, token, { enabled: isLoggedIn });
+  const account = useOwnAccount(role === 'user' ? role : null, { enabled: isLoggedIn });
+
+  if (!isLoggedIn) {
+    return (
+      <div className="flex flex-col items-start gap-4 rounded-card border border-line bg-surface p-5 sm:flex-row sm:items-center sm:justify-between sm:p-6">
+        <p className="font-semibold text-ink">Please Login to Review {firstName}'s Profile!</p>
+        <Link to={paths.login.user.getHref()} className={buttonClasses({ variant: 'secondary', className: 'shrink-0' })}>
+          <LogIn className="size-4" aria-hidden="true" />
+          Log in to review
+        </Link>
+      </div>
+    );
+  }
+
+  const myReview = reviews.data?.find((review) => review.isMine);
+  return (
+    <div className="space-y-6">
+      {reviews.isPending || account.isLoading ? (
+        <div className="flex min-h-40 items-center justify-center rounded-card border border-line bg-surface">
+          <Spinner label="Loading the review form…" />
+        </div>
+      ) : account.data?.emailVerified === false ? (
+        <Alert tone="warning" isLive={false} action={<ResendVerificationButton />}>
+          {SERVER_MSG.verifyToReview}
+        </Alert>
+      ) : (
+        // Mounted once the caller's own review is known, so the form starts with it.
+        <ReviewForm trainerId={trainerId} firstName={firstName} myReview={myReview} />
+      )}
+
+      <div>
+        <h3 className="text-lg font-bold text-ink">What trainees say</h3>
+        {reviews.isPending ? (
+          <ReviewListSkeleton />
+        ) : reviews.isError ? (
+          <Alert
+            tone="error"
+            title="Could not load the reviews"
+            className="mt-4"
+            action={
+              <Button variant="outline" onClick={() => void reviews.refetch()}>
+                Retry
+              </Button>
+            }
+          >
+            {errorMessage(reviews.error)}
+          </Alert>
+        ) : (
+          <div className="mt-2">
+            <ReviewList reviews={reviews.data} firstName={firstName} />
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import { MIN_RATING_OPTIONS, TRAINER_LIST_LIMITS, ZTrainerListSearch, type TTrainerListSearch } from '@spotter/shared';
+import type { TrainersQuery } from '@/lib/api/trainers';
+
+export type TrainerSort = TTrainerListSearch['sort'];
+export type Gender = NonNullable<TTrainerListSearch['gender']>;
+
+/** Everything the trainer list shows, as held in the address (DECISIONS 13: shareable). */
+export type TrainerSearch = Omit<TTrainerListSearch, 'favorites' | 'minRating'> & {
+  minRating?: number;
+  favoritesOnly: boolean;
+};
+
+export const DEFAULT_SORT: TrainerSort = 'rating';
+export { MIN_RATING_OPTIONS };
+export const MAX_PRICE = TRAINER_LIST_LIMITS.priceMax;
+export const PAGE_SIZE = TRAINER_LIST_LIMITS.pageSize;
+
+const SEARCH_KEYS = ['q', 'minPrice', 'maxPrice', 'minRating', 'gender', 'city', 'sort', 'page', 'favorites'] as const;
+
+/**
+ * Reads the address through the shared schema: anything missing or not valid falls back to its
+ * default, never a crash. The first of repeated parameters counts.
+ */
+export function parseTrainerSearch(params: URLSearchParams): TrainerSearch {
+  const first = Object.fromEntries(SEARCH_KEYS.map((key) => [key, params.get(key) ?? undefined]));
+  const { favorites, ...search } = ZTrainerListSearch.parse(first);
+  return { ...search, favoritesOnly: favorites };
+}
+
+/** Writes a search into the address, leaving defaults out so links stay short. */
+export function writeTrainerSearch(search: TrainerSearch, params = new URLSearchParams()) {
+  const next = new URLSearchParams(params);
+  for (const key of SEARCH_KEYS) next.delete(key);
+  const values: Record<(typeof SEARCH_KEYS)[number], string | undefined> = {
+    q: search.q.trim() ? search.q : undefined,
+    minPrice: search.minPrice?.toString(),
+    maxPrice: search.maxPrice?.toString(),
+    minRating: search.minRating?.toString(),
+    gender: search.gender,
+    city: search.city,
+    sort: search.sort === DEFAULT_SORT ? undefined : search.sort,
+    page: search.page > 1 ? String(search.page) : undefined,
+    favorites: search.favoritesOnly ? '1' : undefined,
+  };
+  for (const key of SEARCH_KEYS) {
+    const value = values[key];
+    if (value !== undefined) next.set(key, value);
+  }
+  return next;
+}
+
+/**
+ * The API query of a search. A price range typed backwards is read the right way round rather
+ * than refused (the server answers 400 to it).
+ */
+export function toTrainersQuery(search: TrainerSearch, favoriteIds: string[]): TrainersQuery {
+  const prices = [search.minPrice, search.maxPrice];
+  const [minPrice, maxPrice] =
+    prices[0] !== undefined && prices[1] !== undefined && prices[0] > prices[1] ? [prices[1], prices[0]] : prices;
+  return {
+    q: search.q.trim() || undefined,
+    minPrice,
+    maxPrice,
+    minRating: search.minRating,
+    gender: search.gender,
+    city: search.city,
+    sort: search.sort,
+    page: search.page,
+    limit: PAGE_SIZE,
+    // The server takes at most 4000 characters of ids: the 100 most recent favourites.
+    ids: search.favoritesOnly ? favoriteIds.slice(-100).join(',') : undefined,
+  };
+}
+
+export const hasActiveFilters = (search: TrainerSearch) =>
+  search.q.trim() !== '' ||
+  search.minPrice !== undefined ||
+  search.maxPrice !== undefined ||
+  search.minRating !== undefined ||
+  search.gender !== undefined ||
+  search.city !== undefined ||
+  search.favoritesOnly;

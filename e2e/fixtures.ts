@@ -1,0 +1,101 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+
+/**
+ * The one `test` of every spec (epic-stack `tests/playwright-utils.ts`). Its `page`:
+ * - fails the test on a console error or an uncaught page error (a 4xx the test provokes on
+ *   purpose shows as a failed resource; that one is allowed);
+ * - runs axe (WCAG 2.x A and AA) on every page the test opens: when the test leaves it (goto,
+ *   reload) and on the page it ends on, in the state the test brought it to; any violation fails.
+ * `login` logs in through the API instead of the login screen (only auth.spec.ts tests that).
+ */
+
+export type Role = 'user' | 'trainer';
+export const plural = (role: Role) => (role === 'user' ? 'users' : 'trainers');
+
+export const DEMO_PASSWORD = 'Demo1234';
+export const demoEmail = (role: Role) => `${role}@spotter.test`;
+
+const ALLOWED_CONSOLE_ERROR = /Failed to load resource: the server responded with a status of 40[01349]/;
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** axe's WCAG A/AA violations of the page as it is now, one line each. */
+export async function axeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  return results.violations.map(
+    (v) => `${page.url()} ${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+}
+
+/** For a state the test leaves before changing page (an open dialog): axe now. */
+export async function expectNoAxeViolations(page: Page) {
+  expect(await axeViolations(page), 'axe').toEqual([]);
+}
+
+type LoginOptions = { role?: Role; email?: string; password?: string };
+
+type Fixtures = {
+  /**
+   * Logs in through the API and stores the token and user type in localStorage, as the login
+   * screen does, from the next page the test opens on (a later logout stays logged out).
+   * Answers the token, for API calls of the test.
+   */
+  login: (options?: LoginOptions) => Promise<string>;
+};
+
+export const test = base.extend<Fixtures>({
+  page: async ({ page }, use, testInfo) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !ALLOWED_CONSOLE_ERROR.test(message.text())) errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+
+    const violations: string[] = [];
+    const checked = new Set<string>();
+    const check = async () => {
+      const url = page.url();
+      if (!url.startsWith('http') || page.isClosed()) return;
+      checked.add(url);
+      violations.push(...(await axeViolations(page)));
+    };
+    const goto = page.goto.bind(page);
+    const reload = page.reload.bind(page);
+    page.goto = async (...args: Parameters<Page['goto']>) => {
+      await check();
+      return goto(...args);
+    };
+    page.reload = async (...args: Parameters<Page['reload']>) => {
+      await check();
+      return reload(...args);
+    };
+
+    await use(page);
+
+    // A failed test already says what went wrong; axe on its broken page would only add noise.
+    if (testInfo.status === testInfo.expectedStatus) await check();
+    expect(errors, 'console errors').toEqual([]);
+    expect(violations, `axe (${[...checked].join(', ')})`).toEqual([]);
+  },
+
+  login: async ({ page }, use) => {
+    await use(async ({ role = 'user', email = demoEmail(role), password = DEMO_PASSWORD } = {}) => {
+      const answer = await page.request.post(`/api/${plural(role)}/login`, { data: { email, password } });
+      expect(answer.status(), await answer.text()).toBe(200);
+      const { token } = (await answer.json()) as { token: string };
+      await page.addInitScript(
+        ([value, type]) => {
+          // Once per tab: a reload keeps what the app stored since (a new token, a logout).
+          if (sessionStorage.getItem('e2e:logged-in')) return;
+          sessionStorage.setItem('e2e:logged-in', '1');
+          localStorage.setItem('token', value);
+          localStorage.setItem('userType', type);
+        },
+        [token, role],
+      );
+      return token;
+    });
+  },
+});
+
+export { expect };
