@@ -64,16 +64,66 @@ export default tseslint.config(
     },
   },
   {
+    // only repos query tables (lib/jobs.ts is the job queue's own repo; db/ is the schema's home)
     files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/**/*.repo.ts', 'apps/server/src/db/**', 'apps/server/src/lib/jobs.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/web/**'], message: 'the server does not import the web app' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/apps/web/**'], message: 'the server does not import the web app' },
+            { group: ['**/db/schema'], message: 'only repos query tables: call your repo, or the owning module’s service' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // a module's service calls its own repo and other modules' services, never their repos
+    files: ['apps/server/src/modules/**/*.ts'],
+    ignores: ['apps/server/src/**/*.repo.ts', 'apps/server/src/**/*.routes.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/apps/web/**'], message: 'the server does not import the web app' },
+            { group: ['**/db/schema'], message: 'only repos query tables: call your repo, or the owning module’s service' },
+            { group: ['../*/*.repo'], message: 'another module’s repo is its own business: call that module’s service' },
+          ],
+        },
+      ],
     },
   },
   {
     // routes → service → repo → db: a route parses, authorises and calls its service
     files: ['apps/server/src/**/*.routes.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/db/schema', '**/db/client', '**/*.repo'], message: 'a route calls its service; queries live in repos' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/apps/web/**'], message: 'the server does not import the web app' },
+            { group: ['**/db/schema', '**/db/client', '**/*.repo'], message: 'a route calls its service; queries live in repos' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // a repo only queries: it calls no service and no route
+    files: ['apps/server/src/**/*.repo.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/apps/web/**'], message: 'the server does not import the web app' },
+            { group: ['**/*.service', '**/*.routes', '**/plugins/**'], message: 'a repo only queries; rules live in services' },
+          ],
+        },
+      ],
     },
   },
   {

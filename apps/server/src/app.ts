@@ -19,17 +19,19 @@ import { registerNulGuard } from './plugins/nul-guard';
 import { registerWeb } from './plugins/web';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { createAccountsService } from './modules/accounts/accounts.service';
+import { googleSignInRoutes } from './modules/accounts/google-sign-in.routes';
+import { createGoogleSignInService } from './modules/accounts/google-sign-in.service';
 import { createMailer, type Mailer } from './modules/mail/mail.service';
 import { avatarsRoutes } from './modules/avatars/avatars.routes';
-import { settingsRoutes } from './modules/accounts/settings.routes';
-import { createSettingsService } from './modules/accounts/settings.service';
+import { settingsRoutes } from './modules/settings/settings.routes';
+import { createSettingsService } from './modules/settings/settings.service';
 import { imagesRoutes } from './modules/images/images.routes';
 import { createImagesService } from './modules/images/images.service';
 import { favouritesRoutes } from './modules/favourites/favourites.routes';
 import { createFavouritesService } from './modules/favourites/favourites.service';
 import { newsletterRoutes } from './modules/newsletter/newsletter.routes';
 import { createNewsletterService } from './modules/newsletter/newsletter.service';
-import { bookingsModule } from './modules/bookings/bookings.module';
+import { bookingsModule, createBookingsServices } from './modules/bookings/bookings.module';
 import { chatsModule } from './modules/chats/chats.module';
 import { reviewsRoutes } from './modules/reviews/reviews.routes';
 import { createReviewsService } from './modules/reviews/reviews.service';
@@ -67,17 +69,30 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
     });
   }
 
+  // third-party hosts only for what is configured (DECISIONS 12, 16, 25): Google's sign-in script,
+  // button frame and styles; PayPal's checkout buttons
+  const google = config.google.clientId ? ['https://accounts.google.com'] : [];
+  const paypal = config.paypal.clientId ? ['https://www.paypal.com', 'https://*.paypal.com'] : [];
+  const frames = [...google, ...paypal];
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        // pictures are absolute URLs on PUBLIC_URL, which may not be the page's origin
-        imgSrc: ["'self'", 'data:', 'blob:', new URL(config.publicUrl).origin],
+        scriptSrc: ["'self'", ...google, ...paypal],
+        styleSrc: ["'self'", "'unsafe-inline'", ...(google.length ? ['https://accounts.google.com/gsi/style'] : [])],
+        // pictures are absolute URLs on PUBLIC_URL, which may not be the page's origin; Google's accounts bring theirs
+        imgSrc: [
+          "'self'",
+          'data:',
+          'blob:',
+          new URL(config.publicUrl).origin,
+          ...(google.length ? ['https://*.googleusercontent.com'] : []),
+          ...(paypal.length ? ['https://*.paypal.com', 'https://*.paypalobjects.com'] : []),
+        ],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...google, ...paypal],
+        ...(frames.length ? { frameSrc: frames } : {}),
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],
@@ -85,6 +100,8 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       },
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // Google's and PayPal's popups report back to their opener; without them the default stays
+    crossOriginOpenerPolicy: { policy: frames.length ? 'same-origin-allow-popups' : 'same-origin' },
     crossOriginEmbedderPolicy: false,
     hsts: config.env === 'production',
   });
@@ -101,7 +118,8 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Spotter API', version: '0.1.0', description: 'Find a personal trainer. Errors are { message, statusCode, errors? }.' },
+      info: { title: 'Spotter API', version: '0.1.0', description:
+          'Find a personal trainer. Errors are { message, statusCode, code, errors? }: `code` is a stable SCREAMING_SNAKE name from one list (VALIDATION_FAILED, UNAUTHENTICATED, TOKEN_INVALID, NOT_FOUND, EMAIL_TAKEN, SLOT_TAKEN, RATE_LIMITED…), each with one status; branch on it, not on the message, which is for people.' },
       components: {
         securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } },
       },
@@ -133,6 +151,9 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
 
   const accounts = createAccountsService({ db: database.db, tokens, mailer: mail, publicUrl: config.publicUrl, log: app.log });
   const images = createImagesService({ db: database.db });
+  const favourites = createFavouritesService({ db: database.db });
+  // trainers and reviews read subscribers and verified sessions from the bookings module's service
+  const bookingServices = createBookingsServices({ database, mailer: mail, config, jobs, log: app.log });
   // photos nobody uses any more (replaced, or uploaded and never set) are removed every hour
   let imageSweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
@@ -169,15 +190,16 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
         },
       );
       await api.register(accountsRoutes(accounts, auth, limit));
-      await api.register(trainersRoutes(createTrainersService({ db: database.db })));
-      await api.register(reviewsRoutes(createReviewsService({ db: database.db }), auth));
-      await api.register(favouritesRoutes(createFavouritesService({ db: database.db }), auth));
+      await api.register(googleSignInRoutes(createGoogleSignInService({ db: database.db, tokens, ...config.google }), limit.perIp));
+      await api.register(trainersRoutes(createTrainersService({ db: database.db, bookings: bookingServices.bookings })));
+      await api.register(reviewsRoutes(createReviewsService({ db: database.db, accounts, bookings: bookingServices.bookings }), auth));
+      await api.register(favouritesRoutes(favourites, auth));
       await api.register(newsletterRoutes(createNewsletterService({ db: database.db }), limit.perIp));
       await api.register(chatsModule({ database, tokens, auth, mailer: mail, config }));
-      await api.register(bookingsModule({ database, auth, mailer: mail, config, jobs }));
+      await api.register(bookingsModule({ database, auth, mailer: mail, config, jobs, services: bookingServices }));
       await api.register(avatarsRoutes);
       await api.register(imagesRoutes(images, auth));
-      await api.register(settingsRoutes(createSettingsService({ db: database.db, tokens, images, accounts }), auth));
+      await api.register(settingsRoutes(createSettingsService({ db: database.db, tokens, accounts, images, favourites }), auth));
     },
     { prefix: '/api' },
   );

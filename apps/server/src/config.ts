@@ -67,6 +67,10 @@ const EnvSchema = z.object({
   PAYPAL_CLIENT_SECRET: z.string().optional(),
   PAYPAL_API_BASE: z.url('must be a URL such as https://api-m.paypal.com').default('https://api-m.sandbox.paypal.com'),
   PAYPAL_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(10_000),
+  /** Google sign-in (DECISIONS 12): shown and accepted only with a client id. */
+  GOOGLE_CLIENT_ID: z.string().trim().optional(),
+  /** Where Google's signing keys are published; tests point it at their own key server. */
+  GOOGLE_JWKS_URL: z.url('must be a URL such as https://www.googleapis.com/oauth2/v3/certs').default('https://www.googleapis.com/oauth2/v3/certs'),
 });
 
 export type Config = {
@@ -88,6 +92,8 @@ export type Config = {
   apiDocs: boolean;
   serverTiming: boolean;
   paypal: { clientId?: string; clientSecret?: string; apiBase: string; timeoutMs: number };
+  /** Google sign-in; off without a client id. */
+  google: { clientId?: string; jwksUrl: string };
 };
 
 export class ConfigError extends Error {
@@ -139,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiDocs: e.API_DOCS ?? !isProduction,
     serverTiming: e.SERVER_TIMING ?? !isProduction,
     paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE.replace(/\/$/, ''), timeoutMs: e.PAYPAL_TIMEOUT_MS },
+    google: { clientId: e.GOOGLE_CLIENT_ID || undefined, jwksUrl: e.GOOGLE_JWKS_URL },
   };
 }
 

@@ -33,7 +33,7 @@ describe.each([
     expect((await post(`/api/${plural}/register`, body)).statusCode).toBe(201);
     const again = await post(`/api/${plural}/register`, { ...body, email: body.email.toUpperCase() });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ message: SERVER_MSG.emailTaken, statusCode: 409 });
+    expect(again.json()).toMatchObject({ message: SERVER_MSG.emailTaken, statusCode: 409, code: 'EMAIL_TAKEN' });
   });
 
   it('answers 401 with one message for an unknown e-mail and a wrong password alike', async () => {
@@ -157,7 +157,7 @@ describe('bad input never gets a 5xx', () => {
       payload: '{"firstName": "Nad',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: SERVER_MSG.malformedJson, statusCode: 400 });
+    expect(res.json()).toEqual({ message: SERVER_MSG.malformedJson, statusCode: 400, code: 'MALFORMED_JSON' });
   });
 
   it.each([['[]'], ['null'], ['"text"'], ['42']])('a JSON body of %s is a 400', async (payload) => {
@@ -175,7 +175,7 @@ describe('bad input never gets a 5xx', () => {
   it('a body over 100 KB is a 413', async () => {
     const res = await post('/api/users/register', validSignUp({ firstName: 'x'.repeat(120 * 1024) }));
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ message: SERVER_MSG.tooLarge, statusCode: 413 });
+    expect(res.json()).toEqual({ message: SERVER_MSG.tooLarge, statusCode: 413, code: 'PAYLOAD_TOO_LARGE' });
   });
 
   it('an unsupported content type is a 415 JSON answer', async () => {

@@ -29,7 +29,7 @@ describe('login lockout counts failures per e-mail and IP', () => {
 
     const locked = await login(owner.email, owner.password, '203.0.113.2');
     expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual({ message: loginLockedMessage(15 * 60), statusCode: 429 });
+    expect(locked.json()).toEqual({ message: loginLockedMessage(15 * 60), statusCode: 429, code: 'RATE_LIMITED' });
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(14 * 60);
     // the same IP may still log in to another account, and the same e-mail as a trainer is another account
     expect((await login(other.email, other.password, '203.0.113.2')).statusCode).toBe(200);

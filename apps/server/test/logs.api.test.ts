@@ -76,7 +76,7 @@ describe('the log', () => {
 
     const failed = await app.inject({ url: '/api/test-only/failing-query' });
     expect(failed.statusCode).toBe(500);
-    expect(failed.json()).toEqual({ message: 'Something went wrong on our side', statusCode: 500 });
+    expect(failed.json()).toEqual({ message: 'Something went wrong on our side', statusCode: 500, code: 'INTERNAL' });
 
     const [row] = await database.db.select({ passwordHash: accounts.passwordHash }).from(accounts).where(eq(accounts.email, body.email));
     const log = lines.join('');

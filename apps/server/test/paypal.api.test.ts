@@ -105,7 +105,7 @@ describe('PayPal Orders v2', () => {
     paypal.failNext('capture', 'server-error');
     const res = await capture(t, me.token, orderId);
     expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ message: PAYMENT_MSG.providerDown, statusCode: 502 });
+    expect(res.json()).toEqual({ message: PAYMENT_MSG.providerDown, statusCode: 502, code: 'PROVIDER_UNAVAILABLE' });
     expect(await statusOf(bookingId)).toBe('pending');
     expect(await paymentsOf(bookingId)).toEqual([]);
 
@@ -122,7 +122,7 @@ describe('PayPal Orders v2', () => {
     const started = Date.now();
     const res = await capture(t, me.token, orderId);
     expect(res.statusCode).toBe(504);
-    expect(res.json()).toEqual({ message: PAYMENT_MSG.providerTimeout, statusCode: 504 });
+    expect(res.json()).toEqual({ message: PAYMENT_MSG.providerTimeout, statusCode: 504, code: 'PROVIDER_TIMEOUT' });
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 10);
     expect(await statusOf(bookingId)).toBe('pending');
     expect(await paymentsOf(bookingId)).toEqual([]);

@@ -45,6 +45,20 @@ describe('health, docs, headers', async () => {
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
   });
 
+  it("allows PayPal's hosts for its checkout buttons only when PayPal is configured", async () => {
+    expect(String((await t.app.inject('/api/health')).headers['content-security-policy'])).not.toContain('paypal');
+    const withPaypal = await buildTestApp({ PAYPAL_CLIENT_ID: 'client-id', PAYPAL_CLIENT_SECRET: 'client-secret' });
+    try {
+      const csp = String((await withPaypal.app.inject('/api/health')).headers['content-security-policy']);
+      for (const directive of ['script-src', 'connect-src', 'frame-src']) {
+        expect(csp).toMatch(new RegExp(`${directive} [^;]*https://www\\.paypal\\.com`));
+      }
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    } finally {
+      await withPaypal.close();
+    }
+  });
+
   it('keeps CORS closed by default', async () => {
     const res = await t.app.inject({ method: 'OPTIONS', url: '/api/users/login', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
@@ -94,7 +108,7 @@ describe('rate limits', async () => {
     expect(codes.slice(0, 4)).toEqual([401, 401, 401, 401]);
     expect(codes[5]).toBe(429);
     const res = await login(uniqueEmail(), '10.0.0.1');
-    expect(res.json()).toEqual({ message: SERVER_MSG.tooMany, statusCode: 429 });
+    expect(res.json()).toEqual({ message: SERVER_MSG.tooMany, statusCode: 429, code: 'RATE_LIMITED' });
     expect((await login(uniqueEmail(), '10.0.0.2')).statusCode).toBe(401);
   });
 
@@ -220,17 +234,18 @@ describe('every error answer has the one shape, also before a route runs', async
   const FASTIFY_DEFAULTS = /Unsupported Media Type|is not a valid url component|Client Error|expected object, received string/;
 
   it.each([
-    ['a method the path does not take', { method: 'DELETE' as const, url: '/api/trainers' }, 405],
-    ['a text/plain body', { method: 'POST' as const, url: '/api/newsletter', headers: { 'content-type': 'text/plain' }, payload: '{"email":"a@b.co"}' }, 415],
-    ['an unknown content type', { method: 'POST' as const, url: '/api/newsletter', headers: { 'content-type': 'application/xml' }, payload: '<email/>' }, 415],
-    ['a path that does not percent-decode', { url: '/api/trainerData/%E0%A4%A' }, 400],
-  ])('%s', async (_what, request, status) => {
+    ['a method the path does not take', { method: 'DELETE' as const, url: '/api/trainers' }, 405, 'METHOD_NOT_ALLOWED'],
+    ['a text/plain body', { method: 'POST' as const, url: '/api/newsletter', headers: { 'content-type': 'text/plain' }, payload: '{"email":"a@b.co"}' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['an unknown content type', { method: 'POST' as const, url: '/api/newsletter', headers: { 'content-type': 'application/xml' }, payload: '<email/>' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['a path that does not percent-decode', { url: '/api/trainerData/%E0%A4%A' }, 400, 'BAD_REQUEST'],
+  ])('%s', async (_what, request, status, code) => {
     const res = await t.app.inject(request);
     expect(res.statusCode).toBe(status);
     expect(res.headers['content-type']).toContain('application/json');
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['message', 'statusCode']);
+    expect(Object.keys(body).sort()).toEqual(['code', 'message', 'statusCode']);
     expect(body.statusCode).toBe(status);
+    expect(body.code).toBe(code);
     expect(body.message.length).toBeGreaterThan(5);
     expect(body.message).not.toMatch(FASTIFY_DEFAULTS);
   });
@@ -270,7 +285,7 @@ describe('a NUL character anywhere in a request is a 400, never a 500', async ()
   ])('%s', async (_where, request, field) => {
     const res = await t.app.inject(request);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: SERVER_MSG.nulCharacter, statusCode: 400, errors: { [field]: SERVER_MSG.nulCharacter } });
+    expect(res.json()).toEqual({ message: SERVER_MSG.nulCharacter, statusCode: 400, code: 'VALIDATION_FAILED', errors: { [field]: SERVER_MSG.nulCharacter } });
   });
 
   it('finds NUL deep in a body without overflowing the stack', () => {

@@ -115,7 +115,7 @@ describe('unverified accounts', () => {
     const unverified = await createAccount(t, 'user', {}, { verify: false });
     const res = await postReview({ trainerId: tr.id, rating: 1, comment: 'Never met him' }, unverified.token);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ message: SERVER_MSG.verifyToReview, statusCode: 403 });
+    expect(res.json()).toEqual({ message: SERVER_MSG.verifyToReview, statusCode: 403, code: 'EMAIL_NOT_VERIFIED' });
     expect(await reviewsOf(tr.id)).toEqual([]);
     expect(await trainerData(tr.id)).toMatchObject({ rating: 0, ratingCount: 0 });
   });

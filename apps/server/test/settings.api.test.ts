@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { SERVER_MSG, SETTINGS_MSG } from '@spotter/shared';
 import { eq } from 'drizzle-orm';
 import { accounts, images as imagesTable, weightEntries } from '../src/db/schema';
-import { CONTACT_SAVES_PER_HOUR } from '../src/modules/accounts/settings.routes';
-import { WEIGHT_ENTRIES_MAX } from '../src/modules/accounts/settings.service';
+import { CONTACT_SAVES_PER_HOUR } from '../src/modules/settings/settings.routes';
+import { WEIGHT_ENTRIES_MAX } from '../src/modules/settings/settings.service';
 import { createAccount, uniqueEmail, useTestApp } from './helper';
 
 const t = await useTestApp();

@@ -139,7 +139,7 @@ describe('a client written against spec section 7, on another origin', () => {
   it('GET /trainerData/ without a token is the own-trainer route (401), not a missing trainer', async () => {
     const res = await call('GET', '/trainerData/');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ message: SERVER_MSG.noToken, statusCode: 401 });
+    expect(res.body).toEqual({ message: SERVER_MSG.noToken, statusCode: 401, code: 'UNAUTHENTICATED' });
   });
 
   it('GET /trainerData/{id}, with or without a trailing slash, answers the public trainerData', async () => {
@@ -242,10 +242,11 @@ describe('a client written against spec section 7, on another origin', () => {
   it('error answers are readable cross-origin and have the one shape', async () => {
     const unknown = await call('GET', '/nothing-here');
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ message: 'Not found: GET /api/nothing-here', statusCode: 404 });
+    expect(unknown.body).toEqual({ message: 'Not found: GET /api/nothing-here', statusCode: 404, code: 'NOT_FOUND' });
     const wrongMethod = await call('DELETE', '/trainers', { token: session.userToken });
     expect(wrongMethod.status).toBe(405);
-    expect(Object.keys(wrongMethod.body).sort()).toEqual(['message', 'statusCode']);
+    expect(Object.keys(wrongMethod.body).sort()).toEqual(['code', 'message', 'statusCode']);
+    expect(wrongMethod.body.code).toBe('METHOD_NOT_ALLOWED');
     expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
   });
 });
@@ -264,13 +265,13 @@ describe('requests Node cannot parse still answer the one error shape', () => {
   it('answers a broken request line with a JSON 400', async () => {
     const answer = await raw('NOT-HTTP\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
-    expect(bodyOf(answer)).toEqual({ message: SERVER_MSG.badRequest, statusCode: 400 });
+    expect(bodyOf(answer)).toEqual({ message: SERVER_MSG.badRequest, statusCode: 400, code: 'BAD_REQUEST' });
   });
 
   it('answers oversized headers with a JSON 431', async () => {
     const answer = await raw(`GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 431 /);
-    expect(bodyOf(answer)).toEqual({ message: SERVER_MSG.tooLarge, statusCode: 431 });
+    expect(bodyOf(answer)).toEqual({ message: SERVER_MSG.tooLarge, statusCode: 431, code: 'HEADERS_TOO_LARGE' });
   });
 });
 

@@ -142,7 +142,7 @@ describe('trailing slashes are ignored', () => {
   it('/api/trainerData/ is the own-trainer route (a token is required), not a trainer with an empty id', async () => {
     const anonymous = await t.app.inject('/api/trainerData/');
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.json()).toEqual({ message: SERVER_MSG.noToken, statusCode: 401 });
+    expect(anonymous.json()).toEqual({ message: SERVER_MSG.noToken, statusCode: 401, code: 'UNAUTHENTICATED' });
     const tr = await createAccount(t, 'trainer');
     const own = await t.app.inject({ url: '/api/trainerData/', headers: { authorization: tr.token } });
     expect(own.statusCode).toBe(200);
@@ -188,5 +188,35 @@ describe('pictures', () => {
     expect(posted.json().review.reviewerProfilePhoto).toBe(`${t.config.publicUrl}/api/avatars/reviewer.svg`);
     const reviews = await t.app.inject(`/api/trainer/reviews/${tr.id}`);
     expect(reviews.json().allReviews[0].reviewerProfilePhoto).toBe(`${t.config.publicUrl}/api/avatars/reviewer.svg`);
+  });
+});
+
+describe('public answers never read private columns', () => {
+  const PRIVATE = ['password_hash', '"email"', '"phone"', '"age"', '"height"', '"weight"', 'token_version'];
+
+  it('the list and the profile select only public columns', async () => {
+    const repo = await import('../src/modules/trainers/trainers.repo');
+    const page = repo.findTrainers(t.database.db, { filters: { city, q: 'coach', minPrice: 100, ids: [] }, sort: 'rating', limit: 24, offset: 0 }).toSQL().sql;
+    const one = repo.findListedTrainerQuery(t.database.db, '3f1c2b9e-0000-4000-8000-000000000000').toSQL().sql;
+    for (const sql of [page, one]) {
+      expect(sql).toMatch(/^select "id", "first_name"/);
+      for (const column of PRIVATE) expect(sql).not.toContain(column);
+    }
+  });
+
+  it('the rows the list and the profile read hold no private field', async () => {
+    const repo = await import('../src/modules/trainers/trainers.repo');
+    const [row] = await repo.findTrainers(t.database.db, { filters: { city }, sort: 'rating', limit: 1, offset: 0 });
+    const one = await repo.findListedTrainer(t.database.db, row.id);
+    for (const r of [row, one!]) expect(Object.keys(r).sort()).toEqual(Object.keys(repo.publicTrainerColumns).sort());
+    expect(Object.keys(repo.publicTrainerColumns)).not.toEqual(expect.arrayContaining(['passwordHash']));
+  });
+
+  it("the owner's own account is read without the password hash", async () => {
+    const { findAccountById } = await import('../src/modules/accounts/accounts.repo');
+    const me = await createAccount(t, 'trainer');
+    const row = await findAccountById(t.database.db, me.id);
+    expect(row).toBeDefined();
+    expect(row).not.toHaveProperty('passwordHash');
   });
 });

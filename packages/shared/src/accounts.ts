@@ -51,4 +51,3 @@ export type TPublicTrainer = z.infer<typeof ZPublicTrainer>;
 export const ZUserDataResponse = z.object({ userData: ZOwnAccount });
 export const ZOwnTrainerDataResponse = z.object({ trainerData: ZOwnTrainer });
 export const ZPublicTrainerDataResponse = z.object({ trainerData: ZPublicTrainer });
-export const ZIdParams = z.object({ id: z.string() });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BOOKING_MSG } from './messages';
+import { ZErrorCode } from './errors';
 
 /** Booking rules of DECISIONS 16, in one place for the server and the browser. */
 export const BOOKING_RULES = {
@@ -147,6 +148,7 @@ export type TCaptureResponse = z.infer<typeof ZCaptureResponse>;
 export const ZPaymentErrorResponse = z.object({
   message: z.string(),
   statusCode: z.number(),
+  code: ZErrorCode,
   name: z.string().optional(),
   details: z.array(z.object({ issue: z.string(), description: z.string().optional(), field: z.string().optional() })).optional(),
   debug_id: z.string().optional(),

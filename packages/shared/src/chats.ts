@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZIdParam } from './ids';
 import { CHAT_MSG } from './messages';
 
 /** Limits of the chat, shared by the browser form, the REST routes and the WebSocket. */
@@ -75,7 +76,7 @@ export const ZChatQuery = z.object({
   after: z.string().max(64).optional(),
 });
 export type TChatQuery = z.infer<typeof ZChatQuery>;
-export const ZChatParams = z.object({ trainerId: z.string().max(64) });
+export const ZChatParams = ZIdParam(CHAT_MSG.recipientNotFound, 'trainerId');
 
 /** Oldest first. `hasMore`: older messages exist (newest page, `before`) or newer ones (`after`). */
 export const ZChatMessagesResponse = z.object({ allMessages: z.array(ZChatMessage), hasMore: z.boolean().optional() });
@@ -93,7 +94,7 @@ export const ZConversation = z.object({
 export type TConversation = z.infer<typeof ZConversation>;
 /** Newest conversation first. */
 export const ZConversationsResponse = z.object({ conversations: z.array(ZConversation) });
-export const ZCounterpartParams = z.object({ counterpartId: z.string().max(64) });
+export const ZCounterpartParams = ZIdParam(CHAT_MSG.recipientNotFound, 'counterpartId');
 export const ZMarkReadResponse = z.object({ message: z.string(), read: z.number().optional() });
 
 /** Frames a client sends on /api/ws. The first one must be `auth`. */

@@ -65,6 +65,7 @@ export const SERVER_MSG = {
   unsupportedMediaType: 'Send the request body as JSON (Content-Type: application/json)',
   methodNotAllowed: 'This method is not allowed here',
   badRequest: 'The request could not be read',
+  internal: 'Something went wrong on our side',
 } as const;
 
 /** Toasts of spec section 6, shared so the server can answer with the same words. */

@@ -15,6 +15,8 @@ export const ZReview = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   isMine: z.boolean().optional(),
+  /** The reviewer had a paid session with the trainer that is over (DECISIONS 15). */
+  verifiedSession: z.boolean().optional(),
 });
 export type TReview = z.infer<typeof ZReview>;
 export const ZReviewsResponse = z.object({ allReviews: z.array(ZReview) });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZPublicTrainer } from './accounts';
+import { isId } from './ids';
 
 export const TRAINER_SORTS = ['rating', 'price_asc', 'price_desc', 'newest'] as const;
 export const EGYPT_CITIES = [
@@ -61,24 +62,39 @@ export const ZTrainersQuery = z
   .object({
     page: trainerListParams.page.default(1),
     limit: trainerListParams.limit.default(L.pageSize),
-    q: z.string().trim().max(L.qMax, `q must be at most ${L.qMax} characters`).optional(),
+    /** An empty search is no search. */
+    q: z
+      .string()
+      .trim()
+      .max(L.qMax, `q must be at most ${L.qMax} characters`)
+      .optional()
+      .transform((q) => q || undefined),
     minPrice: trainerListParams.price('minPrice').optional(),
     maxPrice: trainerListParams.price('maxPrice').optional(),
     minRating: trainerListParams.minRating.optional(),
     gender: trainerListParams.gender.optional(),
-    city: z.string().trim().max(L.cityMax, `city must be at most ${L.cityMax} characters`).optional(),
+    city: z
+      .string()
+      .trim()
+      .max(L.cityMax, `city must be at most ${L.cityMax} characters`)
+      .optional()
+      .transform((city) => city || undefined),
     sort: trainerListParams.sort.default('rating'),
+    /** Parsed to the ids that can be ids at all (others name no trainer), at most 500. */
     ids: z
       .string()
       .max(L.idsMax)
       .optional()
-      .describe('comma-separated trainer ids (the favourites filter)'),
+      .describe('comma-separated trainer ids (the favourites filter)')
+      .transform((csv) => csv?.split(',').map((s) => s.trim()).filter(isId).slice(0, 500)),
   })
   .refine((v) => v.minPrice === undefined || v.maxPrice === undefined || v.minPrice <= v.maxPrice, {
     message: 'minPrice must not be more than maxPrice',
     path: ['minPrice'],
   });
 export type TTrainersQuery = z.input<typeof ZTrainersQuery>;
+/** The query as the server reads it: defaults applied, empty text dropped, ids split. */
+export type TTrainersQueryParsed = z.output<typeof ZTrainersQuery>;
 
 /** An empty address value (`?minPrice=`) counts as missing, not as 0. */
 const param = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema);

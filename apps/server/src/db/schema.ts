@@ -18,10 +18,16 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /**
- * The predicate of every partial index on trainers; list queries repeat it word for word so the
- * planner can use them.
+ * The predicate of every partial index on trainers (as migrations 0001 and 0003 wrote it).
  */
-export const LISTED_TRAINER = sql.raw(`role = 'trainer' and deleted_at is null and email_verified_at is not null`);
+const TRAINER_INDEX_PREDICATE = sql.raw(`role = 'trainer' and deleted_at is null and email_verified_at is not null`);
+
+/**
+ * A trainer anyone may see: the index predicate word for word (so the planner can use the indexes)
+ * and a price, which a trainer signed in with Google has not set yet. The list's b-tree indexes
+ * hold the price (key or INCLUDE), so a page is still found by an index-only scan.
+ */
+export const LISTED_TRAINER = sql.raw(`role = 'trainer' and deleted_at is null and email_verified_at is not null and price_cents is not null`);
 
 /**
  * Users and trainers share one table: they have the same fields, log in the same way and
@@ -64,14 +70,14 @@ export const accounts = pgTable(
     // key is lower(city): an index-only scan needs the column itself) (added by hand in
     // migration 0001; drizzle-kit cannot write INCLUDE), so a page is found by an index-only scan
     // and only its 24 rows are read (docs/decisions/006-trainer-list-speed.md).
-    index('accounts_trainer_rating_idx').on(t.ratingAvg.desc(), t.id).where(LISTED_TRAINER),
-    index('accounts_trainer_price_idx').on(t.priceCents, t.id).where(LISTED_TRAINER),
-    index('accounts_trainer_newest_idx').on(t.createdAt.desc(), t.id).where(LISTED_TRAINER),
-    index('accounts_trainer_city_idx').on(sql`lower(${t.city})`, t.ratingAvg.desc(), t.id).where(LISTED_TRAINER),
-    index('accounts_trainer_city_price_idx').on(sql`lower(${t.city})`, t.priceCents, t.id).where(LISTED_TRAINER),
+    index('accounts_trainer_rating_idx').on(t.ratingAvg.desc(), t.id).where(TRAINER_INDEX_PREDICATE),
+    index('accounts_trainer_price_idx').on(t.priceCents, t.id).where(TRAINER_INDEX_PREDICATE),
+    index('accounts_trainer_newest_idx').on(t.createdAt.desc(), t.id).where(TRAINER_INDEX_PREDICATE),
+    index('accounts_trainer_city_idx').on(sql`lower(${t.city})`, t.ratingAvg.desc(), t.id).where(TRAINER_INDEX_PREDICATE),
+    index('accounts_trainer_city_price_idx').on(sql`lower(${t.city})`, t.priceCents, t.id).where(TRAINER_INDEX_PREDICATE),
     index('accounts_trainer_search_idx')
       .using('gin', sql`(${t.firstName} || ' ' || ${t.lastName} || ' ' || ${t.title} || ' ' || ${t.description}) gin_trgm_ops`)
-      .where(LISTED_TRAINER),
+      .where(TRAINER_INDEX_PREDICATE),
     check('accounts_trainer_price_ck', sql`${t.role} <> 'trainer' or ${t.priceCents} >= 10000`),
   ],
 );

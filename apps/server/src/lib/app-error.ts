@@ -1,19 +1,20 @@
-/** The one error type services throw; the error handler turns it into DECISIONS item 4's JSON. */
+import { ERROR_STATUS, type ErrorCode } from '@spotter/shared';
+
+/**
+ * The one error type services throw: a stable code from the shared list, a message for people, and
+ * field errors when there are some. The status follows from the code (docs/decisions/012-error-codes.md);
+ * the errors plugin turns it into `{ message, statusCode, code, errors? }`.
+ */
 export class AppError extends Error {
+  readonly statusCode: number;
+
   constructor(
-    public readonly statusCode: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429,
+    public readonly code: ErrorCode,
     message: string,
     public readonly errors?: Record<string, string>,
   ) {
     super(message);
     this.name = 'AppError';
+    this.statusCode = ERROR_STATUS[code];
   }
 }
-
-export const badRequest = (message: string, errors?: Record<string, string>) =>
-  new AppError(400, message, errors);
-export const unauthorized = (message: string) => new AppError(401, message);
-export const forbidden = (message: string) => new AppError(403, message);
-export const notFound = (message: string) => new AppError(404, message);
-export const conflict = (message: string, errors?: Record<string, string>) =>
-  new AppError(409, message, errors);

@@ -7,7 +7,7 @@ export class LockedOut extends AppError {
     message: string,
     public readonly retryAfterSeconds: number,
   ) {
-    super(429, message);
+    super('RATE_LIMITED', message);
   }
 }
 

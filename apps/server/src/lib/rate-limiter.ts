@@ -34,7 +34,7 @@ export function createRateLimiter(opts: {
     if (entry.count > opts.max) {
       const retryAfter = Math.ceil((entry.resetAt - now) / 1000);
       reply.header('Retry-After', retryAfter);
-      throw new AppError(429, opts.message ? opts.message(retryAfter) : SERVER_MSG.tooMany);
+      throw new AppError('RATE_LIMITED', opts.message ? opts.message(retryAfter) : SERVER_MSG.tooMany);
     }
   };
   return handler;

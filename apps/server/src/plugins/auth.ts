@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { eq } from 'drizzle-orm';
 import { SERVER_MSG, type Role } from '@spotter/shared';
-import { accounts } from '../db/schema';
 import type { Db } from '../db/client';
-import { forbidden, unauthorized } from '../lib/app-error';
+import { AppError } from '../lib/app-error';
+import { findTokenState } from '../modules/accounts/accounts.repo';
 import type { TokenService } from '../lib/tokens';
 
 export type Caller = { id: string; role: Role };
@@ -31,14 +30,10 @@ export function createAuth(db: Db, tokens: TokenService) {
     const token = tokenFromHeader(req);
     if (!token) return undefined;
     const claims = await tokens.verify(token);
-    if (!claims) throw unauthorized(SERVER_MSG.badToken);
-    const [row] = await db
-      .select({ tokenVersion: accounts.tokenVersion, role: accounts.role, deletedAt: accounts.deletedAt })
-      .from(accounts)
-      .where(eq(accounts.id, claims.id))
-      .limit(1);
+    if (!claims) throw new AppError('TOKEN_INVALID', SERVER_MSG.badToken);
+    const row = await findTokenState(db, claims.id);
     if (!row || row.deletedAt || row.role !== claims.role || row.tokenVersion !== claims.tv) {
-      throw unauthorized(SERVER_MSG.badToken);
+      throw new AppError('TOKEN_INVALID', SERVER_MSG.badToken);
     }
     return { id: claims.id, role: claims.role };
   }
@@ -47,9 +42,9 @@ export function createAuth(db: Db, tokens: TokenService) {
   function requireAuth(role?: Role, wrongRoleMessage?: string): preHandlerAsyncHookHandler {
     return async (req) => {
       const caller = await identify(req);
-      if (!caller) throw unauthorized(SERVER_MSG.noToken);
+      if (!caller) throw new AppError('UNAUTHENTICATED', SERVER_MSG.noToken);
       if (role && caller.role !== role) {
-        throw forbidden(wrongRoleMessage ?? (role === 'trainer' ? SERVER_MSG.wrongRoleTrainer : SERVER_MSG.wrongRoleUser));
+        throw new AppError('FORBIDDEN_ROLE', wrongRoleMessage ?? (role === 'trainer' ? SERVER_MSG.wrongRoleTrainer : SERVER_MSG.wrongRoleUser));
       }
       req.caller = caller;
     };
@@ -65,7 +60,7 @@ export function createAuth(db: Db, tokens: TokenService) {
 export type Auth = ReturnType<typeof createAuth>;
 
 export const callerOf = (req: FastifyRequest): Caller => {
-  if (!req.caller) throw unauthorized(SERVER_MSG.noToken);
+  if (!req.caller) throw new AppError('UNAUTHENTICATED', SERVER_MSG.noToken);
   return req.caller;
 };
 

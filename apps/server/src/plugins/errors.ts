@@ -2,10 +2,10 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, ResponseSerializationError } from 'fastify-type-provider-zod';
-import { SERVER_MSG } from '@spotter/shared';
+import { DEFAULT_CODE_OF_STATUS, ERROR_STATUS, SERVER_MSG, type ErrorCode, type TErrorResponse } from '@spotter/shared';
 import { AppError } from '../lib/app-error';
 
-type ValidationIssue = { instancePath?: string; message?: string };
+type ValidationIssue = { instancePath?: string; message?: string; keyword?: string; params?: { format?: string } };
 
 /** Field → first message, from the type provider's validation errors. */
 function fieldErrors(validation: ValidationIssue[]): Record<string, string> {
@@ -17,45 +17,50 @@ function fieldErrors(validation: ValidationIssue[]): Record<string, string> {
   return errors;
 }
 
-/** Every error becomes `{ message, statusCode, errors? }`; a 5xx never tells the client why. */
+/** An id in the path that is not an id at all (ZIdParam): it names nothing, like an unknown id. */
+const isMalformedPathId = (context: string | undefined, validation: ValidationIssue[]) =>
+  context === 'params' && validation.every((v) => v.keyword === 'invalid_format' && v.params?.format === 'guid');
+
+/** The one error shape, `{ message, statusCode, code, errors? }`, with the status the code goes with. */
+export function errorBody(code: ErrorCode, message: string, errors?: Record<string, string>): TErrorResponse {
+  return { message, statusCode: ERROR_STATUS[code], code, ...(errors ? { errors } : {}) };
+}
+
+/** A status Fastify or a plugin chose, with its default code; a 4xx without one is answered as 400. */
+export function codeOfStatus(status: number): ErrorCode {
+  return DEFAULT_CODE_OF_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'BAD_REQUEST');
+}
+
+const send = (reply: FastifyReply, code: ErrorCode, message: string, errors?: Record<string, string>) =>
+  reply.status(ERROR_STATUS[code]).send(errorBody(code, message, errors));
+
+/** Every error becomes `{ message, statusCode, code, errors? }`; a 5xx never tells the client why. */
 export function registerErrorHandling(app: FastifyInstance) {
   // Without its parser a text/plain body gets the 415 below rather than "expected object, received
   // string"; it also keeps the API from reading bodies a cross-site form can send without a preflight.
   app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err instanceof AppError) {
-      return reply
-        .status(err.statusCode)
-        .send({ message: err.message, statusCode: err.statusCode, ...(err.errors ? { errors: err.errors } : {}) });
-    }
+    if (err instanceof AppError) return send(reply, err.code, err.message, err.errors);
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const errors = fieldErrors(err.validation as unknown as ValidationIssue[]);
+      const validation = err.validation as unknown as ValidationIssue[];
+      const errors = fieldErrors(validation);
       const first = Object.values(errors)[0];
-      return reply.status(400).send({ message: first ?? SERVER_MSG.invalidInput, statusCode: 400, errors });
+      if (isMalformedPathId(err.validationContext, validation)) return send(reply, 'NOT_FOUND', first ?? SERVER_MSG.notFound);
+      return send(reply, 'VALIDATION_FAILED', first ?? SERVER_MSG.invalidInput, errors);
     }
     if (err instanceof ResponseSerializationError) {
       req.log.error({ err, cause: err.cause }, 'response did not match its schema');
-      return reply.status(500).send({ message: 'Something went wrong on our side', statusCode: 500 });
+      return send(reply, 'INTERNAL', SERVER_MSG.internal);
     }
     const status = err.statusCode ?? 500;
-    if (status === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.status(413).send({ message: SERVER_MSG.tooLarge, statusCode: 413 });
-    }
-    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {
-      return reply.status(400).send({ message: SERVER_MSG.malformedJson, statusCode: 400 });
-    }
-    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.status(415).send({ message: SERVER_MSG.unsupportedMediaType, statusCode: 415 });
-    }
-    if (status === 429) {
-      return reply.status(429).send({ message: SERVER_MSG.tooMany, statusCode: 429 });
-    }
-    if (status >= 400 && status < 500) {
-      return reply.status(status).send({ message: err.message, statusCode: status });
-    }
+    if (status === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 'PAYLOAD_TOO_LARGE', SERVER_MSG.tooLarge);
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) return send(reply, 'MALFORMED_JSON', SERVER_MSG.malformedJson);
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return send(reply, 'UNSUPPORTED_MEDIA_TYPE', SERVER_MSG.unsupportedMediaType);
+    if (status === 429) return send(reply, 'RATE_LIMITED', SERVER_MSG.tooMany);
+    if (status >= 400 && status < 500) return send(reply, codeOfStatus(status), err.message);
     req.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ message: 'Something went wrong on our side', statusCode: 500 });
+    return send(reply, 'INTERNAL', SERVER_MSG.internal);
   });
 }
 
@@ -64,9 +69,9 @@ export function registerErrorHandling(app: FastifyInstance) {
  * whose percent-encoding does not decode, a parameter over the length limit). Same shape as the rest.
  */
 export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
-  if (err.code === 'FST_ERR_BAD_URL') return reply.status(400).send({ message: SERVER_MSG.badUrl, statusCode: 400 });
-  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
-  return reply.status(status).send({ message: status === 414 ? SERVER_MSG.badUrl : SERVER_MSG.badRequest, statusCode: status });
+  if (err.code === 'FST_ERR_BAD_URL') return send(reply, 'BAD_REQUEST', SERVER_MSG.badUrl);
+  const code = codeOfStatus(err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400);
+  return send(reply, code, code === 'URI_TOO_LONG' ? SERVER_MSG.badUrl : SERVER_MSG.badRequest);
 }
 
 /**
@@ -75,9 +80,10 @@ export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: 
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-  const message = status === 408 ? 'The request took too long to arrive' : status === 431 ? SERVER_MSG.tooLarge : SERVER_MSG.badRequest;
-  const body = JSON.stringify({ message, statusCode: status });
+  const code: ErrorCode = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : err.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
+  const status = ERROR_STATUS[code];
+  const message = code === 'REQUEST_TIMEOUT' ? 'The request took too long to arrive' : code === 'HEADERS_TOO_LARGE' ? SERVER_MSG.tooLarge : SERVER_MSG.badRequest;
+  const body = JSON.stringify(errorBody(code, message));
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
@@ -99,12 +105,10 @@ export async function registerApiNotFound(app: FastifyInstance) {
         const path = req.url.split('?')[0];
         const allowed = ROUTABLE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
         if (allowed.length) {
-          return reply
-            .status(405)
-            .header('Allow', allowed.join(', '))
-            .send({ message: `${SERVER_MSG.methodNotAllowed}: ${req.method} ${path} (allowed: ${allowed.join(', ')})`, statusCode: 405 });
+          reply.header('Allow', allowed.join(', '));
+          return send(reply, 'METHOD_NOT_ALLOWED', `${SERVER_MSG.methodNotAllowed}: ${req.method} ${path} (allowed: ${allowed.join(', ')})`);
         }
-        return reply.status(404).send({ message: `Not found: ${req.method} ${path}`, statusCode: 404 });
+        return send(reply, 'NOT_FOUND', `Not found: ${req.method} ${path}`);
       });
     },
     { prefix: '/api' },

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SERVER_MSG } from '@spotter/shared';
-import { badRequest } from '../lib/app-error';
+import { AppError } from '../lib/app-error';
 
 /**
  * Where the first NUL character (U+0000) sits in a parsed value (a string, or one nested in objects
@@ -34,7 +34,7 @@ export function registerNulGuard(app: FastifyInstance) {
   app.addHook('preValidation', async (req: FastifyRequest) => {
     for (const part of [req.params, req.query, req.body]) {
       const field = findNul(part);
-      if (field !== undefined) throw badRequest(SERVER_MSG.nulCharacter, { [field]: SERVER_MSG.nulCharacter });
+      if (field !== undefined) throw new AppError('VALIDATION_FAILED', SERVER_MSG.nulCharacter, { [field]: SERVER_MSG.nulCharacter });
     }
   });
 }

@@ -39,7 +39,6 @@ describe('route table', () => {
     ['/team', 'Our team'],
     ['/blog/your-first-session-with-a-personal-trainer', 'What to expect from your first session with a personal trainer'],
     ['/blog/no-such-post', 'Post not found'],
-    ['/trainer/chatOfTrainer', 'Messages'],
   ])('renders the page at %s', async (url, heading) => {
     renderAt(url);
     expect(await screen.findByRole('heading', { level: 1, name: heading }, slow)).toBeInTheDocument();
@@ -49,6 +48,12 @@ describe('route table', () => {
     renderAt('/verification/success?role=user');
     expect(await screen.findByText('You account has been verified successfully!', {}, slow)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Login now!' })).toHaveAttribute('href', '/users/login');
+  });
+
+  it('sends a visitor of the trainer inbox to the trainer login', async () => {
+    const router = renderAt('/trainer/chatOfTrainer');
+    expect(await screen.findByRole('button', { name: 'Login' }, slow)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/trainers/login');
   });
 
   it('sends a visitor of a profile page to the login of that role', async () => {

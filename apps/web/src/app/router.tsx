@@ -107,6 +107,15 @@ export const routes: RouteObject[] = [
               import('@/features/settings/components/settings-page').then((m) => ({ element: <m.SettingsPage role="trainer" /> })),
           },
           {
+            path: paths.payments.user.path,
+            lazy: () => import('@/features/payments/components/payments-page').then((m) => ({ element: <m.PaymentsPage role="user" /> })),
+          },
+          {
+            path: paths.payments.trainer.path,
+            lazy: () =>
+              import('@/features/payments/components/payments-page').then((m) => ({ element: <m.PaymentsPage role="trainer" /> })),
+          },
+          {
             path: paths.inbox.user.path,
             lazy: () => import('@/features/chat/components/inbox-page').then((m) => ({ element: <m.InboxPage role="user" /> })),
           },

@@ -1,4 +1,4 @@
-import { Globe, LogOut, MessageSquare, Settings, UserRound } from 'lucide-react';
+import { Globe, LogOut, Mail, MessageSquare, Settings, UserRound, Wallet } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
 import { Alert } from '@/components/ui/alert';
@@ -12,7 +12,7 @@ import { paths, type Role } from '@/lib/paths';
 import { useLogout } from '@/lib/logout';
 import { useSession } from '@/lib/session';
 
-export type AccountPage = 'profile' | 'settings';
+export type AccountPage = 'profile' | 'settings' | 'payments' | 'inbox';
 
 const fullName = (account: Pick<OwnAccount, 'firstName' | 'lastName'>) =>
   `${account.firstName} ${account.lastName}`.trim();
@@ -42,7 +42,7 @@ export function AccountAvatar({ account, className, alt = '' }: AccountAvatarPro
   );
 }
 
-/** Phones: four tabs in a row, icon over label. Desktop: a vertical sidebar. */
+/** Phones: five tabs in a row, icon over label. Desktop: a vertical sidebar. */
 const sideLinkClass =
   'flex min-h-11 w-full flex-col items-center justify-center gap-1 rounded-xl px-1 py-1.5 text-xs font-semibold text-muted ' +
   'transition-colors duration-150 hover:bg-surface hover:text-ink aria-[current=page]:bg-accent-soft aria-[current=page]:text-ink ' +
@@ -53,13 +53,16 @@ function AccountNav({ role }: { role: Role }) {
   const items = [
     { label: 'Profile', to: paths.profile[role].getHref(), Icon: UserRound },
     { label: 'Chat', to: paths.inbox[role].getHref(), Icon: MessageSquare },
+    // DECISIONS 23: Messages opens the inbox too; phones show it once, as Chat
+    { label: 'Messages', to: paths.inbox[role].getHref(), Icon: Mail, isDesktopOnly: true },
+    { label: 'Payments', to: paths.payments[role].getHref(), Icon: Wallet },
     { label: 'Settings', to: paths.settings[role].getHref(), Icon: Settings },
   ];
   return (
     <nav aria-label="Account" className="min-w-0 lg:sticky lg:top-24 lg:self-start">
-      <ul className="grid grid-cols-4 gap-1 rounded-card border border-line bg-canvas p-1.5 shadow-card lg:flex lg:flex-col lg:p-2">
-        {items.map(({ label, to, Icon }) => (
-          <li key={label}>
+      <ul className="grid grid-cols-5 gap-1 rounded-card border border-line bg-canvas p-1.5 shadow-card lg:flex lg:flex-col lg:p-2">
+        {items.map(({ label, to, Icon, isDesktopOnly }) => (
+          <li key={label} className={isDesktopOnly ? 'max-lg:hidden' : undefined}>
             <NavLink to={to} end className={sideLinkClass}>
               <Icon className="size-5 shrink-0" aria-hidden="true" />
               {label}
@@ -145,7 +148,7 @@ type AccountLayoutProps = {
 
 /**
  * The frame of the own profile and the settings pages (spec section 2): a header with photo, name,
- * title, website and shortcuts to messages and settings, a sidebar (Profile, Chat, Settings,
+ * title, website and shortcuts to messages and settings, a sidebar (Profile, Chat, Payments, Settings,
  * Logout) and the page. It loads the account once; the page receives it.
  */
 export function AccountLayout({ role, current, title, skeleton, children }: AccountLayoutProps) {

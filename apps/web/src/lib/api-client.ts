@@ -1,15 +1,22 @@
+import { ERROR_CODES, type ErrorCode } from '@spotter/shared';
 import { storage } from './storage';
 
-/** Every failed API call ends up as one of these (DECISIONS 4: `{ message, statusCode, errors? }`). */
+/**
+ * Every failed API call ends up as one of these (DECISIONS 4: `{ message, statusCode, code, errors? }`).
+ * Branch on `code` (docs/decisions/012-error-codes.md), never on the message, which is for people;
+ * `code` is undefined when no answer came (network failure) or the answer was not the API's.
+ */
 export class ApiError extends Error {
   readonly status: number;
+  readonly code?: ErrorCode;
   readonly errors?: Record<string, string>;
 
-  constructor(status: number, message: string, errors?: Record<string, string>) {
+  constructor(status: number, message: string, errors?: Record<string, string>, code?: ErrorCode) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.errors = errors;
+    this.code = code;
   }
 
   get isClientError() {
@@ -25,9 +32,19 @@ type RequestOptions = {
   signal?: AbortSignal;
 };
 
-function isErrorBody(value: unknown): value is { message: string; errors?: Record<string, string> } {
+type ErrorBody = { message: string; code?: unknown; errors?: Record<string, string> };
+
+function isErrorBody(value: unknown): value is ErrorBody {
   return typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string';
 }
+
+const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
+
+/** The answer's code when it is one the API defines; anything else (an older server, a proxy) is no code. */
+export const errorCodeOf = (body: unknown): ErrorCode | undefined => {
+  const code = isErrorBody(body) ? body.code : undefined;
+  return typeof code === 'string' && KNOWN_CODES.has(code) ? (code as ErrorCode) : undefined;
+};
 
 /**
  * Calls the API under `/api` with JSON in and out, sending the stored token when there is one.
@@ -66,7 +83,7 @@ export async function apiRequest<T>(path: string, { method = 'GET', body, signal
     const message = isErrorBody(data)
       ? data.message
       : `Something went wrong (${response.status}${response.statusText ? ` ${response.statusText}` : ''}). Please try again.`;
-    throw new ApiError(response.status, message, isErrorBody(data) ? data.errors : undefined);
+    throw new ApiError(response.status, message, isErrorBody(data) ? data.errors : undefined, errorCodeOf(data));
   }
   return data as T;
 }

@@ -49,3 +49,47 @@ export const initials = (...names: string[]) =>
 
 /** Spec section 9: phones are shown with the (+2) prefix. */
 export const formatPhone = (phone: string) => `(+2) ${phone}`;
+
+/*
+ * Session times are shown in the viewer's own time zone (the browser's), so the formats are made
+ * per call: a time zone change (travel, tests) shows at once.
+ */
+const local = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-GB', options);
+
+/** "2025-07-14": the viewer's local calendar day of a moment, for grouping. */
+export const localDayKey = (iso: string) => new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+
+/** "Monday 14 July" in the viewer's time zone. */
+export const formatDayHeading = (iso: string) => local({ weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(iso));
+
+/** "09:00" in the viewer's time zone. */
+export const formatTime = (iso: string) => local({ hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+
+/** "Mon 14 Jul 2025, 09:00" in the viewer's time zone. */
+export const formatDateTime = (iso: string) =>
+  local({ weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+
+/** "09:00–10:00" of a session in the viewer's time zone. */
+export const formatTimeRange = (startIso: string, endIso: string) => `${formatTime(startIso)}–${formatTime(endIso)}`;
+
+/**
+ * How long ago a message came, as the inbox shows it (spec section 2: 'N min'): minutes for the
+ * first hour, then hours, then days; '0 min' for just now (or a clock slightly ahead).
+ */
+export function formatMessageAge(iso: string, now: number = Date.now()) {
+  const at = new Date(iso).getTime();
+  if (Number.isNaN(at)) return '';
+  const minutes = Math.max(0, Math.floor((now - at) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h`;
+  return `${Math.floor(hours / 24)} d`;
+}
+
+const messageTime = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+
+/** "10 Jan, 14:05": when a chat message was sent, in the reader's time zone. */
+export function formatMessageTime(iso: string) {
+  const value = new Date(iso);
+  return Number.isNaN(value.getTime()) ? '' : messageTime.format(value);
+}

@@ -24,6 +24,7 @@ export const paths = {
   login: { user: fixed('/users/login'), trainer: fixed('/trainers/login') },
   profile: { user: fixed('/user/profile'), trainer: fixed('/trainer/profile') },
   settings: { user: fixed('/user/settings'), trainer: fixed('/trainer/settings') },
+  payments: { user: fixed('/user/payments'), trainer: fixed('/trainer/payments') },
   inbox: {
     user: fixed('/user/chatOfUser'),
     trainer: fixed('/trainer/chat'),

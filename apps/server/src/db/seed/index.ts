@@ -4,6 +4,7 @@ import type { Db } from '../client';
 import { accounts, reviews } from '../schema';
 import { hashPassword } from '../../lib/passwords';
 import { avatarUrl } from '../../lib/avatar-url';
+import { toCents } from '../../lib/money';
 import { FEMALE_NAMES, FOCUS, LAST_NAMES, MALE_NAMES, REVIEW_COMMENTS, TITLES, YEARS } from './demo-data';
 
 export const DEMO_PASSWORD = 'Demo1234';
@@ -80,7 +81,7 @@ export async function seedDemo(db: Db) {
       title,
       description: `${pick(YEARS)} years of coaching. I help you with ${FOCUS[title]}.`.slice(0, 200),
       city: i === 0 ? 'Alexandria' : pick(EGYPT_CITIES),
-      priceCents: (i === 0 ? 250 : 100 + Math.floor(rand() * 81) * 10) * 100,
+      priceCents: toCents(i === 0 ? 250 : 100 + Math.floor(rand() * 81) * 10),
       picture: avatarUrl(seed, gender),
       createdAt: new Date(verified.getTime() - (DEMO_TRAINERS - i) * 3 * day),
     });

@@ -1,10 +1,9 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, accountTokens } from '../../db/schema';
 import { notify } from '../../lib/notify-bus';
 import type { Role } from '@spotter/shared';
 
-export type AccountRow = typeof accounts.$inferSelect;
 export type NewAccount = typeof accounts.$inferInsert;
 
 type Q = Db | Tx;
@@ -20,27 +19,149 @@ export async function announceAccountChanged(db: Q, id: string) {
   await notify(db, ACCOUNT_CHANNEL, id);
 }
 
-export async function insertAccount(db: Q, values: NewAccount): Promise<AccountRow | undefined> {
-  const [row] = await db.insert(accounts).values(values).onConflictDoNothing().returning();
+/** Answers the new account's id, e-mail and first name; undefined when the address is taken. */
+export async function insertAccount(db: Q, values: NewAccount) {
+  const [row] = await db
+    .insert(accounts)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ id: accounts.id, email: accounts.email, firstName: accounts.firstName });
   return row;
 }
 
-export async function findAccountByEmail(db: Q, role: Role, email: string): Promise<AccountRow | undefined> {
+/** What the owner of an account sees, and what the settings screens change: never the password hash. */
+const ownColumns = {
+  id: accounts.id,
+  role: accounts.role,
+  email: accounts.email,
+  firstName: accounts.firstName,
+  lastName: accounts.lastName,
+  emailVerifiedAt: accounts.emailVerifiedAt,
+  title: accounts.title,
+  description: accounts.description,
+  phone: accounts.phone,
+  gender: accounts.gender,
+  age: accounts.age,
+  height: accounts.height,
+  weight: accounts.weight,
+  picture: accounts.picture,
+  city: accounts.city,
+  country: accounts.country,
+  website: accounts.website,
+  notifyAccount: accounts.notifyAccount,
+  notifyMarketing: accounts.notifyMarketing,
+  createdAt: accounts.createdAt,
+  priceCents: accounts.priceCents,
+  ratingAvg: accounts.ratingAvg,
+  ratingCount: accounts.ratingCount,
+  tokenVersion: accounts.tokenVersion,
+};
+
+/** What a login, a reset mail or a password check needs. */
+const credentialColumns = {
+  id: accounts.id,
+  role: accounts.role,
+  email: accounts.email,
+  firstName: accounts.firstName,
+  passwordHash: accounts.passwordHash,
+  tokenVersion: accounts.tokenVersion,
+};
+
+export async function findCredentialsByEmail(db: Q, role: Role, email: string) {
   const [row] = await db
-    .select()
+    .select(credentialColumns)
     .from(accounts)
     .where(and(eq(accounts.role, role), sql`lower(${accounts.email}) = lower(${email})`, isNull(accounts.deletedAt)))
     .limit(1);
   return row;
 }
 
-export async function findAccountById(db: Q, id: string): Promise<AccountRow | undefined> {
+export async function findCredentialsById(db: Q, id: string) {
   const [row] = await db
-    .select()
+    .select(credentialColumns)
     .from(accounts)
     .where(and(eq(accounts.id, id), isNull(accounts.deletedAt)))
     .limit(1);
   return row;
+}
+
+/** The signed-in account as its owner sees it. */
+export async function findAccountById(db: Q, id: string) {
+  const [row] = await db
+    .select(ownColumns)
+    .from(accounts)
+    .where(and(eq(accounts.id, id), isNull(accounts.deletedAt)))
+    .limit(1);
+  return row;
+}
+export type OwnAccountRow = NonNullable<Awaited<ReturnType<typeof findAccountById>>>;
+
+/** The lean lookup behind every authenticated request: does this token still hold? */
+export async function findTokenState(db: Q, id: string) {
+  const [row] = await db
+    .select({ tokenVersion: accounts.tokenVersion, role: accounts.role, deletedAt: accounts.deletedAt })
+    .from(accounts)
+    .where(eq(accounts.id, id))
+    .limit(1);
+  return row;
+}
+
+/** Whether the account exists and has verified its current e-mail address. */
+export async function isVerifiedAccount(db: Q, id: string) {
+  const [row] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.id, id), isNull(accounts.deletedAt), isNotNull(accounts.emailVerifiedAt)))
+    .limit(1);
+  return !!row;
+}
+
+/** Whether another account of this role already uses the address. */
+export async function isEmailTaken(db: Q, role: Role, email: string, exceptId: string) {
+  const [taken] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.role, role), sql`lower(${accounts.email}) = ${email.toLowerCase()}`, ne(accounts.id, exceptId)))
+    .limit(1);
+  return !!taken;
+}
+
+/** The columns the settings screens change. */
+export type AccountChanges = Partial<
+  Pick<
+    NewAccount,
+    'firstName' | 'lastName' | 'email' | 'emailVerifiedAt' | 'title' | 'description' | 'priceCents' | 'picture' | 'phone' | 'website' | 'weight' | 'height' | 'notifyAccount' | 'notifyMarketing'
+  >
+>;
+
+export async function updateAccount(db: Q, id: string, changes: AccountChanges) {
+  await db.update(accounts).set(changes).where(eq(accounts.id, id));
+}
+
+/** Personal data blanked, the row kept (its reviews show as "Former member"), every token ended. */
+export async function anonymiseAccount(db: Q, id: string) {
+  await db
+    .update(accounts)
+    .set({
+      email: `deleted-${id}@deleted.invalid`,
+      passwordHash: '!',
+      firstName: '',
+      lastName: '',
+      phone: '',
+      title: '',
+      description: '',
+      city: '',
+      website: '',
+      picture: '',
+      age: 0,
+      height: 0,
+      weight: 0,
+      notifyAccount: false,
+      notifyMarketing: false,
+      deletedAt: sql`now()`,
+      tokenVersion: sql`${accounts.tokenVersion} + 1`,
+    })
+    .where(eq(accounts.id, id));
 }
 
 /**

@@ -1,38 +1,30 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
 import {
   SERVER_MSG,
   type Role,
   type TOwnAccount,
   type TOwnTrainer,
-  type TPublicTrainer,
+  type ZTrainerSignUpRequest,
+  type ZUserSignUpRequest,
 } from '@spotter/shared';
-import type { Db } from '../../db/client';
-import { badRequest, conflict, unauthorized } from '../../lib/app-error';
+import type { Db, Tx } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { fromCents, toCents } from '../../lib/money';
 import { getDummyHash, hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashLinkToken, newLinkToken, type TokenService } from '../../lib/tokens';
 import { passwordResetMail, verificationMail, type Mailer } from '../mail/mail.service';
 import * as repo from './accounts.repo';
-import type { AccountRow } from './accounts.repo';
+import type { AccountChanges, OwnAccountRow } from './accounts.repo';
+
+export type { AccountChanges, OwnAccountRow };
 
 const VERIFY_TTL_MS = 48 * 60 * 60 * 1000;
 const RESET_TTL_MS = 60 * 60 * 1000;
 
-export type SignUpInput = {
-  firstName: string;
-  lastName: string;
-  email: string;
-  password: string;
-  phone: string;
-  age: number;
-  gender: 'male' | 'female';
-  height: number;
-  weight: number;
-  price?: number;
-};
-
 type Deps = { db: Db; tokens: TokenService; mailer: Mailer; publicUrl: string; log: FastifyBaseLogger };
 
-export function toOwnAccount(row: AccountRow): TOwnAccount {
+export function toOwnAccount(row: OwnAccountRow): TOwnAccount {
   return {
     _id: row.id,
     role: row.role,
@@ -56,29 +48,15 @@ export function toOwnAccount(row: AccountRow): TOwnAccount {
   };
 }
 
-const trainerNumbers = (row: AccountRow) => ({
-  price: Math.round((row.priceCents ?? 0) / 100),
+export const toOwnTrainer = (row: OwnAccountRow): TOwnTrainer => ({
+  ...toOwnAccount(row),
+  price: fromCents(row.priceCents ?? 0),
   rating: Number(row.ratingAvg),
   ratingCount: row.ratingCount,
 });
 
-export const toOwnTrainer = (row: AccountRow): TOwnTrainer => ({ ...toOwnAccount(row), ...trainerNumbers(row) });
-
-export const toPublicTrainer = (row: AccountRow): TPublicTrainer => ({
-  _id: row.id,
-  firstName: row.firstName,
-  lastName: row.lastName,
-  title: row.title,
-  description: row.description,
-  picture: row.picture,
-  city: row.city,
-  country: row.country,
-  gender: row.gender,
-  ...trainerNumbers(row),
-});
-
 export function createAccountsService({ db, tokens, mailer, publicUrl, log }: Deps) {
-  async function sendVerification(row: AccountRow) {
+  async function sendVerification(row: { id: string; email: string; firstName: string }) {
     const { token, hash } = newLinkToken();
     await repo.insertLinkToken(db, {
       accountId: row.id,
@@ -96,7 +74,7 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
   return {
     sendVerification,
 
-    async register(role: Role, input: SignUpInput): Promise<string> {
+    async register(role: Role, input: z.output<typeof ZUserSignUpRequest> | z.output<typeof ZTrainerSignUpRequest>): Promise<string> {
       const passwordHash = await hashPassword(input.password);
       const row = await repo.insertAccount(db, {
         role,
@@ -109,25 +87,56 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
         age: input.age,
         height: input.height,
         weight: input.weight,
-        priceCents: role === 'trainer' ? Math.round((input.price ?? 0) * 100) : null,
+        priceCents: role === 'trainer' && 'price' in input ? toCents(input.price) : null,
       });
-      if (!row) throw conflict(SERVER_MSG.emailTaken, { email: SERVER_MSG.emailTaken });
+      if (!row) throw new AppError('EMAIL_TAKEN', SERVER_MSG.emailTaken, { email: SERVER_MSG.emailTaken });
       await sendVerification(row);
       return role === 'trainer' ? SERVER_MSG.trainerRegistered : SERVER_MSG.userRegistered;
     },
 
     async login(role: Role, email: string, password: string): Promise<string> {
-      const row = await repo.findAccountByEmail(db, role, email);
+      const row = await repo.findCredentialsByEmail(db, role, email);
       // An unknown e-mail costs the same hash check as a wrong password: no account enumeration.
       const ok = await verifyPassword(row?.passwordHash ?? (await getDummyHash()), password);
-      if (!row || !ok) throw unauthorized(SERVER_MSG.badCredentials);
+      if (!row || !ok) throw new AppError('INVALID_CREDENTIALS', SERVER_MSG.badCredentials);
       return tokens.sign({ id: row.id, role: row.role, tv: row.tokenVersion });
     },
 
-    async getOwn(id: string): Promise<AccountRow> {
-      const row = await repo.findAccountById(db, id);
-      if (!row) throw unauthorized(SERVER_MSG.badToken);
+    /** The caller's own account (no password hash); 401 when it is gone. */
+    async getOwn(id: string, q: Db | Tx = db): Promise<OwnAccountRow> {
+      const row = await repo.findAccountById(q, id);
+      if (!row) throw new AppError('TOKEN_INVALID', SERVER_MSG.badToken);
       return row;
+    },
+
+    /** Whether `password` is this account's; false for a deleted one. */
+    async isPasswordOf(id: string, password: string): Promise<boolean> {
+      const row = await repo.findCredentialsById(db, id);
+      return !!row && (await verifyPassword(row.passwordHash, password));
+    },
+
+    isVerified: (id: string) => repo.isVerifiedAccount(db, id),
+    isEmailTaken: (role: Role, email: string, exceptId: string) => repo.isEmailTaken(db, role, email, exceptId),
+
+    /** Changes the given columns; a unique-address clash (a race past isEmailTaken) is EMAIL_TAKEN. */
+    async update(id: string, changes: AccountChanges, q: Db | Tx = db): Promise<void> {
+      await repo.updateAccount(q, id, changes).catch((err: { code?: string; cause?: { code?: string } }) => {
+        if (err.code === '23505' || err.cause?.code === '23505') throw new AppError('EMAIL_TAKEN', SERVER_MSG.emailTaken, { email: SERVER_MSG.emailTaken });
+        throw err;
+      });
+    },
+
+    /** Ends the account's open mailed links (an e-mail change: they were sent to the old address). */
+    cancelLinks: (id: string, q: Db | Tx = db) => repo.cancelLinkTokens(q, id, ['verify', 'reset']),
+
+    /** A new password hash; every older token and open reset link stops working. */
+    setPassword: (id: string, passwordHash: string) => repo.setPassword(db, id, passwordHash),
+
+    /** Blanks the personal data, keeps the row, ends every token and open link, and tells the sockets. */
+    async anonymise(id: string, tx: Tx): Promise<void> {
+      await repo.cancelLinkTokens(tx, id, ['verify', 'reset']);
+      await repo.anonymiseAccount(tx, id);
+      await repo.announceAccountChanged(tx, id);
     },
 
     /**
@@ -144,7 +153,7 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
 
     async resendVerification(id: string): Promise<string> {
       const row = await repo.findAccountById(db, id);
-      if (!row) throw unauthorized(SERVER_MSG.badToken);
+      if (!row) throw new AppError('TOKEN_INVALID', SERVER_MSG.badToken);
       if (row.emailVerifiedAt) return SERVER_MSG.alreadyVerified;
       await sendVerification(row);
       return SERVER_MSG.verifySent;
@@ -152,7 +161,7 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
 
     /** Same answer whether or not the account exists. */
     async requestPasswordReset(role: Role, email: string): Promise<string> {
-      const row = await repo.findAccountByEmail(db, role, email);
+      const row = await repo.findCredentialsByEmail(db, role, email);
       if (row) {
         const { token, hash } = newLinkToken();
         await repo.insertLinkToken(db, {
@@ -176,7 +185,7 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
         const used = await repo.consumeLinkToken(tx, 'reset', hashLinkToken(token));
         // whoever could read the mail owns the address, as long as it is still the account's
         const owner = used && (await repo.markEmailVerified(tx, used.accountId, used.email));
-        if (!used || !owner) throw badRequest(SERVER_MSG.resetInvalid, { token: SERVER_MSG.resetInvalid });
+        if (!used || !owner) throw new AppError('LINK_INVALID', SERVER_MSG.resetInvalid, { token: SERVER_MSG.resetInvalid });
         await repo.setPassword(tx, used.accountId, passwordHash);
       });
       return SERVER_MSG.resetDone;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ROLE_MSG, ZAvailabilityRequest, ZAvailabilityResponse, ZErrorResponse, ZIdParams, ZSlotsResponse } from '@spotter/shared';
+import { ROLE_MSG, SERVER_MSG, ZAvailabilityRequest, ZAvailabilityResponse, ZErrorResponse, ZIdParam, ZSlotsResponse } from '@spotter/shared';
 import { callerOf, type Auth } from '../../plugins/auth';
 import type { AvailabilityService } from './availability.service';
 
@@ -40,7 +40,7 @@ export function availabilityRoutes(service: AvailabilityService, auth: Auth) {
         schema: {
           tags: ['bookings'],
           summary: "A trainer's free one-hour slots in the next 14 days (UTC start times)",
-          params: ZIdParams,
+          params: ZIdParam(SERVER_MSG.trainerNotFound),
           response: { 200: ZSlotsResponse, ...errors },
         },
       },

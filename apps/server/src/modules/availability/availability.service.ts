@@ -1,7 +1,6 @@
-import { BOOKING_RULES, DEFAULT_TIME_ZONE, SERVER_MSG, type TAvailability } from '@spotter/shared';
+import { BOOKING_RULES, DEFAULT_TIME_ZONE, isId, SERVER_MSG, type TAvailability } from '@spotter/shared';
 import type { Db } from '../../db/client';
-import { notFound } from '../../lib/app-error';
-import { isUuid } from '../trainers/trainers.service';
+import { AppError } from '../../lib/app-error';
 import * as repo from './availability.repo';
 import { weeklySlots, type Weekly } from './slots';
 
@@ -42,9 +41,9 @@ export function createAvailabilityService({ db, now = () => new Date() }: { db: 
       return value;
     },
 
-    /** The free one-hour slots of a listed trainer in the coming days, as ISO strings in UTC. */
+    /** The free one-hour slots of a listed trainer (its id validated by the route) in the coming days, as ISO strings in UTC. */
     async freeSlots(trainerId: string): Promise<{ slots: string[]; timeZone: string }> {
-      if (!isUuid(trainerId) || !(await repo.findBookableTrainer(db, trainerId))) throw notFound(SERVER_MSG.trainerNotFound);
+      if (!(await repo.findBookableTrainer(db, trainerId))) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
       const at = now();
       const { timeZone, slots } = await scheduledSlots(trainerId, at);
       if (!slots.length) return { slots: [], timeZone };
@@ -58,7 +57,8 @@ export function createAvailabilityService({ db, now = () => new Date() }: { db: 
       return slots.includes(startsAt.getTime());
     },
 
-    findBookableTrainer: (id: string) => (isUuid(id) ? repo.findBookableTrainer(db, id) : Promise.resolve(undefined)),
+    /** By an id from a body (a booking's trainer), where anything that is not an id names nothing. */
+    findBookableTrainer: (id: string) => (isId(id) ? repo.findBookableTrainer(db, id) : Promise.resolve(undefined)),
   };
 }
 export type AvailabilityService = ReturnType<typeof createAvailabilityService>;

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { JobRunner } from '../../lib/jobs';
@@ -21,16 +21,28 @@ export type BookingsModuleDeps = {
   jobs: JobRunner;
   /** The clock (tests move it). */
   now?: () => Date;
+  /** Services built beforehand with `createBookingsServices` (so other modules can call them); built here otherwise. */
+  services?: BookingsServices;
 };
 
+/**
+ * Availability, bookings and payments services. Build them once per app: the bookings service
+ * registers its job kinds on the runner.
+ */
+export function createBookingsServices({ database, mailer, config, jobs, now, log }: Omit<BookingsModuleDeps, 'auth' | 'services'> & { log: FastifyBaseLogger }) {
+  const db = database.db;
+  const availability = createAvailabilityService({ db, now });
+  const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, log, now });
+  const { provider, providers } = createPaymentProviders(config.paypal, log);
+  const payments = createPaymentsService({ db, provider, providers, bookings, log, now });
+  return { availability, bookings, payments };
+}
+export type BookingsServices = ReturnType<typeof createBookingsServices>;
+
 /** Availability and slots, bookings, and their payments (DECISIONS 16). */
-export function bookingsModule({ database, auth, mailer, config, jobs, now }: BookingsModuleDeps) {
+export function bookingsModule({ auth, services, ...deps }: BookingsModuleDeps) {
   return async function (app: FastifyInstance) {
-    const db = database.db;
-    const availability = createAvailabilityService({ db, now });
-    const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, log: app.log, now });
-    const { provider, providers } = createPaymentProviders(config.paypal, app.log);
-    const payments = createPaymentsService({ db, provider, providers, bookings, log: app.log, now });
+    const { availability, bookings, payments } = services ?? createBookingsServices({ ...deps, log: app.log });
     await app.register(availabilityRoutes(availability, auth));
     await app.register(bookingsRoutes(bookings, auth));
     await app.register(paymentsRoutes(payments, auth));

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { accounts, bookings } from '../../db/schema';
@@ -198,4 +198,20 @@ export async function hasCompletedSession(db: Q, userId: string, trainerId: stri
     )
     .limit(1);
   return !!row;
+}
+
+/** Which of `userIds` had a paid session with the trainer that is over, in one query. */
+export async function findUsersWithCompletedSession(db: Q, trainerId: string, userIds: string[], now: Date) {
+  if (!userIds.length) return [];
+  const rows = await db
+    .selectDistinct({ userId: bookings.userId })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.trainerId, trainerId),
+        inArray(bookings.userId, userIds),
+        or(eq(bookings.status, 'completed'), and(eq(bookings.status, 'confirmed'), lte(bookings.endsAt, now))),
+      ),
+    );
+  return rows.map((r) => r.userId);
 }

@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { BOOKING_MSG, BOOKING_RULES, ROLE_MSG, SERVER_MSG, type TBooking } from '@spotter/shared';
+import type { z } from 'zod';
+import { BOOKING_MSG, BOOKING_RULES, isId, ROLE_MSG, SERVER_MSG, type TBooking, type ZCreateBookingRequest } from '@spotter/shared';
 import type { Db, Tx } from '../../db/client';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../lib/app-error';
+import { AppError } from '../../lib/app-error';
 import type { JobRunner } from '../../lib/jobs';
 import { fromCents } from '../../lib/money';
 import type { Caller } from '../../plugins/auth';
 import type { AvailabilityService } from '../availability/availability.service';
 import type { Mailer } from '../mail/mail.service';
 import { FORMER_MEMBER } from '../reviews/reviews.service';
-import { isUuid } from '../trainers/trainers.service';
 import { bookingMail, type BookingMailKind } from './booking-mails';
 import * as repo from './bookings.repo';
 
@@ -121,21 +121,21 @@ export function createBookingsService({ db, availability, jobs, mailer, publicUr
 
   return {
     /** A user holds a free slot for BOOKING_RULES.holdMinutes while paying for it. */
-    async createBooking(caller: Caller | undefined, input: { trainerId: string; startsAt: string }): Promise<TBooking> {
-      if (!caller) throw unauthorized(ROLE_MSG.loginToBook);
-      if (caller.role !== 'user') throw forbidden(ROLE_MSG.trainersCantBook);
-      if (!(await repo.isVerifiedAccount(db, caller.id))) throw forbidden(BOOKING_MSG.verifyToBook);
+    async createBooking(caller: Caller | undefined, input: z.output<typeof ZCreateBookingRequest>): Promise<TBooking> {
+      if (!caller) throw new AppError('UNAUTHENTICATED', ROLE_MSG.loginToBook);
+      if (caller.role !== 'user') throw new AppError('FORBIDDEN_ROLE', ROLE_MSG.trainersCantBook);
+      if (!(await repo.isVerifiedAccount(db, caller.id))) throw new AppError('EMAIL_NOT_VERIFIED', BOOKING_MSG.verifyToBook);
       const trainer = await availability.findBookableTrainer(input.trainerId);
-      if (!trainer || trainer.priceCents === null) throw notFound(SERVER_MSG.trainerNotFound);
+      if (!trainer || trainer.priceCents === null) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
       const at = now();
       const startsAt = new Date(input.startsAt);
       if (!(await availability.isScheduledSlot(trainer.id, startsAt, at))) {
-        throw badRequest(BOOKING_MSG.notASlot, { startsAt: BOOKING_MSG.notASlot });
+        throw new AppError('VALIDATION_FAILED', BOOKING_MSG.notASlot, { startsAt: BOOKING_MSG.notASlot });
       }
       const holdExpiresAt = new Date(at.getTime() + BOOKING_RULES.holdMinutes * MINUTE);
       const id = await db.transaction(async (tx) => {
         await repo.lockAccount(tx, caller.id);
-        if ((await repo.countLiveHolds(tx, caller.id, at)) >= BOOKING_RULES.maxPendingHolds) throw conflict(BOOKING_MSG.tooManyHolds);
+        if ((await repo.countLiveHolds(tx, caller.id, at)) >= BOOKING_RULES.maxPendingHolds) throw new AppError('TOO_MANY_HOLDS', BOOKING_MSG.tooManyHolds);
         await repo.expireLapsedHoldAt(tx, trainer.id, startsAt, at);
         const bookingId = await repo.insertHold(tx, {
           trainerId: trainer.id,
@@ -146,7 +146,7 @@ export function createBookingsService({ db, availability, jobs, mailer, publicUr
           holdExpiresAt,
           now: at,
         });
-        if (!bookingId) throw conflict(BOOKING_MSG.slotTaken);
+        if (!bookingId) throw new AppError('SLOT_TAKEN', BOOKING_MSG.slotTaken);
         await jobs.enqueue(tx, { kind: JOB.expireHold, runAt: holdExpiresAt, payload: { bookingId } });
         return bookingId;
       });
@@ -163,14 +163,15 @@ export function createBookingsService({ db, availability, jobs, mailer, publicUr
       return (await repo.listUpcomingConfirmed(db, caller, at)).map((r) => toBooking(r, at));
     },
 
-    /** The booking if the caller is its user or its trainer; 404 for anyone else. */
+    /** The booking (its id validated by the route) if the caller is its user or its trainer; 404 for anyone else. */
     async bookingOf(caller: Caller, id: string): Promise<repo.BookingRow> {
-      const row = isUuid(id) ? await repo.findBooking(db, id) : undefined;
-      if (!row || (row.userId !== caller.id && row.trainerId !== caller.id)) throw notFound(BOOKING_MSG.notFound);
+      const row = await repo.findBooking(db, id);
+      if (!row || (row.userId !== caller.id && row.trainerId !== caller.id)) throw new AppError('NOT_FOUND', BOOKING_MSG.notFound);
       return row;
     },
 
-    findBooking: (id: string) => (isUuid(id) ? repo.findBooking(db, id) : Promise.resolve(undefined)),
+    /** By an id from a body (an order's booking), where anything that is not an id names nothing. */
+    findBooking: (id: string) => (isId(id) ? repo.findBooking(db, id) : Promise.resolve(undefined)),
     findBookingByOrder: (orderId: string) => repo.findBookingByOrder(db, orderId),
     attachOrder: (id: string, values: Parameters<typeof repo.attachOrder>[2]) => repo.attachOrder(db, id, values),
     extendLiveHold: (id: string, until: Date) => repo.extendLiveHold(db, id, until, now()),
@@ -219,16 +220,20 @@ export function createBookingsService({ db, availability, jobs, mailer, publicUr
     countSubscribers: (trainerId: string) => countSubscribers(db, trainerId),
     /** The 'verified session' mark of a review (DECISIONS 15). */
     hasCompletedSession: (userId: string, trainerId: string) => hasCompletedSession(db, { userId, trainerId, now: now() }),
+    /** The same mark for a list of reviewers at once (one query): the ids among `userIds` that have it. */
+    async usersWithCompletedSession(trainerId: string, userIds: string[]): Promise<Set<string>> {
+      return new Set(await repo.findUsersWithCompletedSession(db, trainerId, [...new Set(userIds)], now()));
+    },
   };
 }
 export type BookingsService = ReturnType<typeof createBookingsService>;
 
 /** Distinct users with a paid (confirmed or completed) booking with the trainer. */
 export function countSubscribers(db: Db, trainerId: string): Promise<number> {
-  return isUuid(trainerId) ? repo.countSubscribers(db, trainerId) : Promise.resolve(0);
+  return isId(trainerId) ? repo.countSubscribers(db, trainerId) : Promise.resolve(0);
 }
 
 /** Whether the user had a paid session with the trainer that has ended. */
 export function hasCompletedSession(db: Db, { userId, trainerId, now = new Date() }: { userId: string; trainerId: string; now?: Date }): Promise<boolean> {
-  return isUuid(userId) && isUuid(trainerId) ? repo.hasCompletedSession(db, userId, trainerId, now) : Promise.resolve(false);
+  return isId(userId) && isId(trainerId) ? repo.hasCompletedSession(db, userId, trainerId, now) : Promise.resolve(false);
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import {
   CHAT_MSG,
   ZChatMessagesResponse,
@@ -19,7 +20,7 @@ import type { ChatHub } from './chats.ws';
 
 const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 429: ZErrorResponse };
 
-type SendRequest = { caller?: Caller; body: { recipientId: string; message: string } };
+type SendRequest = { caller?: Caller; body: z.output<typeof ZSendChatRequest> };
 
 /**
  * Sends per account per minute, in memory (each process counts on its own, like the other
@@ -41,7 +42,7 @@ export function createSendLimiter(max: number, windowMs = 60_000) {
     if (!entry || entry.resetAt <= now) hits.set(id, (entry = { count: 0, resetAt: now + windowMs }));
     if (++entry.count > max) {
       reply.header('Retry-After', Math.ceil((entry.resetAt - now) / 1000));
-      throw new AppError(429, CHAT_MSG.tooMany);
+      throw new AppError('RATE_LIMITED', CHAT_MSG.tooMany);
     }
   };
   return { handler, stop: () => clearInterval(sweep) };

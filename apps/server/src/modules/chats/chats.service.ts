@@ -1,13 +1,13 @@
-import { CHAT_LIMITS, CHAT_MSG, ROLE_MSG, type TChatMessage, type TConversation } from '@spotter/shared';
+import type { z } from 'zod';
+import { CHAT_LIMITS, CHAT_MSG, isId, ROLE_MSG, type TChatMessage, type TConversation, type ZChatQuery, type ZSendChatRequest } from '@spotter/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
-import { badRequest, forbidden, notFound, unauthorized } from '../../lib/app-error';
+import { AppError } from '../../lib/app-error';
 import { notify } from '../../lib/notify-bus';
 import type { Caller } from '../../plugins/auth';
 import type { Mailer } from '../mail/mail.service';
 import { announceAccountChanged } from '../accounts/accounts.service';
 import { FORMER_MEMBER } from '../reviews/reviews.service';
-import { isUuid } from '../trainers/trainers.service';
 import { chatUnreadMail } from './chat-unread-mail';
 import * as repo from './chats.repo';
 
@@ -73,16 +73,16 @@ export function createChatsService({ db }: { db: Db }) {
      * Stores a message from the caller to the other side of a user–trainer conversation, then
      * announces it (delivered to every process once the insert commits).
      */
-    async sendMessage(caller: Caller | undefined, input: { recipientId: string; message: string }): Promise<TChatMessage> {
-      if (!caller) throw unauthorized(ROLE_MSG.onlyUsersMessage);
-      if (!isUuid(input.recipientId) || input.recipientId === caller.id) throw notFound(CHAT_MSG.recipientNotFound);
+    async sendMessage(caller: Caller | undefined, input: Pick<z.output<typeof ZSendChatRequest>, 'recipientId' | 'message'>): Promise<TChatMessage> {
+      if (!caller) throw new AppError('UNAUTHENTICATED', ROLE_MSG.onlyUsersMessage);
+      if (!isId(input.recipientId) || input.recipientId === caller.id) throw new AppError('NOT_FOUND', CHAT_MSG.recipientNotFound);
       const found = await repo.findAccounts(db, [caller.id, input.recipientId]);
       const sender = found.find((a) => a.id === caller.id);
       const recipient = found.find((a) => a.id === input.recipientId);
-      if (!sender || sender.deletedAt) throw unauthorized(ROLE_MSG.onlyUsersMessage);
-      if (!recipient || recipient.deletedAt) throw notFound(CHAT_MSG.recipientNotFound);
-      if (caller.role === 'trainer' && recipient.role === 'trainer') throw forbidden(ROLE_MSG.trainersCantMessage);
-      if (caller.role === 'user' && recipient.role === 'user') throw forbidden(CHAT_MSG.usersCantMessageUsers);
+      if (!sender || sender.deletedAt) throw new AppError('TOKEN_INVALID', ROLE_MSG.onlyUsersMessage);
+      if (!recipient || recipient.deletedAt) throw new AppError('NOT_FOUND', CHAT_MSG.recipientNotFound);
+      if (caller.role === 'trainer' && recipient.role === 'trainer') throw new AppError('FORBIDDEN_ROLE', ROLE_MSG.trainersCantMessage);
+      if (caller.role === 'user' && recipient.role === 'user') throw new AppError('FORBIDDEN_ROLE', CHAT_MSG.usersCantMessageUsers);
 
       const { userId, trainerId } = conversationOf(caller, recipient.id);
       const message = await db.transaction(async (tx) => {
@@ -115,25 +115,24 @@ export function createChatsService({ db }: { db: Db }) {
     async listMessages(
       caller: Caller,
       trainerId: string,
-      query: { userId?: string; before?: string; after?: string },
+      query: z.output<typeof ZChatQuery>,
     ): Promise<{ allMessages: TChatMessage[]; hasMore: boolean }> {
-      if (query.before && query.after) throw badRequest(CHAT_MSG.oneCursor, { before: CHAT_MSG.oneCursor });
+      if (query.before && query.after) throw new AppError('VALIDATION_FAILED', CHAT_MSG.oneCursor, { before: CHAT_MSG.oneCursor });
       let scope: { trainerId: string; userId?: string };
       if (caller.role === 'user') {
-        if (query.userId !== undefined && query.userId !== caller.id) throw forbidden(CHAT_MSG.notYourConversation);
-        if (!isUuid(trainerId)) throw notFound(CHAT_MSG.recipientNotFound);
+        if (query.userId !== undefined && query.userId !== caller.id) throw new AppError('FORBIDDEN', CHAT_MSG.notYourConversation);
         scope = { trainerId, userId: caller.id };
       } else {
-        if (trainerId !== caller.id) throw forbidden(CHAT_MSG.notYourConversation);
-        if (query.userId !== undefined && !isUuid(query.userId)) throw notFound(CHAT_MSG.recipientNotFound);
+        if (trainerId !== caller.id) throw new AppError('FORBIDDEN', CHAT_MSG.notYourConversation);
+        if (query.userId !== undefined && !isId(query.userId)) throw new AppError('NOT_FOUND', CHAT_MSG.recipientNotFound);
         scope = { trainerId, userId: query.userId };
       }
       const cursor = query.before ?? query.after;
       let seq: number | undefined;
       if (cursor !== undefined) {
-        seq = isUuid(cursor) ? await repo.findSeqInScope(db, cursor, scope) : undefined;
+        seq = isId(cursor) ? await repo.findSeqInScope(db, cursor, scope) : undefined;
         const field = query.before !== undefined ? 'before' : 'after';
-        if (seq === undefined) throw badRequest(CHAT_MSG.badCursor, { [field]: CHAT_MSG.badCursor });
+        if (seq === undefined) throw new AppError('VALIDATION_FAILED', CHAT_MSG.badCursor, { [field]: CHAT_MSG.badCursor });
       }
       const page = await repo.findMessages(db, {
         ...scope,
@@ -169,7 +168,7 @@ export function createChatsService({ db }: { db: Db }) {
 
     /** Marks what the counterpart sent as read and tells both sides' devices. */
     async markConversationRead(caller: Caller, counterpartId: string): Promise<number> {
-      if (!isUuid(counterpartId) || counterpartId === caller.id) throw notFound(CHAT_MSG.recipientNotFound);
+      if (counterpartId === caller.id) throw new AppError('NOT_FOUND', CHAT_MSG.recipientNotFound);
       const { userId, trainerId } = conversationOf(caller, counterpartId);
       return db.transaction(async (tx) => {
         const { count, readAt } = await repo.markRead(tx, { userId, trainerId, readerRole: caller.role });

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { accounts, favourites, LISTED_TRAINER } from '../../db/schema';
 
 export async function findFavouriteIds(db: Db, userId: string): Promise<string[]> {
@@ -29,4 +29,9 @@ export async function addFavourites(db: Db, userId: string, trainerIds: string[]
 
 export async function removeFavourite(db: Db, userId: string, trainerId: string) {
   await db.delete(favourites).where(and(eq(favourites.userId, userId), eq(favourites.trainerId, trainerId)));
+}
+
+/** Every favourite of the user (account deletion). */
+export async function deleteFavouritesOf(tx: Tx, userId: string) {
+  await tx.delete(favourites).where(eq(favourites.userId, userId));
 }

@@ -1,13 +1,13 @@
-import { SERVER_MSG } from '@spotter/shared';
-import type { Db } from '../../db/client';
-import { notFound } from '../../lib/app-error';
-import { isUuid } from '../trainers/trainers.service';
+import { isId, SERVER_MSG } from '@spotter/shared';
+import type { Db, Tx } from '../../db/client';
+import { AppError } from '../../lib/app-error';
 import * as repo from './favourites.repo';
 
 export function createFavouritesService({ db }: { db: Db }) {
+  /** The id comes validated from the path (ZIdParam); 404 unless it is a listed trainer. */
   async function requireTrainer(trainerId: string) {
-    const found = isUuid(trainerId) ? await repo.listedTrainerIds(db, [trainerId]) : [];
-    if (!found.length) throw notFound(SERVER_MSG.trainerNotFound);
+    const found = await repo.listedTrainerIds(db, [trainerId]);
+    if (!found.length) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
   }
   return {
     list: (userId: string) => repo.findFavouriteIds(db, userId),
@@ -21,12 +21,14 @@ export function createFavouritesService({ db }: { db: Db }) {
       await repo.removeFavourite(db, userId, trainerId);
       return repo.findFavouriteIds(db, userId);
     },
-    /** The browser's list joins the server's at login; unknown ids are skipped. */
+    /** The browser's list joins the server's at login; ids that name no listed trainer are skipped. */
     async merge(userId: string, ids: string[]) {
-      const valid = await repo.listedTrainerIds(db, [...new Set(ids.filter(isUuid))]);
+      const valid = await repo.listedTrainerIds(db, [...new Set(ids.filter(isId))]);
       await repo.addFavourites(db, userId, valid);
       return repo.findFavouriteIds(db, userId);
     },
+    /** Deletes every favourite of the user, in the caller's transaction (account deletion). */
+    removeAllOf: (userId: string, tx: Tx) => repo.deleteFavouritesOf(tx, userId),
   };
 }
 export type FavouritesService = ReturnType<typeof createFavouritesService>;

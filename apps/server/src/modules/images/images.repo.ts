@@ -60,3 +60,8 @@ export async function deleteUnreferenced(db: Db, { ownerId, minAgeSeconds }: { o
     .returning({ sha256: images.sha256 });
   return rows.length;
 }
+
+/** Every image the owner stored (account deletion). */
+export async function deleteImagesOf(tx: Tx, ownerId: string) {
+  await tx.delete(images).where(eq(images.ownerId, ownerId));
+}

@@ -3,7 +3,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IMAGE_MAX_BYTES, SERVER_MSG, SETTINGS_MSG, ZErrorResponse, ZImageResponse } from '@spotter/shared';
-import { AppError, badRequest, notFound } from '../../lib/app-error';
+import { AppError } from '../../lib/app-error';
 import { callerOf, type Auth } from '../../plugins/auth';
 import { RetryLaterError, type ImagesService } from './images.service';
 
@@ -32,20 +32,20 @@ export function imagesRoutes(service: ImagesService, auth: Auth) {
         preHandler: auth.requireAuth(),
       },
       async (req, reply) => {
-        if (!req.isMultipart()) throw new AppError(415, SETTINGS_MSG.imageMissing);
+        if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', SETTINGS_MSG.imageMissing);
         let file;
         try {
           file = await req.file();
         } catch (err) {
-          throw badRequest((err as Error).message || SETTINGS_MSG.imageMissing);
+          throw new AppError('BAD_REQUEST', (err as Error).message || SETTINGS_MSG.imageMissing);
         }
-        if (!file || file.fieldname !== 'file') throw badRequest(SETTINGS_MSG.imageMissing);
+        if (!file || file.fieldname !== 'file') throw new AppError('BAD_REQUEST', SETTINGS_MSG.imageMissing);
         let input: Buffer;
         try {
           input = await file.toBuffer();
         } catch (err) {
-          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, SETTINGS_MSG.imageTooLarge);
-          throw badRequest(SETTINGS_MSG.imageMissing);
+          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', SETTINGS_MSG.imageTooLarge);
+          throw new AppError('BAD_REQUEST', SETTINGS_MSG.imageMissing);
         }
         try {
           const url = await service.store(callerOf(req).id, input);
@@ -69,7 +69,7 @@ export function imagesRoutes(service: ImagesService, auth: Auth) {
       async (req, reply) => {
         const m = /^([0-9a-f]{64})\.webp$/.exec(req.params.file);
         const row = m ? await service.find(m[1]) : undefined;
-        if (!row) throw notFound(SERVER_MSG.notFound);
+        if (!row) throw new AppError('NOT_FOUND', SERVER_MSG.notFound);
         return reply
           .type(row.mime)
           .header('Cache-Control', 'public, max-age=31536000, immutable')

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Metadata } from 'sharp';
 import { IMAGE_MAX_EDGE, SETTINGS_MSG } from '@spotter/shared';
-import type { Db } from '../../db/client';
-import { AppError, badRequest } from '../../lib/app-error';
+import type { Db, Tx } from '../../db/client';
+import { AppError } from '../../lib/app-error';
 import { guardImage, ImageGuardError, type ImageFormat } from '../../lib/image-guard';
 import { createWorkQueue, QueueFullError } from '../../lib/work-queue';
 import { IMAGE_LIMITS, IMAGES_MSG } from './images.messages';
@@ -27,7 +27,7 @@ export class RetryLaterError extends AppError {
     message: string,
     public readonly retryAfterSeconds: number,
   ) {
-    super(429, message);
+    super('RATE_LIMITED', message);
   }
 }
 
@@ -36,9 +36,9 @@ function guard(input: Buffer): { format: ImageFormat; data: Buffer } {
     return guardImage(input);
   } catch (err) {
     if (!(err instanceof ImageGuardError)) throw err;
-    if (err.reason === 'type') throw new AppError(415, SETTINGS_MSG.imageType);
+    if (err.reason === 'type') throw new AppError('UNSUPPORTED_MEDIA_TYPE', SETTINGS_MSG.imageType);
     const message = err.reason === 'damaged' ? IMAGES_MSG.damaged : err.reason === 'icc' ? IMAGES_MSG.profileTooLarge : IMAGES_MSG.tooMuchMetadata;
-    throw badRequest(message, { file: err.message });
+    throw new AppError('INVALID_IMAGE', message, { file: err.message });
   }
 }
 
@@ -49,10 +49,10 @@ async function decode(format: ImageFormat, input: Buffer): Promise<{ data: Buffe
     // header only: the pixel check below runs before anything is decoded
     meta = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
-    throw new AppError(415, SETTINGS_MSG.imageType);
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', SETTINGS_MSG.imageType);
   }
-  if (meta.format !== format) throw new AppError(415, SETTINGS_MSG.imageType);
-  if (!meta.width || !meta.height || meta.width * meta.height > MAX_PIXELS) throw badRequest(SETTINGS_MSG.imageTooManyPixels);
+  if (meta.format !== format) throw new AppError('UNSUPPORTED_MEDIA_TYPE', SETTINGS_MSG.imageType);
+  if (!meta.width || !meta.height || meta.width * meta.height > MAX_PIXELS) throw new AppError('INVALID_IMAGE', SETTINGS_MSG.imageTooManyPixels);
   try {
     const { data, info } = await sharp(input, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
       .rotate()
@@ -61,7 +61,7 @@ async function decode(format: ImageFormat, input: Buffer): Promise<{ data: Buffe
       .toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };
   } catch {
-    throw badRequest(`${SETTINGS_MSG.imageType}: this file could not be read as an image`);
+    throw new AppError('INVALID_IMAGE', `${SETTINGS_MSG.imageType}: this file could not be read as an image`);
   }
 }
 
@@ -114,7 +114,7 @@ export function createImagesService({ db, options = {} }: { db: Db; options?: Im
       countUpload(ownerId);
       if (isFull(await repo.findUsage(db, ownerId), 1)) {
         await pruneUnreferenced(ownerId);
-        if (isFull(await repo.findUsage(db, ownerId), 1)) throw new AppError(409, IMAGES_MSG.storageFull);
+        if (isFull(await repo.findUsage(db, ownerId), 1)) throw new AppError('STORAGE_FULL', IMAGES_MSG.storageFull);
       }
       const { format, data: checked } = guard(input);
       let encoded: { data: Buffer; width: number; height: number };
@@ -129,7 +129,7 @@ export function createImagesService({ db, options = {} }: { db: Db; options?: Im
       await db.transaction(async (tx) => {
         await repo.lockOwner(tx, ownerId);
         if (await repo.hasOwnImage(tx, ownerId, sha256)) return;
-        if (isFull(await repo.findUsage(tx, ownerId), data.length)) throw new AppError(409, IMAGES_MSG.storageFull);
+        if (isFull(await repo.findUsage(tx, ownerId), data.length)) throw new AppError('STORAGE_FULL', IMAGES_MSG.storageFull);
         await repo.insertImage(tx, { sha256, mime: 'image/webp', bytes: data, width, height, ownerId });
       });
       return imageUrl(sha256);
@@ -156,6 +156,8 @@ export function createImagesService({ db, options = {} }: { db: Db; options?: Im
     pruneUnreferenced,
     /** The same over every owner, for a timer in main.ts. */
     sweepUnreferenced: () => repo.deleteUnreferenced(db, { minAgeSeconds: limits.unreferencedGraceSeconds }),
+    /** Deletes every image of the owner, in the caller's transaction (account deletion). */
+    removeAllOf: (ownerId: string, tx: Tx) => repo.deleteImagesOf(tx, ownerId),
     /** Decodes running and waiting now. */
     queueStats: () => queue.stats(),
   };

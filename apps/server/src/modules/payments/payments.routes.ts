@@ -2,18 +2,21 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  BOOKING_MSG,
+  DEFAULT_CODE_OF_STATUS,
   PAYMENT_MSG,
   ZCancelBookingResponse,
   ZCaptureResponse,
   ZCreateOrderRequest,
   ZErrorResponse,
-  ZIdParams,
+  ZIdParam,
   ZOrderResponse,
   ZPaymentErrorResponse,
   ZPaymentsConfigResponse,
   ZPaymentsResponse,
 } from '@spotter/shared';
 import { callerOf, type Auth } from '../../plugins/auth';
+import { codeOfStatus, errorBody } from '../../plugins/errors';
 import { PaymentRejectedError, ProviderUnavailableError } from './payment-provider';
 import type { PaymentsService } from './payments.service';
 
@@ -24,10 +27,9 @@ const providerErrors = { 422: ZPaymentErrorResponse, '4xx': ZPaymentErrorRespons
 /** Answers a provider failure itself (the app's error handler hides 5xx messages); rethrows anything else. */
 function sendProviderError(reply: FastifyReply, err: unknown) {
   if (err instanceof PaymentRejectedError) {
-    const status = err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 422;
+    const status = err.statusCode >= 400 && err.statusCode < 500 && err.statusCode in DEFAULT_CODE_OF_STATUS ? err.statusCode : 422;
     return reply.status(status).send({
-      message: err.message || PAYMENT_MSG.providerRejected,
-      statusCode: status,
+      ...errorBody(codeOfStatus(status), err.message || PAYMENT_MSG.providerRejected),
       ...(err.providerName ? { name: err.providerName } : {}),
       ...(err.details ? { details: err.details } : {}),
       ...(err.debugId ? { debug_id: err.debugId } : {}),
@@ -35,8 +37,9 @@ function sendProviderError(reply: FastifyReply, err: unknown) {
   }
   if (err instanceof ProviderUnavailableError) {
     reply.log.warn({ err }, 'payment provider unavailable');
-    const status = err.reason === 'timeout' ? 504 : 502;
-    return reply.status(status).send({ message: status === 504 ? PAYMENT_MSG.providerTimeout : PAYMENT_MSG.providerDown, statusCode: status });
+    const code = err.reason === 'timeout' ? 'PROVIDER_TIMEOUT' : 'PROVIDER_UNAVAILABLE';
+    const body = errorBody(code, code === 'PROVIDER_TIMEOUT' ? PAYMENT_MSG.providerTimeout : PAYMENT_MSG.providerDown);
+    return reply.status(body.statusCode).send(body);
   }
   throw err;
 }
@@ -98,7 +101,7 @@ export function paymentsRoutes(service: PaymentsService, auth: Auth) {
         schema: {
           tags: ['bookings'],
           summary: 'Cancel a booking (its user or trainer): a hold is released; a paid session more than 24 h ahead is refunded',
-          params: ZIdParams,
+          params: ZIdParam(BOOKING_MSG.notFound),
           response: { 200: ZCancelBookingResponse, ...errors, 502: ZErrorResponse, 504: ZErrorResponse },
         },
         preHandler: auth.requireAuth(),

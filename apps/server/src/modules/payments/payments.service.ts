@@ -14,8 +14,8 @@ import {
   type TPaymentsResponse,
 } from '@spotter/shared';
 import type { Db } from '../../db/client';
-import { conflict, forbidden, notFound, unauthorized } from '../../lib/app-error';
-import { centsToDecimalString, fromCents, percentOf } from '../../lib/money';
+import { AppError } from '../../lib/app-error';
+import { centsToDecimalString, fromCents, percentOf, toCents } from '../../lib/money';
 import type { Caller } from '../../plugins/auth';
 import { plainName } from '../bookings/booking-mails';
 import type { BookingsService } from '../bookings/bookings.service';
@@ -43,8 +43,8 @@ export type PaymentsDeps = {
 const money = (cents: number) => ({ currency_code: CURRENCY, value: centsToDecimalString(cents) });
 
 function requireUser(caller: Caller | undefined): Caller {
-  if (!caller) throw unauthorized(ROLE_MSG.loginToBook);
-  if (caller.role !== 'user') throw forbidden(ROLE_MSG.trainersCantBook);
+  if (!caller) throw new AppError('UNAUTHENTICATED', ROLE_MSG.loginToBook);
+  if (caller.role !== 'user') throw new AppError('FORBIDDEN_ROLE', ROLE_MSG.trainersCantBook);
   return caller;
 }
 
@@ -110,13 +110,13 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
     async createOrder(caller: Caller | undefined, bookingId: string): Promise<TOrderResponse> {
       const user = requireUser(caller);
       const row = await bookings.findBooking(bookingId);
-      if (!row) throw notFound(BOOKING_MSG.notFound);
-      if (row.userId !== user.id) throw forbidden(BOOKING_MSG.notFound);
-      if (row.status === 'confirmed' || row.status === 'completed') throw conflict(BOOKING_MSG.alreadyPaid);
+      if (!row) throw new AppError('NOT_FOUND', BOOKING_MSG.notFound);
+      if (row.userId !== user.id) throw new AppError('FORBIDDEN', BOOKING_MSG.notFound);
+      if (row.status === 'confirmed' || row.status === 'completed') throw new AppError('ALREADY_PAID', BOOKING_MSG.alreadyPaid);
       const at = now();
-      if (row.status !== 'pending' || !row.holdExpiresAt || row.holdExpiresAt <= at) throw conflict(BOOKING_MSG.holdExpired);
+      if (row.status !== 'pending' || !row.holdExpiresAt || row.holdExpiresAt <= at) throw new AppError('HOLD_EXPIRED', BOOKING_MSG.holdExpired);
       const trainer = await bookings.findBookableTrainer(row.trainerId);
-      if (!trainer || trainer.priceCents === null) throw notFound(SERVER_MSG.trainerNotFound);
+      if (!trainer || trainer.priceCents === null) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
       const amountCents = trainer.priceCents;
 
       const order = await provider.createOrder({
@@ -129,7 +129,7 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
       });
       const holdUntil = new Date(Math.min(at.getTime() + BOOKING_RULES.holdMinutes * MINUTE, row.createdAt.getTime() + HOLD_CAP_MS));
       const attached = await bookings.attachOrder(row.id, { userId: user.id, provider: provider.name, providerOrderId: order.id, priceCents: amountCents, holdExpiresAt: holdUntil, now: at });
-      if (!attached) throw conflict(BOOKING_MSG.holdExpired);
+      if (!attached) throw new AppError('HOLD_EXPIRED', BOOKING_MSG.holdExpired);
       if (holdUntil > row.holdExpiresAt) await bookings.scheduleHoldExpiry(row.id, holdUntil);
       return { id: order.id, status: order.status, amount: money(amountCents) };
     },
@@ -141,8 +141,8 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
     async captureOrder(caller: Caller | undefined, orderId: string): Promise<TCaptureResponse> {
       const user = requireUser(caller);
       const row = await bookings.findBookingByOrder(orderId);
-      if (!row) throw notFound(PAYMENT_MSG.orderNotFound);
-      if (row.userId !== user.id) throw forbidden(PAYMENT_MSG.orderNotFound);
+      if (!row) throw new AppError('NOT_FOUND', PAYMENT_MSG.orderNotFound);
+      if (row.userId !== user.id) throw new AppError('FORBIDDEN', PAYMENT_MSG.orderNotFound);
       const p = providerOf(row.provider);
 
       /** The stored result of an earlier (or a concurrent, just committed) capture of this order. */
@@ -157,7 +157,7 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
       if (row.status !== 'pending' || !(await bookings.extendLiveHold(row.id, new Date(now().getTime() + CAPTURE_HOLD_MS)))) {
         const concurrent = await storedAnswer();
         if (concurrent) return concurrent;
-        throw conflict(row.status === 'confirmed' ? BOOKING_MSG.alreadyPaid : BOOKING_MSG.holdExpired);
+        throw row.status === 'confirmed' ? new AppError('ALREADY_PAID', BOOKING_MSG.alreadyPaid) : new AppError('HOLD_EXPIRED', BOOKING_MSG.holdExpired);
       }
 
       const result = await p.captureOrder({ orderId, requestId: `spotter-capture-${orderId}` });
@@ -204,7 +204,7 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
         if (again && fresh && ['confirmed', 'completed', 'refunded'].includes(fresh.status)) return captureAnswer(orderId, again, bookings.toBooking(fresh));
         // the booking was cancelled while the money moved: give it back at once
         if (again && again.status === 'completed') await refundPayment(again, 'the booking was cancelled during its capture');
-        throw conflict(BOOKING_MSG.notPayable);
+        throw new AppError('BOOKING_CLOSED', BOOKING_MSG.notPayable);
       }
       await bookings.runMails(outcome.mailJobs);
       return captureAnswer(orderId, { captureId: capture.id, amountCents, currency: capture.currency ?? row.currency }, bookings.toBooking((await bookings.findBooking(row.id))!));
@@ -218,19 +218,19 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
       const row = await bookings.bookingOf(caller, bookingId);
       const view = bookings.toBooking(row);
       if (view.status === 'pending') {
-        if (!(await bookings.releaseHold(row.id))) throw conflict(BOOKING_MSG.alreadyOver);
+        if (!(await bookings.releaseHold(row.id))) throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
         return { message: BOOKING_MSG.cancelled, booking: bookings.toBooking((await bookings.findBooking(row.id))!) };
       }
-      if (view.status !== 'confirmed') throw conflict(BOOKING_MSG.alreadyOver);
-      if (!view.isRefundable) throw conflict(BOOKING_MSG.tooLateToCancel);
+      if (view.status !== 'confirmed') throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
+      if (!view.isRefundable) throw new AppError('CANCEL_TOO_LATE', BOOKING_MSG.tooLateToCancel);
 
       const payment = await repo.findPaymentOfBooking(db, row.id);
       if (!payment || payment.status !== 'completed') {
         log.error({ bookingId: row.id }, 'a confirmed booking without a completed payment');
-        throw conflict(BOOKING_MSG.alreadyOver);
+        throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
       }
       const changed = await refundPayment(payment, 'cancelled by ' + caller.role);
-      if (!changed) throw conflict(BOOKING_MSG.alreadyOver);
+      if (!changed) throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
       return { message: BOOKING_MSG.refunded, booking: bookings.toBooking((await bookings.findBooking(row.id))!) };
     },
 
@@ -247,7 +247,7 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
         else if (caller.role === 'trainer') fees += r.feeCents;
       }
       const upcoming = await bookings.listUpcomingConfirmed(caller);
-      const upcomingCents = upcoming.reduce((sum, b) => sum + Math.round(b.price * 100), 0);
+      const upcomingCents = upcoming.reduce((sum, b) => sum + toCents(b.price), 0);
       return {
         role: caller.role,
         feePercent: caller.role === 'trainer' ? PLATFORM_FEE_PERCENT : 0,

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, reviews } from '../../db/schema';
 
@@ -27,16 +27,6 @@ export async function findReviewsOfTrainer(db: Q, trainerId: string) {
     .limit(500);
 }
 export type ReviewRow = Awaited<ReturnType<typeof findReviewsOfTrainer>>[number];
-
-/** Whether the account exists and has verified its current e-mail address. */
-export async function isVerifiedAccount(db: Q, id: string) {
-  const [row] = await db
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(and(eq(accounts.id, id), isNull(accounts.deletedAt), isNotNull(accounts.emailVerifiedAt)))
-    .limit(1);
-  return !!row;
-}
 
 /** Locks the trainer's row so concurrent reviews recompute the average one after another. */
 export async function lockTrainer(tx: Tx, trainerId: string) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { REVIEW_MSG, ZCreateReviewRequest, ZCreateReviewResponse, ZErrorResponse, ZIdParams, ZReviewsResponse } from '@spotter/shared';
+import { REVIEW_MSG, SERVER_MSG, ZCreateReviewRequest, ZCreateReviewResponse, ZErrorResponse, ZReviewsResponse, ZIdParam } from '@spotter/shared';
 import type { Auth } from '../../plugins/auth';
 import type { ReviewsService } from './reviews.service';
 
@@ -13,7 +13,7 @@ export function reviewsRoutes(service: ReviewsService, auth: Auth) {
     r.get(
       '/trainer/reviews/:id',
       {
-        schema: { tags: ['reviews'], summary: "A trainer's reviews, newest first", params: ZIdParams, response: { 200: ZReviewsResponse, ...errors } },
+        schema: { tags: ['reviews'], summary: "A trainer's reviews, newest first", params: ZIdParam(SERVER_MSG.trainerNotFound), response: { 200: ZReviewsResponse, ...errors } },
         preHandler: auth.optionalAuth,
       },
       async (req) => ({ allReviews: await service.listReviews(req.params.id, req.caller?.id) }),
@@ -25,7 +25,8 @@ export function reviewsRoutes(service: ReviewsService, auth: Auth) {
         schema: {
           tags: ['reviews'],
           summary: 'How many reviews gave each number of stars',
-          params: ZIdParams,
+          // any string: a malformed id has no reviews, so it answers zeros rather than 404
+          params: z.object({ id: z.string() }),
           response: { 200: z.object({ distribution: z.record(z.enum(['1', '2', '3', '4', '5']), z.number()) }) },
         },
       },

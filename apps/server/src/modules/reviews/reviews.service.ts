@@ -1,13 +1,15 @@
-import { ROLE_MSG, SERVER_MSG, type TReview } from '@spotter/shared';
+import type { z } from 'zod';
+import { isId, ROLE_MSG, SERVER_MSG, type TReview, type ZCreateReviewRequest } from '@spotter/shared';
 import type { Db } from '../../db/client';
-import { forbidden, notFound, unauthorized } from '../../lib/app-error';
+import { AppError } from '../../lib/app-error';
 import type { Caller } from '../../plugins/auth';
-import { isUuid } from '../trainers/trainers.service';
+import type { AccountsService } from '../accounts/accounts.service';
+import type { BookingsService } from '../bookings/bookings.service';
 import * as repo from './reviews.repo';
 
 export const FORMER_MEMBER = { firstName: 'Former', lastName: 'member' };
 
-function toReview(row: repo.ReviewRow, callerId?: string): TReview {
+function toReview(row: repo.ReviewRow, verified: ReadonlySet<string>, callerId?: string): TReview {
   const gone = row.deletedAt !== null;
   return {
     _id: row.id,
@@ -19,37 +21,51 @@ function toReview(row: repo.ReviewRow, callerId?: string): TReview {
     reviewerProfilePhoto: gone ? '' : row.picture,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    verifiedSession: verified.has(row.userId),
     ...(callerId ? { isMine: row.userId === callerId } : {}),
   };
 }
 
-export function createReviewsService({ db }: { db: Db }) {
+type Deps = {
+  db: Db;
+  accounts: Pick<AccountsService, 'isVerified'>;
+  bookings: Pick<BookingsService, 'usersWithCompletedSession'>;
+};
+
+export function createReviewsService({ db, accounts, bookings }: Deps) {
+  /** The reviewers among `rows` who had a session with the trainer that is over: one query for the list. */
+  const verifiedAmong = (trainerId: string, rows: repo.ReviewRow[]) =>
+    bookings.usersWithCompletedSession(trainerId, rows.map((r) => r.userId));
+
   return {
+    /** Reviews of a trainer whose id the route validated (ZIdParam). */
     async listReviews(trainerId: string, callerId?: string): Promise<TReview[]> {
-      if (!isUuid(trainerId)) throw notFound(SERVER_MSG.trainerNotFound);
       const rows = await repo.findReviewsOfTrainer(db, trainerId);
-      return rows.map((r) => toReview(r, callerId));
+      const verified = await verifiedAmong(trainerId, rows);
+      return rows.map((r) => toReview(r, verified, callerId));
     },
 
     /** Verified users only; one review per trainer, a second post edits the first (DECISIONS 15). */
-    async postReview(caller: Caller | undefined, input: { trainerId: string; rating: number; comment: string }): Promise<TReview> {
-      if (!caller) throw unauthorized(ROLE_MSG.loginToReview);
-      if (caller.role !== 'user') throw forbidden(ROLE_MSG.trainersCantReview);
+    async postReview(caller: Caller | undefined, input: z.output<typeof ZCreateReviewRequest>): Promise<TReview> {
+      if (!caller) throw new AppError('UNAUTHENTICATED', ROLE_MSG.loginToReview);
+      if (caller.role !== 'user') throw new AppError('FORBIDDEN_ROLE', ROLE_MSG.trainersCantReview);
       // a review counts in a trainer's rating, so only a verified address may post one
-      if (!(await repo.isVerifiedAccount(db, caller.id))) throw forbidden(SERVER_MSG.verifyToReview);
-      if (!isUuid(input.trainerId)) throw notFound(SERVER_MSG.trainerNotFound);
+      if (!(await accounts.isVerified(caller.id))) throw new AppError('EMAIL_NOT_VERIFIED', SERVER_MSG.verifyToReview);
+      // the trainer id comes in the body, where anything that is not an id names no trainer
+      if (!isId(input.trainerId)) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
       await db.transaction(async (tx) => {
-        if (!(await repo.lockTrainer(tx, input.trainerId))) throw notFound(SERVER_MSG.trainerNotFound);
+        if (!(await repo.lockTrainer(tx, input.trainerId))) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
         await repo.upsertReview(tx, { trainerId: input.trainerId, userId: caller.id, rating: input.rating, comment: input.comment });
         await repo.refreshTrainerRating(tx, input.trainerId);
       });
-      const mine = await repo.findReview(db, input.trainerId, caller.id);
-      return toReview(mine!, caller.id);
+      const mine = (await repo.findReview(db, input.trainerId, caller.id))!;
+      return toReview(mine, await verifiedAmong(input.trainerId, [mine]), caller.id);
     },
 
+    /** Stars per number; a malformed id has none (the route answers 200 with zeros, as it always did). */
     async distribution(trainerId: string): Promise<Record<'1' | '2' | '3' | '4' | '5', number>> {
       const out = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 };
-      if (!isUuid(trainerId)) return out;
+      if (!isId(trainerId)) return out;
       for (const r of await repo.ratingDistribution(db, trainerId)) out[String(r.rating) as keyof typeof out] = r.n;
       return out;
     },

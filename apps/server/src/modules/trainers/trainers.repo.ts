@@ -1,17 +1,31 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { accounts, LISTED_TRAINER } from '../../db/schema';
+import { toCents } from '../../lib/money';
+import type { TTrainersQueryParsed } from '@spotter/shared';
 
-export type TrainerFilters = {
-  q?: string;
-  minPrice?: number;
-  maxPrice?: number;
-  minRating?: number;
-  gender?: 'male' | 'female';
-  city?: string;
-  ids?: string[];
+/** What the list filters on: the parsed query without its paging and order. */
+export type TrainerFilters = Partial<Omit<TTrainersQueryParsed, 'page' | 'limit' | 'sort'>>;
+type TrainerSort = TTrainersQueryParsed['sort'];
+
+/**
+ * A trainer as anyone may see it. Only these columns are read, so a public answer never has the
+ * password hash, e-mail, phone or body measurements in memory.
+ */
+export const publicTrainerColumns = {
+  id: accounts.id,
+  firstName: accounts.firstName,
+  lastName: accounts.lastName,
+  title: accounts.title,
+  description: accounts.description,
+  picture: accounts.picture,
+  city: accounts.city,
+  country: accounts.country,
+  gender: accounts.gender,
+  priceCents: accounts.priceCents,
+  ratingAvg: accounts.ratingAvg,
+  ratingCount: accounts.ratingCount,
 };
-export type TrainerSort = 'rating' | 'price_asc' | 'price_desc' | 'newest';
 
 const SEARCH_TEXT = sql`(${accounts.firstName} || ' ' || ${accounts.lastName} || ' ' || ${accounts.title} || ' ' || ${accounts.description})`;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -19,8 +33,8 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 function whereOf(f: TrainerFilters): SQL {
   const parts: SQL[] = [LISTED_TRAINER];
   if (f.q) parts.push(sql`${SEARCH_TEXT} ilike ${`%${escapeLike(f.q)}%`}`);
-  if (f.minPrice !== undefined) parts.push(gte(accounts.priceCents, f.minPrice * 100));
-  if (f.maxPrice !== undefined) parts.push(lte(accounts.priceCents, f.maxPrice * 100));
+  if (f.minPrice !== undefined) parts.push(gte(accounts.priceCents, toCents(f.minPrice)));
+  if (f.maxPrice !== undefined) parts.push(lte(accounts.priceCents, toCents(f.maxPrice)));
   if (f.minRating !== undefined) parts.push(gte(accounts.ratingAvg, f.minRating));
   if (f.gender) parts.push(eq(accounts.gender, f.gender));
   if (f.city) parts.push(sql`lower(${accounts.city}) = lower(${f.city})`);
@@ -37,10 +51,10 @@ const ORDER: Record<TrainerSort, SQL[]> = {
 };
 
 /**
- * A deferred join: the page's ids come from an index-only scan (offset included), then only those
+ * A drizzle query (await it, or read its SQL with `.toSQL()`). A deferred join: the page's ids come from an index-only scan (offset included), then only those
  * rows are read. Page 200 costs about what page 1 does.
  */
-export async function findTrainers(db: Db, opts: { filters: TrainerFilters; sort: TrainerSort; limit: number; offset: number }) {
+export function findTrainers(db: Db, opts: { filters: TrainerFilters; sort: TrainerSort; limit: number; offset: number }) {
   const pageIds = db
     .select({ id: accounts.id })
     .from(accounts)
@@ -49,11 +63,12 @@ export async function findTrainers(db: Db, opts: { filters: TrainerFilters; sort
     .limit(opts.limit)
     .offset(opts.offset);
   return db
-    .select()
+    .select(publicTrainerColumns)
     .from(accounts)
     .where(inArray(accounts.id, pageIds))
     .orderBy(...ORDER[opts.sort]);
 }
+export type PublicTrainerRow = Awaited<ReturnType<typeof findTrainers>>[number];
 
 /**
  * Exact up to `cap` rows (a bounded scan); past that, the planner's estimate, which is what a
@@ -72,11 +87,16 @@ export async function countTrainers(db: Db, filters: TrainerFilters, cap: number
   return Math.max(cap + 1, Math.round(parsed?.[0]?.Plan?.['Plan Rows'] ?? cap + 1));
 }
 
-export async function findListedTrainer(db: Db, id: string) {
-  const [row] = await db
-    .select()
+/** A drizzle query (await it, or read its SQL with `.toSQL()`). */
+export function findListedTrainerQuery(db: Db, id: string) {
+  return db
+    .select(publicTrainerColumns)
     .from(accounts)
     .where(and(eq(accounts.id, id), LISTED_TRAINER))
     .limit(1);
+}
+
+export async function findListedTrainer(db: Db, id: string) {
+  const [row] = await findListedTrainerQuery(db, id);
   return row;
 }

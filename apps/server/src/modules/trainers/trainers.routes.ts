@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZErrorResponse, ZIdParams, ZTrainerProfileResponse, ZTrainersQuery, ZTrainersResponse } from '@spotter/shared';
+import { SERVER_MSG, ZErrorResponse, ZIdParam, ZTrainerProfileResponse, ZTrainersQuery, ZTrainersResponse } from '@spotter/shared';
 import type { TrainersService } from './trainers.service';
 
 export function trainersRoutes(service: TrainersService) {
@@ -16,10 +16,7 @@ export function trainersRoutes(service: TrainersService) {
           response: { 200: ZTrainersResponse, 400: ZErrorResponse },
         },
       },
-      async (req) => {
-        const { ids, ...rest } = req.query;
-        return service.listTrainers({ ...rest, idsCsv: ids, q: rest.q || undefined, city: rest.city || undefined });
-      },
+      async (req) => service.listTrainers(req.query),
     );
 
     r.get(
@@ -28,7 +25,7 @@ export function trainersRoutes(service: TrainersService) {
         schema: {
           tags: ['trainers'],
           summary: 'A trainer as anyone may see it, with rating count and subscribers',
-          params: ZIdParams,
+          params: ZIdParam(SERVER_MSG.trainerNotFound),
           response: { 200: ZTrainerProfileResponse, 404: ZErrorResponse },
         },
       },

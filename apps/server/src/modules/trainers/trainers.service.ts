@@ -1,21 +1,33 @@
-import type { TTrainerProfile, TTrainersResponse } from '@spotter/shared';
+import type { TPublicTrainer, TTrainerProfile, TTrainersQueryParsed, TTrainersResponse } from '@spotter/shared';
 import { SERVER_MSG } from '@spotter/shared';
 import type { Db } from '../../db/client';
-import { notFound } from '../../lib/app-error';
-import { toPublicTrainer } from '../accounts/accounts.service';
+import { AppError } from '../../lib/app-error';
+import { fromCents } from '../../lib/money';
+import type { BookingsService } from '../bookings/bookings.service';
 import * as repo from './trainers.repo';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (s: string) => UUID.test(s);
 export const COUNT_CAP = 2_000;
 
-export type ListTrainersInput = repo.TrainerFilters & { idsCsv?: string; sort: repo.TrainerSort; page: number; limit: number };
+export const toPublicTrainer = (row: repo.PublicTrainerRow): TPublicTrainer => ({
+  _id: row.id,
+  firstName: row.firstName,
+  lastName: row.lastName,
+  title: row.title,
+  description: row.description,
+  picture: row.picture,
+  city: row.city,
+  country: row.country,
+  gender: row.gender,
+  price: fromCents(row.priceCents ?? 0),
+  rating: Number(row.ratingAvg),
+  ratingCount: row.ratingCount,
+});
 
-export function createTrainersService({ db }: { db: Db }) {
+type Deps = { db: Db; bookings: Pick<BookingsService, 'countSubscribers'> };
+
+export function createTrainersService({ db, bookings }: Deps) {
   return {
-    async listTrainers(input: ListTrainersInput): Promise<TTrainersResponse> {
-      const { idsCsv, sort, page, limit, ...filters } = input;
-      if (idsCsv !== undefined) filters.ids = idsCsv.split(',').map((s) => s.trim()).filter(isUuid).slice(0, 500);
+    async listTrainers({ sort, page, limit, ...filters }: TTrainersQueryParsed): Promise<TTrainersResponse> {
       const [rows, total] = await Promise.all([
         repo.findTrainers(db, { filters, sort, limit, offset: (page - 1) * limit }),
         repo.countTrainers(db, filters, COUNT_CAP),
@@ -23,12 +35,11 @@ export function createTrainersService({ db }: { db: Db }) {
       return { viewAllTrainers: rows.map(toPublicTrainer), total, totalIsEstimate: total > COUNT_CAP, page, limit };
     },
 
+    /** A listed trainer by an id the route validated (ZIdParam), with subscribers (DECISIONS 17). */
     async getTrainerProfile(id: string): Promise<TTrainerProfile> {
-      const row = isUuid(id) ? await repo.findListedTrainer(db, id) : undefined;
-      if (!row) throw notFound(SERVER_MSG.trainerNotFound);
-      // Subscribers are distinct users with a paid booking (DECISIONS 17); bookings come with
-      // their own module, and until then no one has paid.
-      return { ...toPublicTrainer(row), subscribers: 0 };
+      const row = await repo.findListedTrainer(db, id);
+      if (!row) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
+      return { ...toPublicTrainer(row), subscribers: await bookings.countSubscribers(row.id) };
     },
   };
 }

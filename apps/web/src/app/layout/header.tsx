@@ -2,6 +2,7 @@ import { LogIn, LogOut, UserRound } from 'lucide-react';
 import { Link, NavLink } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { Logo } from '@/components/ui/logo';
+import { ChatLink } from '@/features/chat/components/chat-link';
 import { useLogout } from '@/lib/logout';
 import { cn } from '@/lib/cn';
 import { paths } from '@/lib/paths';
@@ -55,6 +56,7 @@ export function Header() {
         <div className="ml-auto flex items-center gap-1 sm:gap-2">
           {session.isLoggedIn ? (
             <>
+              <ChatLink role={session.role ?? 'user'} />
               <Link
                 to={paths.profile[session.role ?? 'user'].getHref()}
                 aria-label="My profile"

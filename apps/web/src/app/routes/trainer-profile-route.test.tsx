@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { testUser } from '@/testing/accounts';
+import { testTrainer, testUser } from '@/testing/accounts';
 import { FavoriteTrainers } from '@/features/favourites/components/favorite-trainers';
 import { callsOf, listAnswer, makeReview, makeTrainer, stubApi } from '@/testing/fake-api';
 import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
@@ -175,6 +175,27 @@ describe('TrainerProfileRoute', () => {
     await user.click(screen.getByRole('button', { name: 'Resend' }));
     expect(await findToast('We sent you a new verification link')).toHaveAttribute('data-type', 'success');
     expect(resent).toBe(1);
+  });
+
+  it("opens a user's booking dialog from 'Book now!' with the trainer's free slots", async () => {
+    logInAs('user');
+    stubApi((url) => (url.pathname === '/api/trainers/t1/slots' ? jsonResponse({ slots: ['2030-01-07T09:00:00.000Z'], timeZone: 'Africa/Cairo' }) : undefined), profileRoutes());
+    const { user } = renderProfile();
+    await screen.findByRole('heading', { level: 1, name: 'Nadia Samir' });
+
+    await user.click(screen.getAllByRole('button', { name: 'Book now!' })[0]);
+    const dialog = await screen.findByRole('dialog', { name: 'Book a session with Nadia' });
+    expect(await within(dialog).findAllByRole('group')).toHaveLength(1);
+    expect(within(dialog).getByText('$150 per one-hour session')).toBeInTheDocument();
+  });
+
+  it('shows a trainer on their own profile a link to their availability instead of booking', async () => {
+    logInAs('trainer');
+    stubApi((url) => (url.pathname === '/api/trainerData' ? jsonResponse({ trainerData: testTrainer() }) : undefined), profileRoutes());
+    renderProfile();
+
+    expect((await screen.findAllByRole('link', { name: 'Edit your availability' }))[0]).toHaveAttribute('href', '/trainer/settings#availability');
+    expect(screen.queryByRole('button', { name: 'Book now!' })).not.toBeInTheDocument();
   });
 
   it('says "Trainer not found" with a way back to the list', async () => {

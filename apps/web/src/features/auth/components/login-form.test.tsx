@@ -12,9 +12,11 @@ const userData = {
   emailVerified: true,
 };
 
-/** A fake server: login answers `login`, GET /api/userData answers the profile. */
+/** A fake server: login answers `login`, GET /api/userData the profile, Google sign-in is off. */
 function stubServer(login: Response) {
-  const fetchMock = vi.fn(async (url: string) => (url === '/api/userData' ? jsonResponse({ userData }) : login));
+  const fetchMock = vi.fn(async (url: string) =>
+    url === '/api/userData' ? jsonResponse({ userData }) : url === '/api/auth/config' ? jsonResponse({ googleClientId: null }) : login,
+  );
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
 }
@@ -59,7 +61,7 @@ describe('LoginForm', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(localStorage.getItem('token')).toBe('header.payload.signature');
     expect(localStorage.getItem('userType')).toBeNull();
-    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    const [url, init] = fetchMock.mock.calls.find(([u]) => u.endsWith('/login')) as unknown as [string, RequestInit];
     expect(url).toBe('/api/users/login');
     expect(JSON.parse(init.body as string)).toEqual({ email: 'user@spotter.test', password: 'Demo1234' });
   });

@@ -14,8 +14,10 @@ import { mergeFavoritesAfterLogin } from '@/lib/api/favorites';
 import { showServerErrors } from '@/lib/form-errors';
 import { paths, type Role } from '@/lib/paths';
 import { storage } from '@/lib/storage';
+import { useGoogleSignIn } from '../api/google-sign-in';
 import { useLogin, type LoginPayload } from '../api/login';
 import { useTimeout } from '../hooks/use-timeout';
+import { GoogleSignIn } from './google-sign-in';
 import { StatusBanner, type Status } from './status-banner';
 
 type LoginValues = z.input<typeof ZLoginRequest>;
@@ -30,6 +32,7 @@ export function LoginForm({ role }: { role: Role }) {
   const queryClient = useQueryClient();
   const schedule = useTimeout();
   const loginMutation = useLogin();
+  const googleMutation = useGoogleSignIn();
   const [status, setStatus] = useState<Status>(null);
   const [isDone, setIsDone] = useState(false);
 
@@ -44,31 +47,43 @@ export function LoginForm({ role }: { role: Role }) {
     resolver: zodResolver(ZLoginRequest),
   });
 
+  /** A password or Google log-in succeeded: the same green alert, wait and profile (DECISIONS 12). */
+  const onLoggedIn = ({ message, token }: { message: string; token: string }) => {
+    setStatus({ tone: 'success', message });
+    setIsDone(true);
+    storage.setToken(token);
+    // DECISIONS 14: this browser's favourites join the account's (errors are ignored there).
+    if (role === 'user') void mergeFavoritesAfterLogin(queryClient);
+    queryClient.removeQueries({ queryKey: accountKeys.all });
+    // Users keep their profile in storage (spec section 3); fetching now also warms the profile page.
+    const account =
+      role === 'user' ? queryClient.fetchQuery(ownAccountQueryOptions('user')).catch(() => null) : Promise.resolve(null);
+    schedule(
+      () => {
+        storage.setUserType(role);
+        void account.then(() => navigate(paths.profile[role].getHref()));
+      },
+      LOGIN_REDIRECT_MS,
+      // Left the page before the redirect: still finish logging in.
+      () => storage.setUserType(role),
+    );
+  };
+
+  const onGoogleCredential = (credential: string) => {
+    if (isDone || googleMutation.isPending) return;
+    setStatus(null);
+    googleMutation.mutate(
+      { role, credential },
+      { onSuccess: onLoggedIn, onError: (error) => setStatus({ tone: 'error', message: errorMessage(error) }) },
+    );
+  };
+
   const onSubmit = handleSubmit((data) => {
     setStatus(null);
     loginMutation.mutate(
       { role, data },
       {
-        onSuccess: ({ message, token }) => {
-          setStatus({ tone: 'success', message });
-          setIsDone(true);
-          storage.setToken(token);
-          // DECISIONS 14: this browser's favourites join the account's (errors are ignored there).
-          if (role === 'user') void mergeFavoritesAfterLogin(queryClient);
-          queryClient.removeQueries({ queryKey: accountKeys.all });
-          // Users keep their profile in storage (spec section 3); fetching now also warms the profile page.
-          const account =
-            role === 'user' ? queryClient.fetchQuery(ownAccountQueryOptions('user')).catch(() => null) : Promise.resolve(null);
-          schedule(
-            () => {
-              storage.setUserType(role);
-              void account.then(() => navigate(paths.profile[role].getHref()));
-            },
-            LOGIN_REDIRECT_MS,
-            // Left the page before the redirect: still finish logging in.
-            () => storage.setUserType(role),
-          );
-        },
+        onSuccess: onLoggedIn,
         onError: (error) => {
           setStatus({ tone: 'error', message: errorMessage(error) });
           showServerErrors(error, FIELDS, setError, { isFocusing: false });
@@ -116,6 +131,7 @@ export function LoginForm({ role }: { role: Role }) {
           Login
         </Button>
       </form>
+      <GoogleSignIn onCredential={onGoogleCredential} />
     </>
   );
 }

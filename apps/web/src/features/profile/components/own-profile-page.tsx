@@ -16,9 +16,11 @@ import { SamplePlans, SamplePosts } from './sample-content';
 
 /**
  * What other features show on the profile, passed in by the route (features do not import each
- * other): the user's favourite trainers, the trainer's latest reviews.
+ * other): the user's sessions and favourite trainers, the trainer's week and latest reviews.
  */
 export type ProfileSections = {
+  sessions: ReactNode;
+  schedule: ReactNode;
   favorites: ReactNode;
   latestReviews: (trainer: { trainerId: string; isListed: boolean }) => ReactNode;
 };
@@ -108,7 +110,7 @@ function AboutCard({ role, account }: { role: Role; account: OwnAccount }) {
   );
 }
 
-function UserProfile({ account, favoritesSection }: { account: OwnAccount; favoritesSection: ReactNode }) {
+function UserProfile({ account, favoritesSection, sessions }: { account: OwnAccount; favoritesSection: ReactNode; sessions: ReactNode }) {
   const favorites = useFavoriteTrainers();
   return (
     <div className="space-y-6">
@@ -125,6 +127,7 @@ function UserProfile({ account, favoritesSection }: { account: OwnAccount; favor
           { label: 'Age', value: account.age || '–' },
         ]}
       />
+      {sessions}
       <AboutCard role="user" account={account} />
       <BodyMetricsCard account={account} />
       {favoritesSection}
@@ -134,7 +137,15 @@ function UserProfile({ account, favoritesSection }: { account: OwnAccount; favor
   );
 }
 
-function TrainerProfile({ account, latestReviews }: { account: TOwnTrainer; latestReviews: ProfileSections['latestReviews'] }) {
+function TrainerProfile({
+  account,
+  latestReviews,
+  schedule,
+}: {
+  account: TOwnTrainer;
+  latestReviews: ProfileSections['latestReviews'];
+  schedule: ReactNode;
+}) {
   // Only verified trainers are listed (DECISIONS 10); an unlisted one has no public profile yet.
   const isListed = account.emailVerified;
   const publicProfile = useTrainer(account._id, { enabled: isListed });
@@ -183,6 +194,7 @@ function TrainerProfile({ account, latestReviews }: { account: TOwnTrainer; late
           </Link>
         </p>
       )}
+      {schedule}
       <AboutCard role="trainer" account={account} />
       {latestReviews({ trainerId: account._id, isListed })}
       <SamplePlans />
@@ -198,9 +210,9 @@ export function OwnProfilePage({ role, sections }: { role: Role; sections: Profi
       <AccountLayout role={role} current="profile" title="My profile" skeleton={<ProfileSkeleton />}>
         {(account) =>
           isTrainer(account) ? (
-            <TrainerProfile account={account} latestReviews={sections.latestReviews} />
+            <TrainerProfile account={account} latestReviews={sections.latestReviews} schedule={sections.schedule} />
           ) : (
-            <UserProfile account={account} favoritesSection={sections.favorites} />
+            <UserProfile account={account} favoritesSection={sections.favorites} sessions={sections.sessions} />
           )
         }
       </AccountLayout>

@@ -91,7 +91,7 @@ describe('ReviewForm', () => {
     logInAs('user');
     stubApi((url, init) => {
       if (url.pathname === '/api/reviews/new') {
-        return jsonResponse({ message: 'Verify your e-mail address to post a review', statusCode: 403 }, 403);
+        return jsonResponse({ message: 'Verify your e-mail address to post a review', statusCode: 403, code: 'EMAIL_NOT_VERIFIED' }, 403);
       }
       if (url.pathname === '/api/verify/resend' && init.method === 'POST') {
         return jsonResponse({ message: 'We sent you a new verification link' });

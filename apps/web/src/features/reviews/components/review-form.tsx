@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useController, useForm } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { REVIEW_COMMENT_MAX, ROLE_MSG, SERVER_MSG, ZCreateReviewRequest, type TReview } from '@spotter/shared';
+import { REVIEW_COMMENT_MAX, ROLE_MSG, ZCreateReviewRequest, type TReview } from '@spotter/shared';
 import { ResendVerificationButton } from '@/components/resend-verification-button';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -36,7 +36,7 @@ type Failure = { message: string; isUnverified: boolean };
 
 /** The server's answer to an account that has not confirmed its e-mail. */
 const isUnverifiedRefusal = (error: unknown) =>
-  error instanceof ApiError && error.status === 403 && error.message === SERVER_MSG.verifyToReview;
+  error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED';
 
 /** Post a review; posting again edits it (DECISIONS 15). Only users may post (spec section 6). */
 export function ReviewForm({ trainerId, firstName, myReview }: ReviewFormProps) {

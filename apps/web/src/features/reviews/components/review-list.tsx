@@ -1,4 +1,4 @@
-import { MessageSquareText } from 'lucide-react';
+import { BadgeCheck, MessageSquareText } from 'lucide-react';
 import type { TReview } from '@spotter/shared';
 import { Stars } from '@/components/stars';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -35,6 +35,12 @@ function ReviewItem({ review }: { review: TReview }) {
           {name}
           {review.isMine && (
             <span className="rounded-full bg-accent-soft px-2 py-0.5 text-xs font-semibold text-accent-ink">Your review</span>
+          )}
+          {review.verifiedSession && (
+            <span className="inline-flex items-center gap-1 rounded-full bg-success-soft px-2 py-0.5 text-xs font-semibold text-success">
+              <BadgeCheck className="size-3.5" aria-hidden="true" />
+              Verified session
+            </span>
           )}
         </p>
         <p className="mt-1 flex flex-wrap items-center gap-x-2 text-sm text-subtle">

@@ -1,4 +1,4 @@
-import { ApiError, NETWORK_ERROR_MESSAGE } from '@/lib/api-client';
+import { ApiError, errorCodeOf, NETWORK_ERROR_MESSAGE } from '@/lib/api-client';
 import { storage } from '@/lib/storage';
 
 type UploadImageOptions = {
@@ -9,11 +9,11 @@ type UploadImageOptions = {
   signal?: AbortSignal;
 };
 
-function messageOf(xhr: XMLHttpRequest): { message?: string; errors?: Record<string, string> } {
+function messageOf(xhr: XMLHttpRequest): { message?: string; errors?: Record<string, string>; code?: ReturnType<typeof errorCodeOf> } {
   try {
     const body: unknown = JSON.parse(xhr.responseText);
     if (typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string') {
-      return body as { message: string; errors?: Record<string, string> };
+      return { ...(body as { message: string; errors?: Record<string, string> }), code: errorCodeOf(body) };
     }
   } catch {
     // not JSON: fall through to the generic message
@@ -38,7 +38,7 @@ export function uploadImage({ image, fileName, onProgress, signal }: UploadImage
       if (event.lengthComputable && event.total > 0) onProgress?.(Math.round((event.loaded / event.total) * 100));
     };
     xhr.onload = () => {
-      const { message, errors } = messageOf(xhr);
+      const { message, errors, code } = messageOf(xhr);
       if (xhr.status >= 200 && xhr.status < 300) {
         try {
           const body = JSON.parse(xhr.responseText) as { url?: unknown };
@@ -53,7 +53,7 @@ export function uploadImage({ image, fileName, onProgress, signal }: UploadImage
         reject(new ApiError(xhr.status, 'The upload finished but the server did not answer an address. Please try again.'));
         return;
       }
-      reject(new ApiError(xhr.status, message ?? `Something went wrong (${xhr.status}). Please try again.`, errors));
+      reject(new ApiError(xhr.status, message ?? `Something went wrong (${xhr.status}). Please try again.`, errors, code));
     };
     xhr.onerror = () => reject(new ApiError(0, NETWORK_ERROR_MESSAGE));
     xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));

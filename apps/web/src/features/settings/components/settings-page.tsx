@@ -5,6 +5,7 @@ import { RequireRole } from '@/components/require-role';
 import { Skeleton } from '@/components/ui/skeleton';
 import type { OwnAccount } from '@/lib/api/accounts';
 import type { Role } from '@/lib/paths';
+import { AvailabilitySection } from './availability-section';
 import { ContactForm } from './contact-form';
 import { DeleteAccountSection } from './delete-account-section';
 import { NotificationsForm } from './notifications-form';
@@ -88,6 +89,7 @@ function SettingsContent({ role, account }: { role: Role; account: OwnAccount })
       >
         <ContactForm role={role} account={account} />
       </SettingsSection>
+      {role === 'trainer' && <AvailabilitySection />}
       <SettingsSection
         id="password"
         title={labelOf('password')}

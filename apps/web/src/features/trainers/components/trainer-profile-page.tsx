@@ -1,6 +1,6 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { ArrowLeft, CalendarCheck, MapPin, MessageCircle, Star, UsersRound } from 'lucide-react';
+import { ArrowLeft, CalendarCheck, CalendarCog, MapPin, MessageCircle, Star, UsersRound } from 'lucide-react';
 import type { TTrainerProfile } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -8,16 +8,41 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { FavoriteButton } from '@/components/favorite-button';
 import { Stars } from '@/components/stars';
 import { ApiError, errorMessage } from '@/lib/api-client';
+import { useOwnAccount } from '@/lib/api/accounts';
 import { useTrainer } from '@/lib/api/trainers';
 import { formatCount, formatPrice, formatRating, plural } from '@/lib/format';
 import { paths } from '@/lib/paths';
+import { useSession } from '@/lib/session';
 import { useTrainerActions } from '../hooks/use-trainer-actions';
 
-/** What the reviews feature shows on the profile, passed in by the route (features do not import each other). */
+/** What the reviews and bookings features show on the profile, passed in by the route (features do not import each other). */
 export type TrainerProfileSections = {
   ratingBreakdown: (trainer: TTrainerProfile) => ReactNode;
   reviews: (trainer: TTrainerProfile) => ReactNode;
+  /** The dialog 'Book now!' opens for a user. */
+  booking: (trainer: TTrainerProfile, dialog: { isOpen: boolean; onOpenChange: (isOpen: boolean) => void }) => ReactNode;
+  /** The chat panel (floating button and panel); 'Message' opens it for a user. */
+  chat?: (trainer: TTrainerProfile, panel: { isOpen: boolean; onOpenChange: (isOpen: boolean) => void }) => ReactNode;
 };
+
+type BookingActionProps = { trainer: TTrainerProfile; onBook: () => void; isOwn: boolean; onMessage?: () => void };
+
+/** The trainer looking at their own public profile: their id is their own account's. */
+function useIsOwnProfile(trainerId: string) {
+  const { role } = useSession();
+  const own = useOwnAccount(role === 'trainer' ? 'trainer' : null);
+  return role === 'trainer' && own.data?._id === trainerId;
+}
+
+/** On their own profile a trainer cannot book themselves: the button leads to their availability instead. */
+function OwnAvailabilityLink({ className }: { className?: string }) {
+  return (
+    <Link to={`${paths.settings.trainer.getHref()}#availability`} className={buttonClasses({ variant: 'secondary', size: 'lg', className })}>
+      <CalendarCog className="size-5" aria-hidden="true" />
+      Edit your availability
+    </Link>
+  );
+}
 
 const reviewCountText = (count: number) => (count === 0 ? 'No reviews yet' : plural(count, 'review', 'reviews'));
 
@@ -34,8 +59,8 @@ function BackLink() {
 }
 
 /** Price, rating, subscribers and the two actions: sticky beside the profile on desktop. */
-function BookingCard({ trainer }: { trainer: TTrainerProfile }) {
-  const { book, message } = useTrainerActions(trainer.firstName);
+function BookingCard({ trainer, onBook, isOwn, onMessage }: BookingActionProps) {
+  const { book, message } = useTrainerActions(trainer.firstName, { onBook, onMessage });
   return (
     <div className="rounded-card border border-line bg-canvas p-6 shadow-card">
       <p className="text-2xl font-bold text-ink">Price: {formatPrice(trainer.price)}</p>
@@ -59,10 +84,14 @@ function BookingCard({ trainer }: { trainer: TTrainerProfile }) {
         </p>
       </div>
       <div className="mt-6 flex flex-col gap-3">
-        <Button size="lg" className="w-full max-lg:hidden" onClick={book}>
-          <CalendarCheck className="size-5" aria-hidden="true" />
-          Book now!
-        </Button>
+        {isOwn ? (
+          <OwnAvailabilityLink className="w-full max-lg:hidden" />
+        ) : (
+          <Button size="lg" className="w-full max-lg:hidden" onClick={book}>
+            <CalendarCheck className="size-5" aria-hidden="true" />
+            Book now!
+          </Button>
+        )}
         <Button
           variant="outline"
           size="lg"
@@ -79,8 +108,8 @@ function BookingCard({ trainer }: { trainer: TTrainerProfile }) {
 }
 
 /** Phones: the price and 'Book now!' stay at the bottom of the screen. */
-function MobileBookingBar({ trainer }: { trainer: TTrainerProfile }) {
-  const { book } = useTrainerActions(trainer.firstName);
+function MobileBookingBar({ trainer, onBook, isOwn }: BookingActionProps) {
+  const { book } = useTrainerActions(trainer.firstName, { onBook });
   return (
     <div className="fixed inset-x-0 bottom-0 z-30 border-t border-line bg-canvas/95 px-4 py-3 shadow-card backdrop-blur lg:hidden">
       <div className="mx-auto flex max-w-3xl items-center justify-between gap-4">
@@ -88,9 +117,13 @@ function MobileBookingBar({ trainer }: { trainer: TTrainerProfile }) {
           <span className="text-lg font-bold">{formatPrice(trainer.price)}</span>
           <span className="text-sm text-subtle"> / session</span>
         </p>
-        <Button size="lg" onClick={book}>
-          Book now!
-        </Button>
+        {isOwn ? (
+          <OwnAvailabilityLink />
+        ) : (
+          <Button size="lg" onClick={book}>
+            Book now!
+          </Button>
+        )}
       </div>
     </div>
   );
@@ -98,6 +131,10 @@ function MobileBookingBar({ trainer }: { trainer: TTrainerProfile }) {
 
 function TrainerProfile({ trainer, sections }: { trainer: TTrainerProfile; sections: TrainerProfileSections }) {
   const fullName = `${trainer.firstName} ${trainer.lastName}`;
+  const [isBookingOpen, setIsBookingOpen] = useState(false);
+  const isOwn = useIsOwnProfile(trainer._id);
+  const openBooking = () => setIsBookingOpen(true);
+  const [isChatOpen, setIsChatOpen] = useState(false);
   return (
     <>
       <title>{`${fullName} · Spotter`}</title>
@@ -131,7 +168,7 @@ function TrainerProfile({ trainer, sections }: { trainer: TTrainerProfile; secti
         </div>
 
         <aside aria-label="Booking" className="lg:sticky lg:top-24 lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:self-start">
-          <BookingCard trainer={trainer} />
+          <BookingCard trainer={trainer} onBook={openBooking} isOwn={isOwn} onMessage={() => setIsChatOpen(true)} />
         </aside>
 
         <div className="min-w-0 space-y-10">
@@ -160,7 +197,9 @@ function TrainerProfile({ trainer, sections }: { trainer: TTrainerProfile; secti
           </section>
         </div>
       </div>
-      <MobileBookingBar trainer={trainer} />
+      <MobileBookingBar trainer={trainer} onBook={openBooking} isOwn={isOwn} />
+      {sections.booking(trainer, { isOpen: isBookingOpen, onOpenChange: setIsBookingOpen })}
+      {sections.chat?.(trainer, { isOpen: isChatOpen, onOpenChange: setIsChatOpen })}
     </>
   );
 }

@@ -3,21 +3,22 @@ import { useSession } from '@/lib/session';
 import { notify } from '@/lib/toast';
 
 /**
- * 'Book now!' and the chat button follow the role rules of spec section 6. Booking and chat for
- * users arrive with their own releases; until then a user gets a short note, not a dead button.
+ * 'Book now!' and the chat button follow the role rules of spec section 6: a user's 'Book now!'
+ * calls `onBook` (the booking dialog), their 'Message' calls `onMessage` (the chat panel).
  */
-export function useTrainerActions(firstName: string) {
+export function useTrainerActions(firstName: string, { onBook, onMessage }: { onBook?: () => void; onMessage?: () => void } = {}) {
   const { isLoggedIn, role } = useSession();
 
   const book = () => {
     if (!isLoggedIn) notify.message(ROLE_MSG.loginToBook);
     else if (role === 'trainer') notify.error(ROLE_MSG.trainersCantBook);
-    else notify.message(`Booking opens soon: ${firstName} will publish their schedule here.`);
+    else onBook?.();
   };
 
   const message = () => {
     if (!isLoggedIn) notify.message(ROLE_MSG.onlyUsersMessage);
     else if (role === 'trainer') notify.error(ROLE_MSG.trainersCantMessage);
+    else if (onMessage) onMessage();
     else notify.message('Chat with trainers is coming soon.');
   };
 

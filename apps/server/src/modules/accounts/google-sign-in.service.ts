@@ -1,0 +1,127 @@
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { GOOGLE_MSG, SERVER_MSG, type Role } from '@spotter/shared';
+import type { Db } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import type { TokenService } from '../../lib/tokens';
+import * as repo from './accounts.repo';
+
+/** Google writes either form into `iss` (https://developers.google.com/identity/gsi/web/guides/verify-google-id-token). */
+export const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
+
+/** The password hash of an account nobody has set a password for: no password ever matches it. */
+const NO_PASSWORD = '!';
+
+type Deps = { db: Db; tokens: TokenService; clientId?: string; jwksUrl: string };
+
+/** The claims of a verified Google ID token that sign-in uses. */
+type GoogleIdentity = { email: string; firstName: string; lastName: string; picture: string };
+
+/** Google's key set could not be had (down, slow, not JSON): not the caller's fault, so not a 401. */
+class KeySetUnavailable extends Error {}
+
+const text = (v: unknown, max: number) => (typeof v === 'string' ? v.trim().slice(0, max) : '');
+
+/** Only Google's own picture host: the CSP lets exactly that one in when sign-in is configured. */
+function googlePicture(v: unknown): string {
+  if (typeof v !== 'string' || v.length > 2000) return '';
+  try {
+    const url = new URL(v);
+    return url.protocol === 'https:' && url.hostname.endsWith('.googleusercontent.com') ? url.href : '';
+  } catch {
+    return '';
+  }
+}
+
+function identityOf(payload: JWTPayload): GoogleIdentity {
+  const email = typeof payload.email === 'string' ? payload.email.trim().toLowerCase() : '';
+  // Google sends a boolean; some older tokens carried the string "true"
+  const isVerified = payload.email_verified === true || payload.email_verified === 'true';
+  if (!email || email.length > 254 || !email.includes('@')) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
+  if (!isVerified) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.emailNotVerified);
+  const firstName = text(payload.given_name, 50) || text(payload.name, 50) || email.split('@')[0].slice(0, 50);
+  return { email, firstName, lastName: text(payload.family_name, 50), picture: googlePicture(payload.picture) };
+}
+
+/**
+ * Signs in with a Google ID token (DECISIONS 12). The server checks the token itself against
+ * Google's published keys (signature, RS256 only, audience, issuer, expiry); nothing the browser
+ * decoded is believed. The account is the one of that verified e-mail and role, created when missing.
+ */
+export function createGoogleSignInService({ db, tokens, clientId, jwksUrl }: Deps) {
+  // jose caches the key set (10 min, and refetches at most every 30 s when a token names an unknown key)
+  const remoteKeys = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5000 });
+  const keys: JWTVerifyGetKey = async (header, token) => {
+    try {
+      return await remoteKeys(header, token);
+    } catch (err) {
+      // a key id the set does not hold is the token's problem; anything else is the key server's
+      if (err instanceof joseErrors.JWKSNoMatchingKey || err instanceof joseErrors.JWKSMultipleMatchingKeys) throw err;
+      throw new KeySetUnavailable('Google key set unavailable', { cause: err });
+    }
+  };
+
+  async function verify(credential: string, audience: string): Promise<GoogleIdentity> {
+    try {
+      const { payload } = await jwtVerify(credential, keys, {
+        algorithms: ['RS256'],
+        audience,
+        issuer: GOOGLE_ISSUERS,
+        requiredClaims: ['exp', 'iat', 'sub', 'email'],
+        clockTolerance: 30,
+      });
+      return identityOf(payload);
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if (err instanceof KeySetUnavailable) throw new AppError('PROVIDER_UNAVAILABLE', GOOGLE_MSG.keysUnavailable);
+      if (err instanceof joseErrors.JOSEError || err instanceof TypeError) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
+      throw err;
+    }
+  }
+
+  return {
+    /** The client id the browser needs for Google's button, or null when sign-in is off. */
+    clientId: clientId ?? null,
+
+    /** `{ message, token }` like a login; the cause of a refusal is logged by the caller, never guessed by the browser. */
+    async signIn(role: Role, credential: string): Promise<{ message: string; token: string }> {
+      if (!clientId) throw new AppError('NOT_CONFIGURED', GOOGLE_MSG.notConfigured);
+      const google = await verify(credential, clientId);
+      return db.transaction(async (tx) => {
+        const existing = await repo.findCredentialsByEmail(tx, role, google.email);
+        if (existing) {
+          if (!(await repo.isVerifiedAccount(tx, existing.id))) {
+            // Whoever registered this address never proved it; Google just did. A password they set
+            // (perhaps to lie in wait for the owner) stops working and their tokens end; the owner
+            // can set a password through the reset mail.
+            await repo.setPassword(tx, existing.id, NO_PASSWORD);
+            await repo.markEmailVerified(tx, existing.id, existing.email);
+          }
+          const account = await repo.findCredentialsById(tx, existing.id);
+          if (!account) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
+          return { message: SERVER_MSG.loginOk, token: await tokens.sign({ id: account.id, role: account.role, tv: account.tokenVersion }) };
+        }
+        const created = await repo.insertAccount(tx, {
+          role,
+          email: google.email,
+          passwordHash: NO_PASSWORD,
+          firstName: google.firstName,
+          lastName: google.lastName,
+          picture: google.picture,
+          // Google does not tell these; the sign-up form's defaults, changed in settings
+          gender: 'male',
+          age: 0,
+          height: 0,
+          weight: 0,
+          // a trainer sets a price in settings before being listed (LISTED_TRAINER)
+          priceCents: null,
+          emailVerifiedAt: new Date(),
+        });
+        // another request created it a moment ago: the unique (role, e-mail) index kept it one account
+        const account = created ? { id: created.id, tokenVersion: 0 } : await repo.findCredentialsByEmail(tx, role, google.email);
+        if (!account) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
+        return { message: created ? GOOGLE_MSG.signedUp : SERVER_MSG.loginOk, token: await tokens.sign({ id: account.id, role, tv: account.tokenVersion }) };
+      });
+    },
+  };
+}
+export type GoogleSignInService = ReturnType<typeof createGoogleSignInService>;

@@ -1,0 +1,136 @@
+import { FlaskConical } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
+import { PAYMENT_MSG, type TBooking } from '@spotter/shared';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-client';
+import { captureOrder, createOrder, PaymentError, usePaymentsConfig } from '@/lib/api/payments';
+import { formatDateTime, formatPrice, formatTime } from '@/lib/format';
+import { CHECKOUT_MSG, failureDetail, readCapture, type CheckoutFailure } from '../utils/payment-outcome';
+
+// PayPal's SDK and buttons only when PayPal is the provider; the demo never loads them.
+const PaypalButtons = lazy(() => import('./paypal-buttons').then((m) => ({ default: m.PaypalButtons })));
+
+type CheckoutProps = {
+  booking: TBooking;
+  trainerName: string;
+  onPaid: (captureId: string, booking?: TBooking) => void;
+  onChooseAnother: () => void;
+};
+
+/** The demo provider: the same order and capture calls, and no money moves. */
+function DemoCheckout({ booking, onPaid, label }: Pick<CheckoutProps, 'booking' | 'onPaid'> & { label: string }) {
+  const [isPaying, setIsPaying] = useState(false);
+  const [failure, setFailure] = useState<CheckoutFailure | null>(null);
+  const [isDeclined, setIsDeclined] = useState(false);
+
+  const pay = async () => {
+    setIsPaying(true);
+    setFailure(null);
+    setIsDeclined(false);
+    let orderId: string;
+    try {
+      orderId = (await createOrder({ bookingId: booking._id })).id;
+    } catch (error) {
+      setFailure({ title: CHECKOUT_MSG.orderFailed, detail: failureDetail(error) });
+      setIsPaying(false);
+      return;
+    }
+    try {
+      const answer = await captureOrder(orderId);
+      const result = readCapture(answer);
+      if ('captureId' in result) {
+        onPaid(result.captureId, answer.booking);
+        return;
+      }
+      setFailure(result.failure);
+    } catch (error) {
+      // spec section 4: a declined card restarts the flow (a new order on the next try)
+      if (error instanceof PaymentError && error.isDeclined) setIsDeclined(true);
+      else setFailure({ title: CHECKOUT_MSG.captureFailed, detail: failureDetail(error) });
+    }
+    setIsPaying(false);
+  };
+
+  return (
+    <div className="space-y-3 rounded-xl border-2 border-dashed border-line-strong bg-surface p-4">
+      <p className="flex items-center gap-2 font-semibold text-ink">
+        <FlaskConical className="size-5 shrink-0" aria-hidden="true" />
+        {label}
+      </p>
+      <p className="text-sm text-muted">
+        Spotter runs without a payment provider here, so paying confirms the booking and charges nothing.
+      </p>
+      {isDeclined && <Alert tone="warning">{CHECKOUT_MSG.declined}</Alert>}
+      {failure && (
+        <Alert tone="error" title={failure.title}>
+          {failure.detail}
+        </Alert>
+      )}
+      <Button size="lg" className="w-full" onClick={() => void pay()} isLoading={isPaying}>
+        Pay {formatPrice(booking.price)}
+      </Button>
+    </div>
+  );
+}
+
+/** Pays for a held booking with the provider the server names (GET /api/payments/config). */
+export function Checkout({ booking, trainerName, onPaid, onChooseAnother }: CheckoutProps) {
+  const config = usePaymentsConfig();
+
+  let payment;
+  if (config.isPending) {
+    payment = (
+      <>
+        <span role="status" className="sr-only">
+          Loading the checkout…
+        </span>
+        <Skeleton className="h-40 w-full rounded-xl" />
+      </>
+    );
+  } else if (config.isError) {
+    payment = (
+      <Alert
+        tone="error"
+        title={CHECKOUT_MSG.orderFailed}
+        action={
+          <Button variant="outline" onClick={() => void config.refetch()} isLoading={config.isFetching}>
+            Retry
+          </Button>
+        }
+      >
+        {errorMessage(config.error)}
+      </Alert>
+    );
+  } else if (config.data.provider === 'paypal' && config.data.clientId) {
+    payment = (
+      <Suspense fallback={<Spinner label="Loading PayPal…" />}>
+        <PaypalButtons clientId={config.data.clientId} currency={config.data.currency} bookingId={booking._id} onPaid={onPaid} />
+      </Suspense>
+    );
+  } else {
+    payment = <DemoCheckout booking={booking} onPaid={onPaid} label={config.data.label ?? PAYMENT_MSG.demoLabel} />;
+  }
+
+  return (
+    <div className="space-y-4">
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 rounded-xl border border-line p-4 text-sm">
+        <dt className="text-muted">Trainer</dt>
+        <dd className="font-semibold text-ink">{trainerName}</dd>
+        <dt className="text-muted">When</dt>
+        <dd className="text-ink">{formatDateTime(booking.startsAt)} (1 hour)</dd>
+        <dt className="text-base font-bold text-ink">Total</dt>
+        <dd className="text-base font-bold text-ink">{formatPrice(booking.price)}</dd>
+      </dl>
+      {booking.holdExpiresAt && (
+        <p className="text-sm text-muted">We hold this time for you until {formatTime(booking.holdExpiresAt)}.</p>
+      )}
+      {payment}
+      <Button variant="ghost" onClick={onChooseAnother}>
+        Choose another time
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,207 @@
+import { ReceiptText } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { TPayment, TPaymentsResponse } from '@spotter/shared';
+import { AccountLayout } from '@/components/account-layout';
+import { RequireRole } from '@/components/require-role';
+import { SectionCard } from '@/components/section-card';
+import { Alert } from '@/components/ui/alert';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { errorMessage } from '@/lib/api-client';
+import { usePayments } from '@/lib/api/payments';
+import { cn } from '@/lib/cn';
+import { formatDate, formatDateTime, formatPrice, plural } from '@/lib/format';
+import { paths, type Role } from '@/lib/paths';
+import { useSession } from '@/lib/session';
+
+/** Cents matter in fees and refunds: "$135.00" rather than "$135". */
+const money = (amount: number) => formatPrice(amount, Number.isInteger(amount) ? 0 : 2);
+
+type Stat = { label: string; value: string; hint?: string };
+
+function Stats({ stats, label }: { stats: Stat[]; label: string }) {
+  return (
+    <dl aria-label={label} className="grid grid-cols-2 gap-3 md:grid-cols-4">
+      {stats.map((stat) => (
+        <div key={stat.label} className="flex flex-col rounded-card border border-line bg-canvas p-4 shadow-card">
+          <dt className="text-sm font-semibold text-subtle">{stat.label}</dt>
+          <dd className="order-first font-display text-2xl font-bold break-words text-ink sm:text-3xl">{stat.value}</dd>
+          {stat.hint && <dd className="mt-0.5 text-xs text-subtle">{stat.hint}</dd>}
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function PaymentStatus({ payment }: { payment: TPayment }) {
+  const isRefunded = payment.status === 'refunded';
+  return (
+    <span
+      className={cn(
+        'inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold',
+        isRefunded ? 'border-line bg-surface text-muted' : 'border-success-line bg-success-soft text-success',
+      )}
+    >
+      {isRefunded ? 'Refunded' : 'Paid'}
+    </span>
+  );
+}
+
+function PaymentRow({ payment, role }: { payment: TPayment; role: Role }) {
+  const isRefunded = payment.status === 'refunded';
+  const other =
+    role === 'trainer'
+      ? `${payment.userFirstName} ${payment.userLastName}`.trim()
+      : `${payment.trainerFirstName} ${payment.trainerLastName}`.trim();
+  return (
+    <li className="flex flex-wrap items-start justify-between gap-x-6 gap-y-2 py-4">
+      <div className="min-w-0">
+        <p className="font-semibold text-ink">
+          {role === 'user' ? (
+            <Link to={paths.trainerPublicProfile.getHref(payment.trainerId)} className="underline-offset-4 hover:underline">
+              {other}
+            </Link>
+          ) : (
+            other
+          )}
+        </p>
+        <p className="text-sm text-muted">
+          Session <time dateTime={payment.startsAt}>{formatDateTime(payment.startsAt)}</time>
+        </p>
+        <p className="text-xs text-subtle">
+          Paid {formatDate(payment.paidAt)}
+          {payment.refundedAt && ` · refunded ${formatDate(payment.refundedAt)}`} · {payment.captureId}
+        </p>
+      </div>
+      <div className="flex flex-col items-end gap-1 text-right">
+        <p className={cn('font-bold tabular-nums', isRefunded ? 'text-muted line-through' : 'text-ink')}>{money(payment.amount)}</p>
+        {role === 'trainer' && !isRefunded && (
+          <p className="text-xs text-subtle tabular-nums">
+            fee {money(payment.fee)} · you get {money(payment.net)}
+          </p>
+        )}
+        <PaymentStatus payment={payment} />
+      </div>
+    </li>
+  );
+}
+
+function PaymentsContent({ role, data }: { role: Role; data: TPaymentsResponse }) {
+  const { totals, upcoming } = data;
+  const upcomingHint = upcoming.count === 0 ? 'No sessions booked' : plural(upcoming.count, 'session', 'sessions');
+  const stats: Stat[] =
+    role === 'trainer'
+      ? [
+          { label: 'Earned', value: money(totals.net), hint: 'After fees and refunds' },
+          { label: 'Upcoming', value: money(upcoming.amount), hint: upcomingHint },
+          { label: 'Refunded', value: money(totals.refunded), hint: 'To clients who cancelled' },
+          { label: 'Spotter fee', value: money(totals.fees), hint: `${data.feePercent}% of each paid session` },
+        ]
+      : [
+          { label: 'Paid', value: money(totals.charged - totals.refunded), hint: plural(totals.count, 'payment', 'payments') },
+          { label: 'Refunded', value: money(totals.refunded), hint: 'Cancelled more than 24 h ahead' },
+          { label: 'Upcoming', value: String(upcoming.count), hint: upcoming.count === 0 ? 'No sessions booked' : `Worth ${money(upcoming.amount)}` },
+          { label: 'Charged in all', value: money(totals.charged), hint: data.currency },
+        ];
+
+  return (
+    <div className="space-y-6">
+      <Stats stats={stats} label={role === 'trainer' ? 'Your earnings' : 'Your payments'} />
+      <SectionCard title={role === 'trainer' ? 'Earnings by session' : 'Payment history'} note="Newest first; times in your local time.">
+        {data.payments.length === 0 ? (
+          <div className="flex flex-col items-center rounded-xl border border-dashed border-line-strong px-6 py-8 text-center">
+            <ReceiptText className="size-8 text-subtle" aria-hidden="true" />
+            <p className="mt-3 font-semibold text-ink">{role === 'trainer' ? 'No earnings yet' : 'No payments yet'}</p>
+            <p className="mt-1 text-sm text-muted">
+              {role === 'trainer'
+                ? 'Open hours in your availability, and the sessions clients pay for show here.'
+                : 'When you book and pay for a session, it shows here.'}
+            </p>
+            <Link
+              to={role === 'trainer' ? `${paths.settings.trainer.getHref()}#availability` : paths.trainers.getHref()}
+              className={buttonClasses({ className: 'mt-4' })}
+            >
+              {role === 'trainer' ? 'Set your availability' : 'Find a trainer'}
+            </Link>
+          </div>
+        ) : (
+          <ul aria-label={role === 'trainer' ? 'Earnings' : 'Payments'} className="divide-y divide-line">
+            {[...data.payments]
+              .sort((a, b) => Date.parse(b.paidAt) - Date.parse(a.paidAt))
+              .map((payment) => (
+                <PaymentRow key={payment._id} payment={payment} role={role} />
+              ))}
+          </ul>
+        )}
+      </SectionCard>
+    </div>
+  );
+}
+
+function PaymentsSkeleton() {
+  return (
+    <div className="space-y-6" aria-hidden="true">
+      <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
+        {[0, 1, 2, 3].map((i) => (
+          <Skeleton key={i} className="h-24 rounded-card" />
+        ))}
+      </div>
+      <Skeleton className="h-64 rounded-card" />
+    </div>
+  );
+}
+
+function PaymentsBody({ role }: { role: Role }) {
+  const { token } = useSession();
+  const payments = usePayments(token);
+  let content: ReactNode;
+  if (payments.isPending) {
+    content = (
+      <>
+        <span role="status" className="sr-only">
+          Loading your payments…
+        </span>
+        <PaymentsSkeleton />
+      </>
+    );
+  } else if (payments.isError) {
+    content = (
+      <Alert
+        tone="error"
+        title="Could not load your payments"
+        action={
+          <Button variant="outline" onClick={() => void payments.refetch()} isLoading={payments.isFetching}>
+            Retry
+          </Button>
+        }
+      >
+        {errorMessage(payments.error)}
+      </Alert>
+    );
+  } else {
+    content = <PaymentsContent role={role} data={payments.data} />;
+  }
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="font-display text-3xl font-bold text-ink">Payments</h1>
+        <p className="mt-1 text-muted">
+          {role === 'trainer' ? 'What your sessions earned, after Spotter’s fee.' : 'What you paid for your sessions, and what came back.'}
+        </p>
+      </div>
+      {content}
+    </div>
+  );
+}
+
+/** The profile sidebar's Payments (DECISIONS 23): a user's payments, a trainer's earnings. */
+export function PaymentsPage({ role }: { role: Role }) {
+  return (
+    <RequireRole role={role}>
+      <AccountLayout role={role} current="payments" title="Payments" skeleton={<PaymentsSkeleton />}>
+        {() => <PaymentsBody role={role} />}
+      </AccountLayout>
+    </RequireRole>
+  );
+}

@@ -1,0 +1,101 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TAvailability, TAvailabilityRequest, TBooking, TCreateBookingRequest } from '@spotter/shared';
+import { apiRequest } from '../api-client';
+import { paymentKeys } from './payments';
+import { trainerKeys } from './trainers';
+
+/**
+ * Bookings (DECISIONS 16): a trainer's weekly availability, a trainer's free slots, the caller's
+ * sessions (a user's) or schedule (a trainer's), holding a slot and cancelling. One fetcher per
+ * endpoint and one key factory, so a booking or a cancellation refreshes every view of it.
+ */
+export const bookingKeys = {
+  all: ['bookings'] as const,
+  /** The caller's sessions or schedule; the token is part of the key, so an account switch never shows another's. */
+  list: (viewer: string | null) => [...bookingKeys.all, 'list', viewer] as const,
+  slotsAll: () => [...bookingKeys.all, 'slots'] as const,
+  slots: (trainerId: string) => [...bookingKeys.slotsAll(), trainerId] as const,
+  availability: () => [...bookingKeys.all, 'availability'] as const,
+};
+
+/** GET /api/trainer/availability: the logged-in trainer's weekly hours and time zone. */
+export const getAvailability = (signal?: AbortSignal) => apiRequest<TAvailability>('/trainer/availability', { signal });
+
+export function useAvailability() {
+  return useQuery({ queryKey: bookingKeys.availability(), queryFn: ({ signal }) => getAvailability(signal) });
+}
+
+/** PUT /api/trainer/availability: answers what was saved (days merged, hours sorted). */
+export const saveAvailability = (input: TAvailabilityRequest) =>
+  apiRequest<TAvailability>('/trainer/availability', { method: 'PUT', body: input });
+
+export function useSaveAvailability() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: saveAvailability,
+    onSuccess: (saved) => {
+      queryClient.setQueryData(bookingKeys.availability(), saved);
+      return queryClient.invalidateQueries({ queryKey: bookingKeys.slotsAll() });
+    },
+  });
+}
+
+/** GET /api/trainers/:id/slots: free one-hour slots of the next 14 days, UTC ISO start times, soonest first. */
+export const getSlots = (trainerId: string, signal?: AbortSignal) =>
+  apiRequest<{ slots: string[]; timeZone: string }>(`/trainers/${encodeURIComponent(trainerId)}/slots`, { signal });
+
+export const slotsQueryOptions = (trainerId: string) =>
+  queryOptions({ queryKey: bookingKeys.slots(trainerId), queryFn: ({ signal }) => getSlots(trainerId, signal) });
+
+export function useSlots(trainerId: string) {
+  // Slots go quickly: always ask again when the booking dialog opens.
+  return useQuery({ ...slotsQueryOptions(trainerId), staleTime: 0 });
+}
+
+/** GET /api/bookings: a user's sessions or a trainer's schedule, upcoming first. */
+export const getBookings = async (signal?: AbortSignal) => {
+  const { bookings } = await apiRequest<{ bookings: TBooking[] }>('/bookings', { signal });
+  return bookings;
+};
+
+export function useBookings(viewer: string | null, { enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ queryKey: bookingKeys.list(viewer), queryFn: ({ signal }) => getBookings(signal), enabled });
+}
+
+/** POST /api/bookings: holds the slot for the user while they pay (201), 409 when it was just taken. */
+export const createBooking = async (input: TCreateBookingRequest) => {
+  const { booking } = await apiRequest<{ booking: TBooking }>('/bookings', { method: 'POST', body: input });
+  return booking;
+};
+
+export function useCreateBooking() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createBooking,
+    onSettled: (_booking, _error, { trainerId }) => queryClient.invalidateQueries({ queryKey: bookingKeys.slots(trainerId) }),
+  });
+}
+
+/** POST /api/bookings/:id/cancel: releases a hold, or refunds a paid session more than 24 h ahead. */
+export const cancelBooking = (bookingId: string) =>
+  apiRequest<{ message: string; booking: TBooking }>(`/bookings/${encodeURIComponent(bookingId)}/cancel`, { method: 'POST' });
+
+/** What a booking, payment or cancellation changes: sessions, slots, payments and the trainer's subscribers. */
+export function useRefreshBookings() {
+  const queryClient = useQueryClient();
+  return (trainerId?: string) =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: bookingKeys.all }),
+      queryClient.invalidateQueries({ queryKey: paymentKeys.all }),
+      trainerId ? queryClient.invalidateQueries({ queryKey: trainerKeys.detail(trainerId) }) : undefined,
+    ]);
+}
+
+export function useCancelBooking() {
+  const refresh = useRefreshBookings();
+  return useMutation({
+    mutationFn: (booking: Pick<TBooking, '_id' | 'trainerId'>) => cancelBooking(booking._id),
+    // a 409 (too late, already over) means the list on screen is stale too
+    onSettled: (_answer, _error, booking) => refresh(booking.trainerId),
+  });
+}

@@ -1,0 +1,229 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { WS_CLOSE, ZWsServerFrame, type TWsServerFrame } from '@spotter/shared';
+import { applyRead, catchUp, receiveMessage, useChatViewer, type ChatViewer } from './api/chats';
+import { useSession } from './session';
+
+/**
+ * The chat socket (/api/ws, DECISIONS 20): one per tab, authenticated by its first frame (the token
+ * never goes in the URL, which reaches logs), reconnecting with jittered, capped backoff. After a
+ * reconnect, and when the server says `resync`, the loaded conversations ask for what they missed
+ * (`?after=`); every message lands in the cache once, whichever way it came.
+ */
+
+/** What the client needs of a WebSocket (the browser's, or a fake in tests). */
+export type SocketLike = {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: Event) => void) | null;
+  onmessage: ((event: MessageEvent) => void) | null;
+  onclose: ((event: CloseEvent) => void) | null;
+  onerror: ((event: Event) => void) | null;
+};
+export type SocketFactory = new (url: string) => SocketLike;
+
+export const BACKOFF = { baseMs: 1000, capMs: 30_000 } as const;
+/** A ping this often; a socket that answered nothing for two of them is dead and replaced. */
+export const PING_MS = 25_000;
+/** Message ids already applied, kept to drop a repeated push (the caches dedupe too). */
+const SEEN_MAX = 500;
+
+/** Full jitter: anywhere up to the doubled delay, never above the cap, so tabs do not reconnect in step. */
+export const backoffDelay = (attempt: number, random: () => number = Math.random) =>
+  Math.round(random() * Math.min(BACKOFF.capMs, BACKOFF.baseMs * 2 ** attempt));
+
+export const chatSocketUrl = (location: Pick<Location, 'protocol' | 'host'> = window.location) =>
+  `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws`;
+
+type ChatSocketOptions = {
+  token: string;
+  viewer: ChatViewer;
+  queryClient: QueryClient;
+  url?: string;
+  WebSocketImpl?: SocketFactory;
+  random?: () => number;
+};
+
+export type ChatSocket = {
+  /** 'ready' once the server accepted the token. */
+  readonly state: 'connecting' | 'ready' | 'waiting' | 'closed';
+  close(): void;
+};
+
+export function connectChatSocket({
+  token,
+  viewer,
+  queryClient,
+  url = chatSocketUrl(),
+  WebSocketImpl = globalThis.WebSocket as unknown as SocketFactory,
+  random = Math.random,
+}: ChatSocketOptions): ChatSocket {
+  let socket: SocketLike | null = null;
+  let state: ChatSocket['state'] = 'connecting';
+  let attempt = 0;
+  let hasBeenReady = false;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let pingTimer: ReturnType<typeof setInterval> | undefined;
+  let isHeard = true;
+  const seen = new Set<string>();
+
+  const remember = (id: string) => {
+    seen.add(id);
+    if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value as string);
+  };
+
+  const resync = () => void catchUp(queryClient, viewer).catch(() => undefined);
+
+  function onFrame(frame: TWsServerFrame) {
+    switch (frame.type) {
+      case 'ready':
+        state = 'ready';
+        attempt = 0;
+        if (hasBeenReady) resync();
+        hasBeenReady = true;
+        break;
+      case 'message':
+        if (seen.has(frame.message._id)) return;
+        remember(frame.message._id);
+        if (frame.message.senderId !== viewer.id && frame.message.recipientId !== viewer.id) return;
+        receiveMessage(queryClient, viewer, frame.message);
+        break;
+      case 'read':
+        applyRead(queryClient, viewer, frame);
+        break;
+      case 'resync':
+        resync();
+        break;
+      default:
+        break;
+    }
+  }
+
+  function stopPing() {
+    clearInterval(pingTimer);
+    pingTimer = undefined;
+  }
+
+  function detach(s: SocketLike) {
+    s.onopen = s.onmessage = s.onclose = s.onerror = null;
+  }
+
+  function scheduleReconnect() {
+    stopPing();
+    if (state === 'closed') return;
+    state = 'waiting';
+    const delay = backoffDelay(attempt++, random);
+    retryTimer = setTimeout(open, delay);
+  }
+
+  function open() {
+    retryTimer = undefined;
+    if (state === 'closed') return;
+    state = 'connecting';
+    let s: SocketLike;
+    try {
+      s = new WebSocketImpl(url);
+    } catch {
+      scheduleReconnect();
+      return;
+    }
+    socket = s;
+    s.onopen = () => {
+      s.send(JSON.stringify({ type: 'auth', token }));
+      isHeard = true;
+      pingTimer = setInterval(() => {
+        if (!isHeard) {
+          // nothing for two intervals: the connection is gone without a close; start over
+          detach(s);
+          s.close();
+          scheduleReconnect();
+          return;
+        }
+        isHeard = false;
+        if (s.readyState === 1) s.send(JSON.stringify({ type: 'ping' }));
+      }, PING_MS);
+    };
+    s.onmessage = (event) => {
+      isHeard = true;
+      let parsed;
+      try {
+        parsed = ZWsServerFrame.safeParse(JSON.parse(String(event.data)));
+      } catch {
+        return;
+      }
+      if (parsed.success) onFrame(parsed.data);
+    };
+    s.onerror = () => undefined; // a close follows
+    s.onclose = (event) => {
+      detach(s);
+      if (socket === s) socket = null;
+      // a bad, expired or revoked token will not get better by retrying: the next login opens a new socket
+      if (event.code === WS_CLOSE.unauthorized) {
+        stopPing();
+        state = 'closed';
+        return;
+      }
+      scheduleReconnect();
+    };
+  }
+
+  /** Back online: try now rather than at the end of a long backoff. */
+  const onOnline = () => {
+    if (state !== 'waiting') return;
+    clearTimeout(retryTimer);
+    open();
+  };
+  if (typeof window !== 'undefined') window.addEventListener('online', onOnline);
+
+  open();
+
+  return {
+    get state() {
+      return state;
+    },
+    close() {
+      state = 'closed';
+      clearTimeout(retryTimer);
+      stopPing();
+      if (typeof window !== 'undefined') window.removeEventListener('online', onOnline);
+      if (socket) {
+        detach(socket);
+        socket.close(1000, 'logout');
+        socket = null;
+      }
+    },
+  };
+}
+
+/** The tab's one socket, shared by every component that needs it. */
+let shared: { token: string; queryClient: QueryClient; socket: ChatSocket; users: number } | null = null;
+
+function retainChatSocket(token: string, viewer: ChatViewer, queryClient: QueryClient) {
+  if (!shared || shared.token !== token || shared.queryClient !== queryClient) {
+    shared?.socket.close();
+    shared = { token, queryClient, socket: connectChatSocket({ token, viewer, queryClient }), users: 0 };
+  }
+  const entry = shared;
+  entry.users++;
+  return () => {
+    entry.users--;
+    if (entry.users > 0 || shared !== entry) return;
+    entry.socket.close();
+    shared = null;
+  };
+}
+
+/**
+ * Keeps the tab's chat socket open while someone is logged in, and closes it on logout (the token
+ * goes, so the effect ends). Mounted by the header, which every page has.
+ */
+export function useChatSocket() {
+  const { token } = useSession();
+  const viewer = useChatViewer();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!token || !viewer || typeof globalThis.WebSocket === 'undefined') return;
+    return retainChatSocket(token, viewer, queryClient);
+  }, [token, viewer, queryClient]);
+}
