@@ -38,10 +38,10 @@ import { createReviewsService } from './modules/reviews/reviews.service';
 import { trainersRoutes } from './modules/trainers/trainers.routes';
 import { createTrainersService } from './modules/trainers/trainers.service';
 
-export const BODY_LIMIT = 100 * 1024;
+const BODY_LIMIT = 100 * 1024;
 
 /** `logStream` receives the log lines instead of stdout (tests read what is logged). */
-export type AppDeps = { config: Config; database: Database; mailer?: Mailer; logger?: boolean; logStream?: { write(line: string): void } };
+type AppDeps = { config: Config; database: Database; mailer?: Mailer; logger?: boolean; logStream?: { write(line: string): void } };
 
 /** Builds the whole app around a database; never listens (main.ts and tests do). */
 export async function buildApp({ config, database, mailer, logger = true, logStream }: AppDeps): Promise<FastifyInstance> {

@@ -72,7 +72,7 @@ export const ZAvailabilityRequest = z.object({
 });
 export type TAvailabilityRequest = z.input<typeof ZAvailabilityRequest>;
 
-export const ZAvailability = z.object({
+const ZAvailability = z.object({
   timeZone: z.string(),
   weekly: z.array(z.object({ weekday: z.number(), hours: z.array(z.number()) })),
 });

@@ -34,7 +34,7 @@ function checkChannel(channel: string) {
   if (!CHANNEL_NAME.test(channel)) throw new Error(`invalid channel name ${JSON.stringify(channel)}: use lowercase letters, digits and _`);
 }
 
-export type DatabaseOptions = { url?: string; dataDir?: string; inMemory?: boolean };
+type DatabaseOptions = { url?: string; dataDir?: string; inMemory?: boolean };
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) return openPostgres(opts.url);

@@ -68,7 +68,6 @@ export function createFailureLimiter(opts: { max: number; windowMs: number; now?
     },
   };
 }
-export type FailureLimiter = ReturnType<typeof createFailureLimiter>;
 
 /** An onError hook for route plugins whose handlers may throw `LockedOut`: adds `Retry-After`. */
 export async function addRetryAfter(_req: FastifyRequest, reply: FastifyReply, err: Error) {

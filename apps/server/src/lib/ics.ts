@@ -1,5 +1,5 @@
 /** A one-event iCalendar file (RFC 5545), for a booked session as a mail attachment. */
-export type CalendarEvent = {
+type CalendarEvent = {
   /** Stable across updates of the same event, so a cancellation replaces the invitation. */
   uid: string;
   start: Date;
@@ -16,7 +16,7 @@ export type CalendarEvent = {
 const icsDate = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 
 /** Text values escape backslash, semicolon, comma and line breaks (RFC 5545 3.3.11). */
-export const escapeIcsText = (s: string) =>
+const escapeIcsText = (s: string) =>
   s
     .replace(/\\/g, '\\\\')
     .replace(/;/g, '\\;')
@@ -25,7 +25,7 @@ export const escapeIcsText = (s: string) =>
     .replace(/\p{Cc}/gu, '');
 
 /** Lines longer than 75 octets are folded: CRLF and one space (RFC 5545 3.1), never inside a character. */
-export function foldLine(line: string): string {
+function foldLine(line: string): string {
   const out: string[] = [];
   let current = '';
   let octets = 0;

@@ -18,7 +18,7 @@ export const ICC_MAX_BYTES = 1024 * 1024;
 /** EXIF is kept for its orientation tag; a JPEG segment cannot hold more than this anyway. */
 const EXIF_MAX_BYTES = 64 * 1024;
 
-export type GuardFailure = 'type' | 'damaged' | 'metadata' | 'icc';
+type GuardFailure = 'type' | 'damaged' | 'metadata' | 'icc';
 
 export class ImageGuardError extends Error {
   constructor(
@@ -44,7 +44,7 @@ class MetadataBudget {
   }
 }
 
-export function detectFormat(input: Buffer): ImageFormat | undefined {
+function detectFormat(input: Buffer): ImageFormat | undefined {
   if (input.length >= 8 && input.readUInt32BE(0) === 0x89504e47 && input.readUInt32BE(4) === 0x0d0a1a0a) return 'png';
   if (input.length >= 3 && input[0] === 0xff && input[1] === 0xd8 && input[2] === 0xff) return 'jpeg';
   if (input.length >= 12 && input.toString('latin1', 0, 4) === 'RIFF' && input.toString('latin1', 8, 12) === 'WEBP') return 'webp';

@@ -3,11 +3,11 @@ import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { jobs } from '../db/schema';
 
-export type JobPayload = Record<string, unknown>;
-export type JobHandler = (payload: JobPayload, ctx: { now: Date }) => Promise<void>;
+type JobPayload = Record<string, unknown>;
+type JobHandler = (payload: JobPayload, ctx: { now: Date }) => Promise<void>;
 type ClaimedJob = { id: number; kind: string; payload: JobPayload; attempts: number };
 
-export type JobRunnerOptions = {
+type JobRunnerOptions = {
   db: Db;
   log: FastifyBaseLogger;
   now?: () => Date;

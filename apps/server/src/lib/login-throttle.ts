@@ -58,4 +58,3 @@ export function createLoginThrottle(limits: Partial<typeof LOGIN_LIMITS> & { now
     },
   };
 }
-export type LoginThrottle = ReturnType<typeof createLoginThrottle>;

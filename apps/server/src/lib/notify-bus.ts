@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db, Tx } from '../db/client';
 
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; stay clearly below. */
-export const NOTIFY_PAYLOAD_MAX_BYTES = 7900;
+const NOTIFY_PAYLOAD_MAX_BYTES = 7900;
 
 /**
  * Announces `payload` on `channel` through `q`. Called with the transaction of the write it
@@ -15,7 +15,7 @@ export async function notify(q: Db | Tx, channel: string, payload: string): Prom
   await q.execute(sql`select pg_notify(${channel}, ${payload})`);
 }
 
-export type NotifyHandler = (payload: string) => void | Promise<void>;
+type NotifyHandler = (payload: string) => void | Promise<void>;
 
 /**
  * Listens on database channels for this process. A channel's payloads are handled one after the
@@ -44,4 +44,3 @@ export function createNotifyBus(database: Database, log: FastifyBaseLogger) {
     },
   };
 }
-export type NotifyBus = ReturnType<typeof createNotifyBus>;

@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Role } from '@spotter/shared';
 
-export const TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
+const TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
 
-export type SessionClaims = { id: string; role: Role; tv: number };
+type SessionClaims = { id: string; role: Role; tv: number };
 
 /** HS256 wants a key at least as long as its 256-bit output. */
 export const MIN_KEY_BYTES = 32;

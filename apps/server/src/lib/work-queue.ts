@@ -42,4 +42,3 @@ export function createWorkQueue({ concurrency, maxWaiting }: { concurrency: numb
     stats: () => ({ running, waiting: waiting.length }),
   };
 }
-export type WorkQueue = ReturnType<typeof createWorkQueue>;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { SERVER_MSG, type Role } from '@spotter/shared';
 import type { Db } from '../db/client';
 import { AppError } from '../lib/app-error';
@@ -14,7 +14,7 @@ declare module 'fastify' {
 }
 
 /** `Authorization: <token>` (as the spec sends it) or `Bearer <token>` (DECISIONS 3). */
-export function tokenFromHeader(req: FastifyRequest): string | undefined {
+function tokenFromHeader(req: FastifyRequest): string | undefined {
   const raw = req.headers.authorization?.trim();
   if (!raw) return undefined;
   const token = raw.toLowerCase().startsWith('bearer ') ? raw.slice(7).trim() : raw;
@@ -64,4 +64,3 @@ export const callerOf = (req: FastifyRequest): Caller => {
   return req.caller;
 };
 
-export type AppInstance = FastifyInstance;

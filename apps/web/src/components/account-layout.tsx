@@ -12,7 +12,7 @@ import { paths, type Role } from '@/lib/paths';
 import { useLogout } from '@/lib/logout';
 import { useSession } from '@/lib/session';
 
-export type AccountPage = 'profile' | 'settings' | 'payments' | 'inbox';
+type AccountPage = 'profile' | 'settings' | 'payments' | 'inbox';
 
 const fullName = (account: Pick<OwnAccount, 'firstName' | 'lastName'>) =>
   `${account.firstName} ${account.lastName}`.trim();

@@ -8,7 +8,7 @@ import { paths } from '@/lib/paths';
 import { FavoriteButton } from './favorite-button';
 import { RatingBadge } from './rating-badge';
 
-export type TrainerSummary = Pick<
+type TrainerSummary = Pick<
   TPublicTrainer,
   '_id' | 'firstName' | 'lastName' | 'title' | 'description' | 'picture' | 'city' | 'price' | 'rating' | 'ratingCount'
 >;

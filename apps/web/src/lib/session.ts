@@ -6,7 +6,7 @@ import { storage } from './storage';
  * The role claim of the stored token. Only a hint for links while `userType` is not stored yet
  * (the 3 s after login); the server checks the token itself.
  */
-export function roleFromToken(token: string | null): Role | null {
+function roleFromToken(token: string | null): Role | null {
   const payload = token?.split('.')[1];
   if (!payload) return null;
   try {

@@ -1,7 +1,7 @@
 import { isRole, type Role } from './paths';
 
 /** The browser storage keys of spec section 3. */
-export const STORAGE_KEYS = {
+const STORAGE_KEYS = {
   token: 'token',
   userType: 'userType',
   userData: 'userData',

@@ -21,11 +21,11 @@ export type SocketLike = {
   onclose: ((event: CloseEvent) => void) | null;
   onerror: ((event: Event) => void) | null;
 };
-export type SocketFactory = new (url: string) => SocketLike;
+type SocketFactory = new (url: string) => SocketLike;
 
-export const BACKOFF = { baseMs: 1000, capMs: 30_000 } as const;
+const BACKOFF = { baseMs: 1000, capMs: 30_000 } as const;
 /** A ping this often; a socket that answered nothing for two of them is dead and replaced. */
-export const PING_MS = 25_000;
+const PING_MS = 25_000;
 /** Message ids already applied, kept to drop a repeated push (the caches dedupe too). */
 const SEEN_MAX = 500;
 
@@ -33,7 +33,7 @@ const SEEN_MAX = 500;
 export const backoffDelay = (attempt: number, random: () => number = Math.random) =>
   Math.round(random() * Math.min(BACKOFF.capMs, BACKOFF.baseMs * 2 ** attempt));
 
-export const chatSocketUrl = (location: Pick<Location, 'protocol' | 'host'> = window.location) =>
+const chatSocketUrl = (location: Pick<Location, 'protocol' | 'host'> = window.location) =>
   `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws`;
 
 type ChatSocketOptions = {

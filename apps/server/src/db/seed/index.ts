@@ -7,7 +7,7 @@ import { avatarUrl } from '../../lib/avatar-url';
 import { toCents } from '../../lib/money';
 import { FEMALE_NAMES, FOCUS, LAST_NAMES, MALE_NAMES, REVIEW_COMMENTS, TITLES, YEARS } from './demo-data';
 
-export const DEMO_PASSWORD = 'Demo1234';
+const DEMO_PASSWORD = 'Demo1234';
 export const DEMO_LOGINS = [
   { role: 'user' as const, email: 'user@spotter.test', password: DEMO_PASSWORD },
   { role: 'trainer' as const, email: 'trainer@spotter.test', password: DEMO_PASSWORD },

@@ -190,7 +190,7 @@ export async function setPassword(db: Q, id: string, passwordHash: string) {
   await announceAccountChanged(db, id);
 }
 
-export type LinkPurpose = 'verify' | 'reset';
+type LinkPurpose = 'verify' | 'reset';
 
 export async function insertLinkToken(
   db: Q,

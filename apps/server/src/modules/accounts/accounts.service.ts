@@ -17,7 +17,7 @@ import { passwordResetMail, verificationMail, type Mailer } from '../mail/mail.s
 import * as repo from './accounts.repo';
 import type { AccountChanges, OwnAccountRow } from './accounts.repo';
 
-export type { AccountChanges, OwnAccountRow };
+export type { AccountChanges,  };
 
 const VERIFY_TTL_MS = 48 * 60 * 60 * 1000;
 const RESET_TTL_MS = 60 * 60 * 1000;

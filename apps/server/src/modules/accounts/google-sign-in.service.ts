@@ -6,7 +6,7 @@ import type { TokenService } from '../../lib/tokens';
 import * as repo from './accounts.repo';
 
 /** Google writes either form into `iss` (https://developers.google.com/identity/gsi/web/guides/verify-google-id-token). */
-export const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
+const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
 
 /** The password hash of an account nobody has set a password for: no password ever matches it. */
 const NO_PASSWORD = '!';

@@ -7,7 +7,7 @@ import { weeklySlots, type Weekly } from './slots';
 const DAY = 24 * 60 * 60_000;
 
 /** Each weekday once, in order, its hours unique and sorted; days without hours left out. */
-export function normaliseWeekly(weekly: Weekly): Weekly {
+function normaliseWeekly(weekly: Weekly): Weekly {
   const byDay = new Map<number, Set<number>>();
   for (const { weekday, hours } of weekly) {
     const set = byDay.get(weekday) ?? new Set<number>();

@@ -29,7 +29,7 @@ function formatterFor(timeZone: string) {
 }
 
 /** The wall-clock fields of an instant in a zone. */
-export function wallClock(instant: number, timeZone: string) {
+function wallClock(instant: number, timeZone: string) {
   const parts: Record<string, number> = {};
   for (const p of formatterFor(timeZone).formatToParts(new Date(instant))) {
     if (p.type !== 'literal') parts[p.type] = Number(p.value);
@@ -38,7 +38,7 @@ export function wallClock(instant: number, timeZone: string) {
 }
 
 /** Local time minus UTC, in milliseconds, at an instant. */
-export function zoneOffset(instant: number, timeZone: string): number {
+function zoneOffset(instant: number, timeZone: string): number {
   const w = wallClock(instant, timeZone);
   const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return asUtc - Math.floor(instant / 1000) * 1000;

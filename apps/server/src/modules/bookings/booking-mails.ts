@@ -4,7 +4,7 @@ import type { Mail } from '../mail/mail.service';
 
 export type BookingMailKind = 'confirmed' | 'reminder' | 'cancelled';
 
-export type BookingMailInput = {
+type BookingMailInput = {
   kind: BookingMailKind;
   /** Who the mail is for, and who the other side of the session is. */
   to: { email: string; firstName: string; role: 'user' | 'trainer' };
@@ -33,7 +33,7 @@ export const plainName = (s: string) =>
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** "Tuesday, 24 November 2026 at 10:00 (Africa/Cairo)" */
-export function sessionTime(at: Date, timeZone: string) {
+function sessionTime(at: Date, timeZone: string) {
   const local = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
   return `${local} (${timeZone})`;
 }

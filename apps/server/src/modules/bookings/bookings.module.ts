@@ -12,7 +12,7 @@ import { createPaymentsService } from '../payments/payments.service';
 import { bookingsRoutes } from './bookings.routes';
 import { createBookingsService } from './bookings.service';
 
-export type BookingsModuleDeps = {
+type BookingsModuleDeps = {
   database: Database;
   auth: Auth;
   mailer: Mailer;
@@ -37,7 +37,7 @@ export function createBookingsServices({ database, mailer, config, jobs, now, lo
   const payments = createPaymentsService({ db, provider, providers, bookings, log, now });
   return { availability, bookings, payments };
 }
-export type BookingsServices = ReturnType<typeof createBookingsServices>;
+type BookingsServices = ReturnType<typeof createBookingsServices>;
 
 /** Availability and slots, bookings, and their payments (DECISIONS 16). */
 export function bookingsModule({ auth, services, ...deps }: BookingsModuleDeps) {

@@ -15,7 +15,7 @@ import * as repo from './bookings.repo';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-export const JOB = {
+const JOB = {
   expireHold: 'booking.expire-hold',
   complete: 'booking.complete',
   mail: 'booking.mail',
@@ -27,7 +27,7 @@ const RUN_NOW_CLAIM_MS = 2 * MINUTE;
 type MailJob = { bookingId: string; kind: BookingMailKind; to: 'user' | 'trainer'; refunded?: boolean };
 
 /** What a booking looks like to the caller, with the status as of `now`. */
-export function toBooking(row: repo.BookingRow, now: Date): TBooking {
+function toBooking(row: repo.BookingRow, now: Date): TBooking {
   const lapsed = row.status === 'pending' && (!row.holdExpiresAt || row.holdExpiresAt <= now);
   const over = row.status === 'confirmed' && row.endsAt <= now;
   const status = lapsed ? 'expired' : over ? 'completed' : row.status;
@@ -53,7 +53,7 @@ export function toBooking(row: repo.BookingRow, now: Date): TBooking {
   };
 }
 
-export type BookingsDeps = {
+type BookingsDeps = {
   db: Db;
   availability: AvailabilityService;
   jobs: JobRunner;

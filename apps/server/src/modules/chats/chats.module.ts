@@ -13,7 +13,7 @@ import { createChatHub, type HubOptions } from './chats.ws';
 
 const SWEEP_EVERY_MS = 60_000;
 
-export type ChatsDeps = {
+type ChatsDeps = {
   database: Database;
   tokens: TokenService;
   auth: Auth;

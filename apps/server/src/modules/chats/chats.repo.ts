@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../db/client';
 import { accounts, messages } from '../../db/schema';
 
 type Q = Db | Tx;
-export type Role = 'user' | 'trainer';
+type Role = 'user' | 'trainer';
 
 /** Arbitrary, fixed: the namespace of the advisory locks below. */
 const INBOX_LOCK_SEED = 724_006;
@@ -45,7 +45,6 @@ export async function findAccounts(db: Q, ids: string[]) {
     .from(accounts)
     .where(inArray(accounts.id, ids));
 }
-export type AccountBrief = Awaited<ReturnType<typeof findAccounts>>[number];
 
 /**
  * Serialises the messages into one trainer's inbox (all its conversations), so that their `seq`
@@ -148,7 +147,7 @@ export async function markRead(tx: Tx, { userId, trainerId, readerRole }: { user
   return { count: rows.length, readAt: rows[0]?.readAt };
 }
 
-export type UnreadGroup = { userId: string; trainerId: string; senderRole: Role; count: number };
+type UnreadGroup = { userId: string; trainerId: string; senderRole: Role; count: number };
 
 /**
  * Claims every message unread since `cutoff` (sets `mailed_at`) and answers, per conversation and

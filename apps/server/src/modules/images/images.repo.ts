@@ -4,7 +4,7 @@ import { accounts, images } from '../../db/schema';
 
 const OWNER_LOCK_SEED = 724_005;
 
-export type NewImage = { sha256: string; mime: string; bytes: Buffer; width: number; height: number; ownerId: string };
+type NewImage = { sha256: string; mime: string; bytes: Buffer; width: number; height: number; ownerId: string };
 
 export async function findImage(db: Db, sha256: string) {
   const [row] = await db.select({ bytes: images.bytes, mime: images.mime }).from(images).where(eq(images.sha256, sha256)).limit(1);

@@ -16,8 +16,8 @@ sharp.cache(false);
 sharp.concurrency(1);
 
 const MAX_PIXELS = 40_000_000;
-export const IMAGE_URL = /^\/api\/images\/([0-9a-f]{64})\.webp$/;
-export const imageUrl = (sha256: string) => `/api/images/${sha256}.webp`;
+const IMAGE_URL = /^\/api\/images\/([0-9a-f]{64})\.webp$/;
+const imageUrl = (sha256: string) => `/api/images/${sha256}.webp`;
 /** A stored image's address, relative or absolute on any host (clients may echo PUBLIC_URL-based ones back). */
 const ANY_IMAGE_URL = /^(?:https?:\/\/[^/?#\s]+)?\/api\/images\/([0-9a-f]{64})\.webp$/;
 
@@ -65,15 +65,6 @@ async function decode(format: ImageFormat, input: Buffer): Promise<{ data: Buffe
   }
 }
 
-/**
- * Checks an upload by its content (not its name), refuses what would explode in memory before
- * decoding it (too many pixels, too much or malformed metadata), and re-encodes it: EXIF and other
- * metadata dropped, at most 512 px, WebP.
- */
-export async function reencodeImage(input: Buffer): Promise<{ data: Buffer; width: number; height: number }> {
-  const { format, data } = guard(input);
-  return decode(format, data);
-}
 
 /** Fixed one-hour windows per account, in this process (like lib/rate-limiter.ts). */
 function createUploadCounter(max: number, windowMs: number) {
@@ -94,7 +85,7 @@ function createUploadCounter(max: number, windowMs: number) {
   };
 }
 
-export type ImagesOptions = Partial<Pick<typeof IMAGE_LIMITS, 'concurrentDecodes' | 'waitingDecodes'>>;
+type ImagesOptions = Partial<Pick<typeof IMAGE_LIMITS, 'concurrentDecodes' | 'waitingDecodes'>>;
 
 export function createImagesService({ db, options = {} }: { db: Db; options?: ImagesOptions }) {
   const limits = { ...IMAGE_LIMITS, ...options };

@@ -29,7 +29,7 @@ const CAPTURE_HOLD_MS = 5 * MINUTE;
 /** An order restarts the hold for this long, but a hold never outlives its booking by more than HOLD_CAP_MS. */
 const HOLD_CAP_MS = 30 * MINUTE;
 
-export type PaymentsDeps = {
+type PaymentsDeps = {
   db: Db;
   /** The provider new orders go to. */
   provider: PaymentProvider;

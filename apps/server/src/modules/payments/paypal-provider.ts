@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { centsToDecimalString, decimalStringToCents } from '../../lib/money';
 import { PaymentRejectedError, ProviderUnavailableError, type PaymentProvider, type ProviderCapture } from './payment-provider';
 
-export type PaypalOptions = {
+type PaypalOptions = {
   clientId: string;
   clientSecret: string;
   /** https://api-m.sandbox.paypal.com or https://api-m.paypal.com */

@@ -22,7 +22,7 @@ import * as repo from './settings.repo';
 type Deps = { db: Db; tokens: TokenService; accounts: AccountsService; images: ImagesService; favourites: FavouritesService };
 
 /** Wrong passwords per account on the settings screens before they answer 429 for a while. */
-export const PASSWORD_TRIES = { max: 5, windowMs: 15 * 60_000 };
+const PASSWORD_TRIES = { max: 5, windowMs: 15 * 60_000 };
 /** Each contact save adds a point to the weight chart; older points beyond this are dropped. */
 export const WEIGHT_ENTRIES_MAX = 1000;
 

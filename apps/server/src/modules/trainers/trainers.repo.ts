@@ -5,7 +5,7 @@ import { toCents } from '../../lib/money';
 import type { TTrainersQueryParsed } from '@spotter/shared';
 
 /** What the list filters on: the parsed query without its paging and order. */
-export type TrainerFilters = Partial<Omit<TTrainersQueryParsed, 'page' | 'limit' | 'sort'>>;
+type TrainerFilters = Partial<Omit<TTrainersQueryParsed, 'page' | 'limit' | 'sort'>>;
 type TrainerSort = TTrainersQueryParsed['sort'];
 
 /**

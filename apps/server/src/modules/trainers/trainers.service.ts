@@ -6,9 +6,9 @@ import { fromCents } from '../../lib/money';
 import type { BookingsService } from '../bookings/bookings.service';
 import * as repo from './trainers.repo';
 
-export const COUNT_CAP = 2_000;
+const COUNT_CAP = 2_000;
 
-export const toPublicTrainer = (row: repo.PublicTrainerRow): TPublicTrainer => ({
+const toPublicTrainer = (row: repo.PublicTrainerRow): TPublicTrainer => ({
   _id: row.id,
   firstName: row.firstName,
   lastName: row.lastName,

@@ -4,7 +4,7 @@ import { cn } from '@/lib/cn';
 import { useScrolledPast } from './use-scrolled-past';
 
 /** Spec section 9: the back-to-top button appears after 500 px of scroll. */
-export const BACK_TO_TOP_OFFSET = 500;
+const BACK_TO_TOP_OFFSET = 500;
 
 const prefersReducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 

@@ -6,7 +6,7 @@ import { cn } from '@/lib/cn';
 const COOKIE_NAME = 'cookie-accepted';
 const ONE_YEAR_SECONDS = 31_536_000;
 
-export const hasAcceptedCookies = () =>
+const hasAcceptedCookies = () =>
   document.cookie.split(';').some((entry) => entry.trim() === `${COOKIE_NAME}=true`);
 
 const acceptCookies = () => {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { CircleAlert, CircleCheck, Info, TriangleAlert } from 'lucide-react';
 import { cn } from '@/lib/cn';
 
-export type AlertTone = 'success' | 'error' | 'info' | 'warning';
+type AlertTone = 'success' | 'error' | 'info' | 'warning';
 
 const tones: Record<AlertTone, string> = {
   success: 'border-success-line bg-success-soft text-success',

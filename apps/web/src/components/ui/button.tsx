@@ -2,8 +2,8 @@ import type { ComponentProps } from 'react';
 import { cn } from '@/lib/cn';
 import { Spinner } from './spinner';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'outline' | 'on-ink';
-export type ButtonSize = 'md' | 'lg' | 'icon';
+type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'outline' | 'on-ink';
+type ButtonSize = 'md' | 'lg' | 'icon';
 
 const base =
   'inline-flex items-center justify-center gap-2 rounded-full font-semibold whitespace-nowrap transition-colors duration-150 ' +

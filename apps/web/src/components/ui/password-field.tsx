@@ -9,7 +9,7 @@ type PasswordToggleProps = {
   controls: string;
 };
 
-export function PasswordToggle({ isVisible, onToggle, controls }: PasswordToggleProps) {
+function PasswordToggle({ isVisible, onToggle, controls }: PasswordToggleProps) {
   const Icon = isVisible ? EyeOff : Eye;
   return (
     <button

@@ -18,7 +18,7 @@ export const accountKeys = {
   weights: (role: Role) => [...accountKeys.ofRole(role), 'weights'] as const,
 };
 
-export async function getOwnAccount(role: Role): Promise<OwnAccount> {
+async function getOwnAccount(role: Role): Promise<OwnAccount> {
   if (role === 'trainer') {
     const { trainerData } = await apiRequest<{ trainerData: TOwnTrainer }>('/trainerData');
     return trainerData;
@@ -39,7 +39,7 @@ export function useOwnAccount(role: Role | null, { enabled = true }: { enabled?:
 }
 
 /** POST /api/verify/resend: a new verification link for the logged-in account. */
-export const resendVerification = () => apiRequest<{ message: string }>('/verify/resend', { method: 'POST' });
+const resendVerification = () => apiRequest<{ message: string }>('/verify/resend', { method: 'POST' });
 
 export function useResendVerification() {
   return useMutation({ mutationFn: resendVerification });

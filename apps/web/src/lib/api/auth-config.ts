@@ -7,9 +7,9 @@ export const authConfigKeys = {
   all: ['auth-config'] as const,
 };
 
-export const getAuthConfig = () => apiRequest<TAuthConfigResponse>('/auth/config');
+const getAuthConfig = () => apiRequest<TAuthConfigResponse>('/auth/config');
 
-export const authConfigQueryOptions = () =>
+const authConfigQueryOptions = () =>
   queryOptions({ queryKey: authConfigKeys.all, queryFn: getAuthConfig, staleTime: Infinity });
 
 export const useAuthConfig = () => useQuery(authConfigQueryOptions());

@@ -9,7 +9,7 @@ import { trainerKeys } from './trainers';
  * sessions (a user's) or schedule (a trainer's), holding a slot and cancelling. One fetcher per
  * endpoint and one key factory, so a booking or a cancellation refreshes every view of it.
  */
-export const bookingKeys = {
+const bookingKeys = {
   all: ['bookings'] as const,
   /** The caller's sessions or schedule; the token is part of the key, so an account switch never shows another's. */
   list: (viewer: string | null) => [...bookingKeys.all, 'list', viewer] as const,
@@ -19,14 +19,14 @@ export const bookingKeys = {
 };
 
 /** GET /api/trainer/availability: the logged-in trainer's weekly hours and time zone. */
-export const getAvailability = (signal?: AbortSignal) => apiRequest<TAvailability>('/trainer/availability', { signal });
+const getAvailability = (signal?: AbortSignal) => apiRequest<TAvailability>('/trainer/availability', { signal });
 
 export function useAvailability() {
   return useQuery({ queryKey: bookingKeys.availability(), queryFn: ({ signal }) => getAvailability(signal) });
 }
 
 /** PUT /api/trainer/availability: answers what was saved (days merged, hours sorted). */
-export const saveAvailability = (input: TAvailabilityRequest) =>
+const saveAvailability = (input: TAvailabilityRequest) =>
   apiRequest<TAvailability>('/trainer/availability', { method: 'PUT', body: input });
 
 export function useSaveAvailability() {
@@ -41,10 +41,10 @@ export function useSaveAvailability() {
 }
 
 /** GET /api/trainers/:id/slots: free one-hour slots of the next 14 days, UTC ISO start times, soonest first. */
-export const getSlots = (trainerId: string, signal?: AbortSignal) =>
+const getSlots = (trainerId: string, signal?: AbortSignal) =>
   apiRequest<{ slots: string[]; timeZone: string }>(`/trainers/${encodeURIComponent(trainerId)}/slots`, { signal });
 
-export const slotsQueryOptions = (trainerId: string) =>
+const slotsQueryOptions = (trainerId: string) =>
   queryOptions({ queryKey: bookingKeys.slots(trainerId), queryFn: ({ signal }) => getSlots(trainerId, signal) });
 
 export function useSlots(trainerId: string) {
@@ -53,7 +53,7 @@ export function useSlots(trainerId: string) {
 }
 
 /** GET /api/bookings: a user's sessions or a trainer's schedule, upcoming first. */
-export const getBookings = async (signal?: AbortSignal) => {
+const getBookings = async (signal?: AbortSignal) => {
   const { bookings } = await apiRequest<{ bookings: TBooking[] }>('/bookings', { signal });
   return bookings;
 };
@@ -63,7 +63,7 @@ export function useBookings(viewer: string | null, { enabled = true }: { enabled
 }
 
 /** POST /api/bookings: holds the slot for the user while they pay (201), 409 when it was just taken. */
-export const createBooking = async (input: TCreateBookingRequest) => {
+const createBooking = async (input: TCreateBookingRequest) => {
   const { booking } = await apiRequest<{ booking: TBooking }>('/bookings', { method: 'POST', body: input });
   return booking;
 };

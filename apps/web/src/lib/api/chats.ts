@@ -57,33 +57,33 @@ function conversationPath(viewer: ChatViewer, counterpartId: string, cursor: { b
 }
 
 /** One page of a conversation, oldest first: the newest 50, the 50 `before` a message, or what came `after` one. */
-export const getMessages = (
+const getMessages = (
   { viewer, counterpartId, before, after }: { viewer: ChatViewer; counterpartId: string; before?: string; after?: string },
   signal?: AbortSignal,
 ) => apiRequest<TChatMessagesResponse>(conversationPath(viewer, counterpartId, { before, after }), { signal });
 
 /** GET /api/conversations: one row per counterpart, newest first, with unread counts. */
-export const getConversations = async (signal?: AbortSignal) => {
+const getConversations = async (signal?: AbortSignal) => {
   const { conversations } = await apiRequest<{ conversations: TConversation[] }>('/conversations', { signal });
   return conversations;
 };
 
 /** POST /api/chats: the sender is the token's account (DECISIONS 2). */
-export const sendMessage = async ({ recipientId, message }: { recipientId: string; message: string }) => {
+const sendMessage = async ({ recipientId, message }: { recipientId: string; message: string }) => {
   const answer = await apiRequest<{ message: TChatMessage }>('/chats', { method: 'POST', body: { recipientId, message } });
   return answer.message;
 };
 
 /** POST /api/conversations/:counterpartId/read: what the other side sent is read now. */
-export const markConversationRead = (counterpartId: string) =>
+const markConversationRead = (counterpartId: string) =>
   apiRequest<{ message: string; read?: number }>(`/conversations/${encodeURIComponent(counterpartId)}/read`, { method: 'POST' });
 
 /** The other participant of a message, seen from the viewer. */
-export const counterpartOf = (viewer: ChatViewer, message: TChatMessage) =>
+const counterpartOf = (viewer: ChatViewer, message: TChatMessage) =>
   message.senderId === viewer.id ? message.recipientId : message.senderId;
 
 /** Newest page first, so the last message of page 0 is the newest one loaded. */
-export const newestMessage = (data: Pick<MessagePages, 'pages'> | undefined) => data?.pages[0]?.allMessages.at(-1);
+const newestMessage = (data: Pick<MessagePages, 'pages'> | undefined) => data?.pages[0]?.allMessages.at(-1);
 
 /** The loaded messages oldest first, each once. */
 export function flattenMessages(data: Pick<MessagePages, 'pages'> | undefined): TChatMessage[] {
@@ -107,7 +107,7 @@ const byDate = (a: TChatMessage, b: TChatMessage) => a.messageDate.localeCompare
  * that is not loaded is left alone: it loads whole when a screen opens it. Answers the messages
  * that were new to the cache.
  */
-export function addMessages(queryClient: QueryClient, viewer: ChatViewer, counterpartId: string, messages: TChatMessage[]) {
+function addMessages(queryClient: QueryClient, viewer: ChatViewer, counterpartId: string, messages: TChatMessage[]) {
   let added: TChatMessage[] = [];
   queryClient.setQueryData<MessagePages>(chatKeys.messages(viewer.id, counterpartId), (data) => {
     if (!data?.pages.length) return data;

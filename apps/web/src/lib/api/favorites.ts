@@ -17,7 +17,7 @@ import { trainersByIdsQueryOptions } from './trainers';
 /** Whose list a key holds: a logged-in user's token, or null for this browser's own list. */
 type Owner = string | null;
 
-export const favoriteKeys = {
+const favoriteKeys = {
   all: ['favorites'] as const,
   ids: (owner: Owner) => [...favoriteKeys.all, 'ids', owner] as const,
 };
@@ -25,17 +25,17 @@ export const favoriteKeys = {
 export const SAVE_FAVORITE_FAILED = 'Could not save your favourite. Please try again.';
 
 /** GET /api/favorites: the logged-in user's favourite trainer ids. */
-export const getFavorites = (signal?: AbortSignal) =>
+const getFavorites = (signal?: AbortSignal) =>
   apiRequest<TFavoritesResponse>('/favorites', { signal }).then(({ favorites }) => favorites);
 
 /** PUT or DELETE /api/favorites/:trainerId; answers the whole list. */
-export const setFavorite = ({ trainerId, isFavorite }: { trainerId: string; isFavorite: boolean }) =>
+const setFavorite = ({ trainerId, isFavorite }: { trainerId: string; isFavorite: boolean }) =>
   apiRequest<TFavoritesResponse>(`/favorites/${encodeURIComponent(trainerId)}`, { method: isFavorite ? 'PUT' : 'DELETE' }).then(
     ({ favorites }) => favorites,
   );
 
 /** POST /api/favorites/merge: adds this browser's list to the account's; answers the merged list. */
-export const mergeFavorites = (favorites: string[]) =>
+const mergeFavorites = (favorites: string[]) =>
   apiRequest<TFavoritesResponse>('/favorites/merge', { method: 'POST', body: { favorites } }).then(
     ({ favorites: merged }) => merged,
   );

@@ -14,17 +14,17 @@ export const paymentKeys = {
   list: (viewer: string | null) => [...paymentKeys.all, 'list', viewer] as const,
 };
 
-export type PaymentsConfig = { provider: 'paypal' | 'demo'; clientId?: string; currency: string; label?: string };
+type PaymentsConfig = { provider: 'paypal' | 'demo'; clientId?: string; currency: string; label?: string };
 
 /** GET /api/payments/config: PayPal (with its public client id) or the demo provider. */
-export const getPaymentsConfig = (signal?: AbortSignal) => apiRequest<PaymentsConfig>('/payments/config', { signal });
+const getPaymentsConfig = (signal?: AbortSignal) => apiRequest<PaymentsConfig>('/payments/config', { signal });
 
 export function usePaymentsConfig() {
   return useQuery({ queryKey: paymentKeys.config(), queryFn: ({ signal }) => getPaymentsConfig(signal), staleTime: Infinity });
 }
 
 /** GET /api/payments: a user's payments or a trainer's earnings, with totals and the upcoming sessions. */
-export const getPayments = (signal?: AbortSignal) => apiRequest<TPaymentsResponse>('/payments', { signal });
+const getPayments = (signal?: AbortSignal) => apiRequest<TPaymentsResponse>('/payments', { signal });
 
 export function usePayments(viewer: string | null) {
   return useQuery({ queryKey: paymentKeys.list(viewer), queryFn: ({ signal }) => getPayments(signal) });

@@ -13,14 +13,14 @@ export const reviewKeys = {
 };
 
 /** GET /api/trainer/reviews/:id, newest first; `isMine` marks the caller's own review. */
-export const getReviews = async (trainerId: string, signal?: AbortSignal) => {
+const getReviews = async (trainerId: string, signal?: AbortSignal) => {
   const { allReviews } = await apiRequest<{ allReviews: TReview[] }>(`/trainer/reviews/${encodeURIComponent(trainerId)}`, {
     signal,
   });
   return allReviews;
 };
 
-export const reviewsQueryOptions = (trainerId: string, viewer: string | null) =>
+const reviewsQueryOptions = (trainerId: string, viewer: string | null) =>
   queryOptions({ queryKey: reviewKeys.list(trainerId, viewer), queryFn: ({ signal }) => getReviews(trainerId, signal) });
 
 /** `viewer` is the caller's token (or null for a visitor). */
@@ -29,10 +29,10 @@ export function useReviews(trainerId: string, viewer: string | null, { enabled =
 }
 
 export const STAR_VALUES = [5, 4, 3, 2, 1] as const;
-export type Distribution = Record<'1' | '2' | '3' | '4' | '5', number>;
+type Distribution = Record<'1' | '2' | '3' | '4' | '5', number>;
 
 /** GET /api/trainer/reviews/:id/distribution: how many reviews gave each number of stars. */
-export const getRatingDistribution = async (trainerId: string, signal?: AbortSignal) => {
+const getRatingDistribution = async (trainerId: string, signal?: AbortSignal) => {
   const { distribution } = await apiRequest<{ distribution: Distribution }>(
     `/trainer/reviews/${encodeURIComponent(trainerId)}/distribution`,
     { signal },
@@ -47,7 +47,7 @@ export function useRatingDistribution(trainerId: string) {
   });
 }
 
-export type CreateReviewInput = { trainerId: string; rating: number; comment: string };
+type CreateReviewInput = { trainerId: string; rating: number; comment: string };
 
 /** POST /api/reviews/new; posting again edits the caller's review (DECISIONS 15). */
 export const createReview = ({ trainerId, rating, comment }: CreateReviewInput) =>

@@ -19,7 +19,7 @@ export const trainerKeys = {
 };
 
 /** The query string the server takes (DECISIONS 13), in the query's order; unset values are left out. */
-export function toSearchString(query: TrainersQuery) {
+function toSearchString(query: TrainersQuery) {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined) params.set(key, String(value));
@@ -28,17 +28,17 @@ export function toSearchString(query: TrainersQuery) {
 }
 
 /** GET /api/trainers: one page of listed trainers and how many match. */
-export const getTrainers = (query: TrainersQuery, signal?: AbortSignal) =>
+const getTrainers = (query: TrainersQuery, signal?: AbortSignal) =>
   apiRequest<TTrainersResponse>(`/trainers?${toSearchString(query)}`, { signal });
 
-export const trainersQueryOptions = (query: TrainersQuery) =>
+const trainersQueryOptions = (query: TrainersQuery) =>
   queryOptions({ queryKey: trainerKeys.list(query), queryFn: ({ signal }) => getTrainers(query, signal) });
 
 /** The server takes at most 100 ids a page: the 100 most recent. */
 const MAX_IDS = 100;
 
 /** Chosen trainers (the favourites) through GET /api/trainers?ids=…; none asked, none fetched. */
-export async function getTrainersByIds(ids: string[], signal?: AbortSignal) {
+async function getTrainersByIds(ids: string[], signal?: AbortSignal) {
   const shown = ids.slice(-MAX_IDS);
   if (shown.length === 0) return [];
   const { viewAllTrainers } = await getTrainers({ ids: shown.join(','), limit: MAX_IDS }, signal);
@@ -65,14 +65,14 @@ export function useTrainers(query: TrainersQuery, { enabled = true, isKeepingPre
 }
 
 /** GET /api/trainerData/:id, the public profile with subscribers (no contact data, DECISIONS 26). 404 until listed. */
-export const getTrainer = async (id: string, signal?: AbortSignal) => {
+const getTrainer = async (id: string, signal?: AbortSignal) => {
   const { trainerData } = await apiRequest<{ trainerData: TTrainerProfile }>(`/trainerData/${encodeURIComponent(id)}`, {
     signal,
   });
   return trainerData;
 };
 
-export const trainerQueryOptions = (id: string) =>
+const trainerQueryOptions = (id: string) =>
   queryOptions({ queryKey: trainerKeys.detail(id), queryFn: ({ signal }) => getTrainer(id, signal) });
 
 export function useTrainer(id: string, { enabled = true }: { enabled?: boolean } = {}) {

@@ -6,7 +6,7 @@ import { apiRequest } from '@/lib/api-client';
 export type ForgotPasswordPayload = z.output<typeof ZForgotPasswordRequest>;
 
 /** POST /api/password/forgot; the same answer whether or not the account exists. */
-export const requestPasswordReset = (data: ForgotPasswordPayload) =>
+const requestPasswordReset = (data: ForgotPasswordPayload) =>
   apiRequest<{ message: string }>('/password/forgot', { method: 'POST', body: data });
 
 export function useRequestPasswordReset() {

@@ -6,7 +6,7 @@ import { apiRequest } from '@/lib/api-client';
  * POST /api/auth/google: the ID token exactly as Google gave it; the server verifies it and answers
  * `{ message, token }` like a login. Nothing decoded from it in the browser is trusted or sent.
  */
-export const signInWithGoogle = ({ role, credential }: TGoogleSignInRequest) =>
+const signInWithGoogle = ({ role, credential }: TGoogleSignInRequest) =>
   apiRequest<{ message: string; token: string }>('/auth/google', { method: 'POST', body: { credential, role } });
 
 export function useGoogleSignIn() {

@@ -7,7 +7,7 @@ import type { Role } from '@/lib/paths';
 export type LoginPayload = z.output<typeof ZLoginRequest>;
 
 /** POST /api/users/login or /api/trainers/login; 200 `{ message, token }`. */
-export const login = ({ role, data }: { role: Role; data: LoginPayload }) =>
+const login = ({ role, data }: { role: Role; data: LoginPayload }) =>
   apiRequest<{ message: string; token: string }>(`/${role === 'trainer' ? 'trainers' : 'users'}/login`, { method: 'POST', body: data });
 
 export function useLogin() {

@@ -7,7 +7,7 @@ import type { Role } from '@/lib/paths';
 export type SignUpPayload = z.output<typeof ZUserSignUpRequest> | z.output<typeof ZTrainerSignUpRequest>;
 
 /** POST /api/users/register or /api/trainers/register; 201 `{ message }`. */
-export const registerAccount = ({ role, data }: { role: Role; data: SignUpPayload }) =>
+const registerAccount = ({ role, data }: { role: Role; data: SignUpPayload }) =>
   apiRequest<{ message: string }>(`/${role === 'trainer' ? 'trainers' : 'users'}/register`, { method: 'POST', body: data });
 
 export function useRegister() {

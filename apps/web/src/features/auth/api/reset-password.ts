@@ -6,7 +6,7 @@ import { apiRequest } from '@/lib/api-client';
 export type ResetPasswordPayload = z.output<typeof ZResetPasswordRequest>;
 
 /** POST /api/password/reset with the token of the mailed link. */
-export const resetPassword = (data: ResetPasswordPayload) =>
+const resetPassword = (data: ResetPasswordPayload) =>
   apiRequest<{ message: string }>('/password/reset', { method: 'POST', body: data });
 
 export function useResetPassword() {

@@ -21,7 +21,7 @@ import { StatusBanner, type Status } from './status-banner';
 type SignUpValues = z.input<typeof ZUserSignUpRequest> & { price?: unknown };
 
 /** Spec section 2 and DECISIONS 9: after a successful sign-up, go to the login of that role. */
-export const SIGN_UP_REDIRECT_MS = 4000;
+const SIGN_UP_REDIRECT_MS = 4000;
 
 const defaultValues: SignUpValues = {
   firstName: '',

@@ -5,7 +5,7 @@ import { cn } from '@/lib/cn';
 const SCALE_MIN = 10;
 const SCALE_MAX = 40;
 
-export const BMI_BANDS: Array<{ category: BmiCategory; range: string; from: number; to: number; className: string }> = [
+const BMI_BANDS: Array<{ category: BmiCategory; range: string; from: number; to: number; className: string }> = [
   { category: 'Underweight', range: 'under 18.5', from: SCALE_MIN, to: 18.5, className: 'bg-line-strong' },
   { category: 'Normal weight', range: '18.5 to 25', from: 18.5, to: 25, className: 'bg-success-line' },
   { category: 'Overweight', range: '25 to 30', from: 25, to: 30, className: 'bg-warning-line' },

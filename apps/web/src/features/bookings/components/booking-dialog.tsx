@@ -5,7 +5,7 @@ import { Spinner } from '@/components/ui/spinner';
 // The slot picker and checkout download only when someone opens the dialog.
 const BookingFlow = lazy(() => import('./booking-flow').then((m) => ({ default: m.BookingFlow })));
 
-export type BookingDialogProps = {
+type BookingDialogProps = {
   trainer: { _id: string; firstName: string; lastName: string; price: number };
   isOpen: boolean;
   onOpenChange: (isOpen: boolean) => void;

@@ -19,7 +19,6 @@ const TONES: Record<TBookingStatus, string> = {
   expired: 'border-line bg-surface text-muted',
 };
 
-export const bookingStatusLabel = (status: TBookingStatus) => LABELS[status];
 
 export function BookingStatus({ status }: { status: TBookingStatus }) {
   return (

@@ -17,7 +17,7 @@ const isUpcoming = (booking: TBooking, now: number) =>
   (booking.status === 'pending' || booking.status === 'confirmed') && Date.parse(booking.endsAt) > now;
 
 /** Upcoming sessions soonest first; past and cancelled ones newest first. Lapsed unpaid holds were never sessions. */
-export function splitSessions(bookings: TBooking[], now = Date.now()) {
+function splitSessions(bookings: TBooking[], now = Date.now()) {
   const upcoming = bookings.filter((b) => isUpcoming(b, now)).sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
   const past = bookings
     .filter((b) => !isUpcoming(b, now) && b.status !== 'expired')

@@ -14,10 +14,10 @@ import { BookingStatus } from './booking-status';
 const DAY = 24 * 60 * 60_000;
 const SHOWN: ReadonlySet<TBooking['status']> = new Set(['pending', 'confirmed', 'completed']);
 
-export type ScheduleDay = { key: string; heading: string; sessions: TBooking[] };
+type ScheduleDay = { key: string; heading: string; sessions: TBooking[] };
 
 /** Today and the next six days in the viewer's time zone, each with its live sessions in time order. */
-export function weekOf(bookings: TBooking[], now = new Date()): ScheduleDay[] {
+function weekOf(bookings: TBooking[], now = new Date()): ScheduleDay[] {
   const start = new Date(now);
   start.setHours(0, 0, 0, 0);
   const days: ScheduleDay[] = [];

@@ -1,6 +1,6 @@
 import { formatDayHeading, localDayKey } from '@/lib/format';
 
-export type SlotDay = { key: string; heading: string; slots: string[] };
+type SlotDay = { key: string; heading: string; slots: string[] };
 
 /** The server's slots (UTC start times, soonest first) grouped by the viewer's local calendar day. */
 export function groupSlotsByLocalDay(slots: string[]): SlotDay[] {

@@ -17,7 +17,7 @@ type ChatPanelProps = {
  * Spec section 6: only users chat with trainers; a visitor and a trainer get the role's toast
  * instead of the panel. Answers whether the panel may open.
  */
-export function useChatPermission() {
+function useChatPermission() {
   const { isLoggedIn, role } = useSession();
   return () => {
     if (!isLoggedIn) {

@@ -1,7 +1,7 @@
 /** The Gym Schedule of spec section 9. */
 export const SCHEDULE_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 export type ScheduleDay = (typeof SCHEDULE_DAYS)[number];
-export type ScheduleSlot = { className: string; time: string };
+type ScheduleSlot = { className: string; time: string };
 
 /** One-hour slots from 06AM to midnight; both day groups share this list (spec section 9). */
 const slots: ScheduleSlot[] = [

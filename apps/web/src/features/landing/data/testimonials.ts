@@ -1,4 +1,4 @@
-export type Testimonial = { name: string; context: string; quote: string; rating: number };
+type Testimonial = { name: string; context: string; quote: string; rating: number };
 
 /** Static stories (DECISIONS 17); six, as on spec section 9. */
 export const testimonials: Testimonial[] = [

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
-export const subscribeNewsletter = ({ email }: { email: string }) =>
+const subscribeNewsletter = ({ email }: { email: string }) =>
   apiRequest<{ message: string }>('/newsletter', { method: 'POST', body: { email } });
 
 export function useSubscribeNewsletter() {

@@ -11,7 +11,7 @@ export type ChangePasswordPayload = z.output<typeof ZChangePasswordRequest>;
  * PATCH /api/{role}/password. Every older token stops working (DECISIONS 8), so the fresh one
  * is stored at once to keep this browser signed in.
  */
-export const changePassword = async ({ role, data }: { role: Role; data: ChangePasswordPayload }) => {
+const changePassword = async ({ role, data }: { role: Role; data: ChangePasswordPayload }) => {
   const answer = await apiRequest<{ message: string; token: string }>(`/${role}/password`, { method: 'PATCH', body: data });
   storage.setToken(answer.token);
   return answer;

@@ -7,7 +7,7 @@ import type { Role } from '@/lib/paths';
 export type ContactPayload = z.output<typeof ZContactRequest>;
 
 /** PATCH /api/{role}/contact: phone, website, weight and height (each save adds a weight entry). */
-export const editContact = ({ role, data }: { role: Role; data: ContactPayload }) =>
+const editContact = ({ role, data }: { role: Role; data: ContactPayload }) =>
   apiRequest<{ message: string }>(`/${role}/contact`, { method: 'PATCH', body: data });
 
 export function useEditContact() {

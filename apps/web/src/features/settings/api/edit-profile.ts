@@ -7,7 +7,7 @@ import type { Role } from '@/lib/paths';
 export type EditProfilePayload = z.output<typeof ZEditTrainerProfileRequest>;
 
 /** PATCH /api/{role}/edit: personal details (and the price, for trainers). */
-export const editProfile = ({ role, data }: { role: Role; data: EditProfilePayload }) =>
+const editProfile = ({ role, data }: { role: Role; data: EditProfilePayload }) =>
   apiRequest<{ message: string }>(`/${role}/edit`, { method: 'PATCH', body: data });
 
 export function useEditProfile() {

@@ -4,7 +4,7 @@ import { apiRequest } from '@/lib/api-client';
 import type { Role } from '@/lib/paths';
 
 /** PATCH /api/{role}/notifications: account and marketing e-mails on or off. */
-export const setNotifications = ({ role, data }: { role: Role; data: TNotifications }) =>
+const setNotifications = ({ role, data }: { role: Role; data: TNotifications }) =>
   apiRequest<{ message: string }>(`/${role}/notifications`, { method: 'PATCH', body: data });
 
 export function useSetNotifications() {

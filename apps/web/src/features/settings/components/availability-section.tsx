@@ -22,7 +22,7 @@ const WEEKDAYS = [
 ] as const;
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 
-export const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
+const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
 
 type Week = Record<number, number[]>;
 

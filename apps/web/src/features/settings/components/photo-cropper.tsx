@@ -4,8 +4,8 @@ import { IMAGE_MAX_EDGE } from '@spotter/shared';
 /** Where the square crop sits: its centre in image pixels and the zoom (1 = the short side). */
 export type Crop = { zoom: number; x: number; y: number };
 
-export const MIN_ZOOM = 1;
-export const MAX_ZOOM = 4;
+const MIN_ZOOM = 1;
+const MAX_ZOOM = 4;
 
 type Size = { width: number; height: number };
 
@@ -15,7 +15,7 @@ const clamp = (value: number, min: number, max: number) => Math.min(Math.max(val
 const sideOf = (image: Size, zoom: number) => Math.min(image.width, image.height) / zoom;
 
 /** Keeps the square inside the picture. */
-export function clampCrop(image: Size, crop: Crop): Crop {
+function clampCrop(image: Size, crop: Crop): Crop {
   const zoom = clamp(crop.zoom, MIN_ZOOM, MAX_ZOOM);
   const half = sideOf(image, zoom) / 2;
   return { zoom, x: clamp(crop.x, half, image.width - half), y: clamp(crop.y, half, image.height - half) };

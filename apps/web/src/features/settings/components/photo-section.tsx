@@ -24,7 +24,7 @@ type Phase =
   | { kind: 'done'; message: string };
 
 /** Checks what the browser can before any byte is sent; the server checks again by content. */
-export function checkImageFile(file: File): string | null {
+function checkImageFile(file: File): string | null {
   if (!ACCEPTED_TYPES.includes(file.type)) return SETTINGS_MSG.imageType;
   if (file.size > IMAGE_MAX_BYTES) return SETTINGS_MSG.imageTooLarge;
   return null;

@@ -10,7 +10,7 @@ type PaginationProps = {
 };
 
 /** Page numbers around the current one, with the first and last always reachable. */
-export function pageWindow(page: number, pageCount: number): Array<number | 'gap'> {
+function pageWindow(page: number, pageCount: number): Array<number | 'gap'> {
   const pages = new Set([1, pageCount, page - 1, page, page + 1]);
   const sorted = [...pages].filter((n) => n >= 1 && n <= pageCount).sort((a, b) => a - b);
   const result: Array<number | 'gap'> = [];

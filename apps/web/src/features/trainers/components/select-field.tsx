@@ -3,7 +3,7 @@ import { useId, type ComponentProps } from 'react';
 import { inputClasses } from '@/components/ui/field';
 import { cn } from '@/lib/cn';
 
-export type SelectOption = { value: string; label: string };
+type SelectOption = { value: string; label: string };
 
 type SelectFieldProps = ComponentProps<'select'> & {
   label: string;

@@ -27,7 +27,7 @@ const sortOptions: Array<{ value: TrainerSort; label: string }> = [
 const SKELETON_CARDS = 6;
 
 /** "48 trainers", or "about 50,000 trainers" when the server estimated the total. */
-export function resultCountText(data: Pick<TTrainersResponse, 'total' | 'totalIsEstimate'>) {
+function resultCountText(data: Pick<TTrainersResponse, 'total' | 'totalIsEstimate'>) {
   const number = `${data.totalIsEstimate ? 'about ' : ''}${formatCount(data.total)}`;
   return `${number} ${data.total === 1 && !data.totalIsEstimate ? 'trainer' : 'trainers'}`;
 }

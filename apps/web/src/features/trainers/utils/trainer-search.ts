@@ -10,10 +10,10 @@ export type TrainerSearch = Omit<TTrainerListSearch, 'favorites' | 'minRating'> 
   favoritesOnly: boolean;
 };
 
-export const DEFAULT_SORT: TrainerSort = 'rating';
+const DEFAULT_SORT: TrainerSort = 'rating';
 export { MIN_RATING_OPTIONS };
 export const MAX_PRICE = TRAINER_LIST_LIMITS.priceMax;
-export const PAGE_SIZE = TRAINER_LIST_LIMITS.pageSize;
+const PAGE_SIZE = TRAINER_LIST_LIMITS.pageSize;
 
 const SEARCH_KEYS = ['q', 'minPrice', 'maxPrice', 'minRating', 'gender', 'city', 'sort', 'page', 'favorites'] as const;
 
