@@ -13,7 +13,17 @@ const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.u
   .map((d) => d.name);
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '.tmp/**', 'test-results/**', 'playwright-report/**', 'apps/server/src/db/migrations/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      '.tmp/**',
+      'test-results/**',
+      'playwright-report/**',
+      'apps/server/src/db/migrations/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   importX.flatConfigs.typescript,
@@ -22,7 +32,10 @@ export default tseslint.config(
     plugins: { 'check-file': checkFile },
     settings: {
       'import-x/resolver-next': [
-        createTypeScriptImportResolver({ project: ['apps/web/tsconfig.json', 'apps/server/tsconfig.json', 'packages/shared/tsconfig.json'], noWarnOnMultipleProjects: true }),
+        createTypeScriptImportResolver({
+          project: ['apps/web/tsconfig.json', 'apps/server/tsconfig.json', 'packages/shared/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
       ],
     },
     rules: {
@@ -34,7 +47,11 @@ export default tseslint.config(
       'import-x/namespace': 'off',
       'import-x/default': 'off',
       'import-x/no-named-as-default-member': 'off',
-      'check-file/filename-naming-convention': ['error', { '**/*.{ts,tsx,js,mjs}': 'KEBAB_CASE' }, { ignoreMiddleExtensions: true }],
+      'check-file/filename-naming-convention': [
+        'error',
+        { '**/*.{ts,tsx,js,mjs}': 'KEBAB_CASE' },
+        { ignoreMiddleExtensions: true },
+      ],
     },
   },
   {
@@ -60,7 +77,17 @@ export default tseslint.config(
     // the layers of the web app import one way: app → features → components/lib → shared
     files: ['apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/features/*', '**/app/*', '@/features/*', '@/app/*'], message: 'components/ and lib/ must not import features or app' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/features/*', '**/app/*', '@/features/*', '@/app/*'],
+              message: 'components/ and lib/ must not import features or app',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -129,7 +156,14 @@ export default tseslint.config(
   {
     files: ['apps/server/src/db/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules/**', '**/plugins/**'], message: 'the db layer imports nothing from modules or plugins' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/modules/**', '**/plugins/**'], message: 'the db layer imports nothing from modules or plugins' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -24,7 +24,15 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         launchOptions: {
           executablePath: '/usr/bin/chromium',
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+            '--disable-quic',
+          ],
         },
       },
     },
@@ -34,6 +42,14 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/api/health/ready`,
     timeout: 60_000,
     reuseExistingServer: false,
-    env: { ...(process.env as Record<string, string>), PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '200', PUBLIC_URL: `http://127.0.0.1:${PORT}` },
+    env: {
+      ...(process.env as Record<string, string>),
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: E2E_DATA_DIR,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '200',
+      PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+    },
   },
 });

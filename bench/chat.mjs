@@ -45,7 +45,8 @@ if (PG_URL) {
   const admin = PG_URL.replace(/\/[^/]*$/, '/postgres');
   const name = new URL(PG_URL).pathname.slice(1);
   spawnSync('psql', [admin, '-qc', `drop database if exists ${name} with (force)`]);
-  if (spawnSync('psql', [admin, '-qc', `create database ${name}`]).status !== 0) throw new Error('cannot create the bench database');
+  if (spawnSync('psql', [admin, '-qc', `create database ${name}`]).status !== 0)
+    throw new Error('cannot create the bench database');
 }
 const seedSql = `
 insert into accounts (id, role, email, password_hash, first_name, last_name, gender, age, height, weight, price_cents, email_verified_at)
@@ -61,7 +62,10 @@ const database = await openDatabase(${JSON.stringify(PG_URL ? { url: PG_URL } : 
 await migrate(database);
 await database.withLock(1, (exec) => exec(${JSON.stringify(seedSql)}));
 await database.close();`;
-const seeded = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', seedScript], { cwd: root, encoding: 'utf8' });
+const seeded = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', seedScript], {
+  cwd: root,
+  encoding: 'utf8',
+});
 if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
 
 // 2. the server, one process
@@ -86,7 +90,13 @@ const stop = () => {
 };
 process.on('exit', stop);
 for (let i = 0; i < 300; i++) {
-  if (await fetch(`${base}/api/health/ready`).then((r) => r.ok, () => false)) break;
+  if (
+    await fetch(`${base}/api/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
   await sleep(200);
 }
 
@@ -102,9 +112,21 @@ const idle = usage();
 // 3. tokens and sockets
 const key = new TextEncoder().encode(SECRET);
 const sign = (id, role) =>
-  new SignJWT({ id, role, tv: 0 }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(id).setIssuedAt().setExpirationTime('1h').sign(key);
-const users = await Promise.all(Array.from({ length: USERS }, async (_, i) => ({ id: idOf('user', i), token: await sign(idOf('user', i), 'user') })));
-const trainers = await Promise.all(Array.from({ length: TRAINERS }, async (_, i) => ({ id: idOf('trainer', i), token: await sign(idOf('trainer', i), 'trainer') })));
+  new SignJWT({ id, role, tv: 0 })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(id)
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(key);
+const users = await Promise.all(
+  Array.from({ length: USERS }, async (_, i) => ({ id: idOf('user', i), token: await sign(idOf('user', i), 'user') })),
+);
+const trainers = await Promise.all(
+  Array.from({ length: TRAINERS }, async (_, i) => ({
+    id: idOf('trainer', i),
+    token: await sign(idOf('trainer', i), 'trainer'),
+  })),
+);
 
 const sentAt = new Map(); // message text → POST start
 const latencies = [];
@@ -132,7 +154,8 @@ const owners = [...trainers, ...users];
 const sockets = [];
 for (let i = 0; i < SOCKETS; i += 200) {
   const batch = [];
-  for (let j = i; j < Math.min(SOCKETS, i + 200); j++) batch.push(open(owners[Math.floor(j / PER_ACCOUNT) % owners.length].token));
+  for (let j = i; j < Math.min(SOCKETS, i + 200); j++)
+    batch.push(open(owners[Math.floor(j / PER_ACCOUNT) % owners.length].token));
   sockets.push(...(await Promise.all(batch)));
 }
 const connectSeconds = (performance.now() - connectStarted) / 1000;

@@ -17,12 +17,23 @@ const budget = spawnSync('node', ['scripts/check-bundle.mjs'], { cwd: root, enco
 rmSync(dataDir, { recursive: true, force: true });
 const server = spawn(process.execPath, ['apps/server/dist/main.js'], {
   cwd: root,
-  env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000', NODE_ENV: 'production', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1234' },
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '100000',
+    NODE_ENV: 'production',
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1234',
+  },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 process.on('exit', () => server.kill());
 for (let i = 0; i < 100; i++) {
-  const up = await fetch(`${base}/api/health/ready`).then((r) => r.ok, () => false);
+  const up = await fetch(`${base}/api/health/ready`).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (up) break;
   await sleep(200);
 }
@@ -40,23 +51,49 @@ async function timeIt(n, fn) {
 }
 
 const json = { 'content-type': 'application/json' };
-const login = await fetch(`${base}/api/users/login`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'user@spotter.test', password: 'Demo1234' }) }).then((r) => r.json());
+const login = await fetch(`${base}/api/users/login`, {
+  method: 'POST',
+  headers: json,
+  body: JSON.stringify({ email: 'user@spotter.test', password: 'Demo1234' }),
+}).then((r) => r.json());
 const api = {
   'GET /api/health': await timeIt(300, () => fetch(`${base}/api/health`).then((r) => r.arrayBuffer())),
-  'GET /api/userData (token checked against the account)': await timeIt(300, () => fetch(`${base}/api/userData`, { headers: { authorization: login.token } }).then((r) => r.arrayBuffer())),
+  'GET /api/userData (token checked against the account)': await timeIt(300, () =>
+    fetch(`${base}/api/userData`, { headers: { authorization: login.token } }).then((r) => r.arrayBuffer()),
+  ),
   'GET / (index.html)': await timeIt(300, () => fetch(`${base}/`).then((r) => r.arrayBuffer())),
-  'POST /api/users/login (Argon2id verify)': await timeIt(30, () => fetch(`${base}/api/users/login`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'user@spotter.test', password: 'Demo1234' }) }).then((r) => r.arrayBuffer())),
+  'POST /api/users/login (Argon2id verify)': await timeIt(30, () =>
+    fetch(`${base}/api/users/login`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'user@spotter.test', password: 'Demo1234' }),
+    }).then((r) => r.arrayBuffer()),
+  ),
 };
 
 async function lighthouseRuns(url, runs = 3) {
   const chrome = await chromeLauncher.launch({
     chromePath: '/usr/bin/chromium',
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const results = [];
   try {
     for (let i = 0; i < runs; i++) {
-      const r = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'], formFactor: 'mobile' });
+      const r = await lighthouse(url, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+        formFactor: 'mobile',
+      });
       const c = r.lhr.categories;
       const a = r.lhr.audits;
       results.push({
@@ -68,7 +105,9 @@ async function lighthouseRuns(url, runs = 3) {
         lcp: a['largest-contentful-paint'].numericValue,
         tbt: a['total-blocking-time'].numericValue,
         cls: a['cumulative-layout-shift'].numericValue,
-        failing: Object.values(a).filter((x) => x.score !== null && x.score < 1 && x.scoreDisplayMode === 'binary').map((x) => x.id),
+        failing: Object.values(a)
+          .filter((x) => x.score !== null && x.score < 1 && x.scoreDisplayMode === 'binary')
+          .map((x) => x.id),
       });
     }
   } finally {
@@ -102,15 +141,25 @@ ${budget.stdout.trim()}
 ## Lighthouse, mobile (median of 3 runs; Debian Chromium, simulated throttling)
 | page | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- |
-${Object.entries(pages).map(([p, r]) => `| \`${p}\` | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${ms(r.fcp)} | ${ms(r.lcp)} | ${ms(r.tbt)} | ${r.cls.toFixed(3)} |`).join('\n')}
+${Object.entries(pages)
+  .map(
+    ([p, r]) =>
+      `| \`${p}\` | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${ms(r.fcp)} | ${ms(r.lcp)} | ${ms(r.tbt)} | ${r.cls.toFixed(3)} |`,
+  )
+  .join('\n')}
 
 Budgets (issue 2): performance ≥ 95 and accessibility 100 on \`/\`.
-${Object.entries(pages).map(([p, r]) => (r.failing.length ? `Audits not passed on \`${p}\`: ${r.failing.join(', ')}.` : '')).filter(Boolean).join('\n')}
+${Object.entries(pages)
+  .map(([p, r]) => (r.failing.length ? `Audits not passed on \`${p}\`: ${r.failing.join(', ')}.` : ''))
+  .filter(Boolean)
+  .join('\n')}
 
 ## API latency, sequential requests over loopback
 | request | p50 | p95 | p50 ÷ health p50 |
 | --- | --- | --- | --- |
-${Object.entries(api).map(([k, v]) => `| ${k} | ${ms(v.p50)} | ${ms(v.p95)} | ${(v.p50 / health).toFixed(1)}× |`).join('\n')}
+${Object.entries(api)
+  .map(([k, v]) => `| ${k} | ${ms(v.p50)} | ${ms(v.p95)} | ${(v.p50 / health).toFixed(1)}× |`)
+  .join('\n')}
 
 Login is slow on purpose: Argon2id (19 MiB, 2 passes) is what makes a stolen hash expensive to guess.
 

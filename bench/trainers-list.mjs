@@ -21,19 +21,34 @@ if (psql('select 1').status !== 0) {
 }
 psql(`drop database if exists ${dbName} with (force)`);
 psql(`create database ${dbName}`);
-const seed = spawnSync(process.execPath, ['apps/server/dist/seed.js', '--trainers', String(TRAINERS)], { cwd: root, env: { ...process.env, DATABASE_URL: url }, encoding: 'utf8' });
+const seed = spawnSync(process.execPath, ['apps/server/dist/seed.js', '--trainers', String(TRAINERS)], {
+  cwd: root,
+  env: { ...process.env, DATABASE_URL: url },
+  encoding: 'utf8',
+});
 console.log(seed.stdout.trim());
 spawnSync('psql', [url, '-qc', 'vacuum analyze accounts']);
 
 const server = spawn(process.execPath, ['apps/server/dist/main.js'], {
   cwd: root,
   // SERVER_TIMING: the figures below come from the Server-Timing header, off in production by default
-  env: { ...process.env, PORT: String(PORT), DATABASE_URL: url, LOG_LEVEL: 'warn', NODE_ENV: 'production', SERVER_TIMING: 'true', JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1234' },
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    DATABASE_URL: url,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    SERVER_TIMING: 'true',
+    JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1234',
+  },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 process.on('exit', () => server.kill());
 for (let i = 0; i < 100; i++) {
-  const up = await fetch(`${base}/api/health/ready`).then((r) => r.ok, () => false);
+  const up = await fetch(`${base}/api/health/ready`).then(
+    (r) => r.ok,
+    () => false,
+  );
   if (up) break;
   await sleep(200);
 }
@@ -50,7 +65,14 @@ async function measure(query, n = 60) {
     server.push(Number(/dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? NaN));
   }
   const q = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
-  return { query, p50: q(server, 0.5), p95: q(server, 0.95), wall50: q(wall, 0.5), rows: body.viewAllTrainers?.length, total: body.total };
+  return {
+    query,
+    p50: q(server, 0.5),
+    p95: q(server, 0.95),
+    wall50: q(wall, 0.5),
+    rows: body.viewAllTrainers?.length,
+    total: body.total,
+  };
 }
 
 const queries = [

@@ -6,7 +6,8 @@ const PASSWORD = 'Strong12';
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 /** A letters-only name no other account has. */
-const uniqueName = () => `Zed${Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')}`;
+const uniqueName = () =>
+  `Zed${Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')}`;
 
 /** Signs a fresh, verified account up through the API and logs it in; answers its token and names. */
 async function createAccount(request: APIRequestContext, role: Role) {

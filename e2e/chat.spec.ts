@@ -5,7 +5,8 @@ import { mailTo, uniqueEmail } from './support';
 const PASSWORD = 'Strong12';
 
 /** A letters-only name no other account has. */
-const uniqueName = () => `Zed${Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')}`;
+const uniqueName = () =>
+  `Zed${Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')}`;
 
 type Account = { id: string; token: string; email: string; firstName: string; lastName: string };
 
@@ -36,7 +37,9 @@ async function createAccount(request: APIRequestContext, role: Role, firstName: 
   const login = await request.post(`/api/${plural(role)}/login`, { data: { email, password: PASSWORD } });
   expect(login.status(), await login.text()).toBe(200);
   const { token } = (await login.json()) as { token: string };
-  const own = await request.get(role === 'trainer' ? '/api/trainerData' : '/api/userData', { headers: { Authorization: `Bearer ${token}` } });
+  const own = await request.get(role === 'trainer' ? '/api/trainerData' : '/api/userData', {
+    headers: { Authorization: `Bearer ${token}` },
+  });
   const data = (await own.json()) as { trainerData?: { _id: string }; userData?: { _id: string } };
   return { id: (data.trainerData ?? data.userData)!._id, token, email, firstName, lastName };
 }
@@ -54,7 +57,11 @@ async function logIn(page: Page, account: Account, role: Role) {
   );
 }
 
-test('a user writes from the profile panel, the trainer sees it live in the inbox and replies live', async ({ page, browser, login }) => {
+test('a user writes from the profile panel, the trainer sees it live in the inbox and replies live', async ({
+  page,
+  browser,
+  login,
+}) => {
   const trainer = await createAccount(page.request, 'trainer', 'Nadia');
   const user = await createAccount(page.request, 'user', 'Mona');
 

@@ -18,7 +18,10 @@ test('the home page shows the hero, real top-rated trainers and a gallery that z
   await expect(cards).toHaveCount(4);
   for (const [index, trainer] of viewAllTrainers.entries()) {
     await expect(cards.nth(index).getByRole('heading', { level: 3 })).toHaveText(`${trainer.firstName} ${trainer.lastName}`);
-    await expect(cards.nth(index).getByRole('link', { name: 'View profile' })).toHaveAttribute('href', `/trainer/profile/${trainer._id}`);
+    await expect(cards.nth(index).getByRole('link', { name: 'View profile' })).toHaveAttribute(
+      'href',
+      `/trainer/profile/${trainer._id}`,
+    );
     await expect(cards.nth(index).getByRole('button', { name: `Add ${trainer.firstName} to favourites` })).toBeVisible();
   }
 
@@ -158,5 +161,5 @@ test('the landing and static pages render their content (and pass axe)', async (
   ]) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-    }
+  }
 });

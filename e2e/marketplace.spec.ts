@@ -12,7 +12,10 @@ async function listTrainers(request: APIRequestContext, query = ''): Promise<Tra
 
 /** Clicks the drawn star, as a person would (the radio inside it is visually hidden). */
 const chooseStars = (page: Page, name: string) =>
-  page.locator('label').filter({ has: page.getByRole('radio', { name, exact: true }) }).click();
+  page
+    .locator('label')
+    .filter({ has: page.getByRole('radio', { name, exact: true }) })
+    .click();
 
 const reviewsText = (n: number) => `${n} ${n === 1 ? 'review' : 'reviews'}`;
 

@@ -85,7 +85,9 @@ test('a user changes the first name and sees it in the profile header; settings 
   await expect(page).toHaveURL(/\/user\/profile$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Yasmin /);
   await expect(page.getByText('Morning runner')).toBeVisible();
-  expect(JSON.parse((await page.evaluate(() => localStorage.getItem('userData'))) ?? '{}')).toMatchObject({ firstName: 'Yasmin' });
+  expect(JSON.parse((await page.evaluate(() => localStorage.getItem('userData'))) ?? '{}')).toMatchObject({
+    firstName: 'Yasmin',
+  });
   // The profile itself, once the save toast (components/ui/toaster.tsx, checked elsewhere) has gone.
   await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
   await expectNoAxeViolations(page);
@@ -110,7 +112,9 @@ test('a trainer uploads and crops a photo, and it shows on the profile and the p
   await expect(photo.getByRole('button', { name: 'Change photo' })).toBeVisible();
 
   // The browser refuses what the server would refuse, with the same words.
-  await photo.locator('input[type=file]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await photo
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
   await expect(photo.getByText('Upload a PNG, JPEG or WebP image')).toBeVisible();
 
   await photo.locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
@@ -137,10 +141,17 @@ test('a trainer uploads and crops a photo, and it shows on the profile and the p
 
   await page.goto('/trainer/profile');
   await expect(page.locator(`img[src="${picture}"]`).first()).toBeVisible();
-  expect(await page.locator(`img[src="${picture}"]`).first().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  expect(
+    await page
+      .locator(`img[src="${picture}"]`)
+      .first()
+      .evaluate((img: HTMLImageElement) => img.naturalWidth),
+  ).toBeGreaterThan(0);
 
   // Anyone sees it: the trainer list answers it for this trainer, and the public profile shows it.
-  const list = (await (await page.request.get(`/api/trainers?q=${lastName}`)).json()) as { viewAllTrainers: { picture: string }[] };
+  const list = (await (await page.request.get(`/api/trainers?q=${lastName}`)).json()) as {
+    viewAllTrainers: { picture: string }[];
+  };
   expect(list.viewAllTrainers.map((t) => t.picture)).toEqual([picture]);
   await page.goto(`/trainers?q=${lastName}`);
   await expect(page.locator(`img[src="${picture}"]`)).toHaveCount(1);

@@ -4,7 +4,8 @@ import { expect } from '@playwright/test';
 
 const OUTBOX = `${process.env.E2E_DATA_DIR ?? '.tmp/e2e-data'}/outbox`;
 
-export const uniqueEmail = (prefix: string) => `${prefix}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 7)}@example.com`;
+export const uniqueEmail = (prefix: string) =>
+  `${prefix}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 7)}@example.com`;
 
 /** The newest mail the server wrote to its outbox for this address. */
 export async function mailTo(address: string): Promise<{ subject: string; links: string[] }> {
@@ -12,7 +13,9 @@ export async function mailTo(address: string): Promise<{ subject: string; links:
   await expect
     .poll(() => {
       if (!existsSync(OUTBOX)) return false;
-      const files = readdirSync(OUTBOX).filter((f) => f.endsWith('.json')).sort();
+      const files = readdirSync(OUTBOX)
+        .filter((f) => f.endsWith('.json'))
+        .sort();
       for (const f of files) {
         const mail = JSON.parse(readFileSync(join(OUTBOX, f), 'utf8'));
         if (mail.to === address) found = mail;

@@ -8,7 +8,9 @@ const BUDGET = { js: 150 * 1024, css: 30 * 1024 };
 const dist = fileURLToPath(new URL('../apps/web/dist/', import.meta.url));
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const refs = (re) => [...html.matchAll(re)].map((m) => m[1].replace(/^\//, ''));
-const js = [...new Set([...refs(/<script[^>]+src="([^"]+\.js)"/g), ...refs(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)])];
+const js = [
+  ...new Set([...refs(/<script[^>]+src="([^"]+\.js)"/g), ...refs(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)]),
+];
 const css = refs(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+\.css)"/g);
 const gz = (files) => files.reduce((n, f) => n + gzipSync(readFileSync(join(dist, f)), { level: 9 }).length, 0);
 const size = { js: gz(js), css: gz(css) };

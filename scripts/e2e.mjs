@@ -7,8 +7,15 @@ if (!existsSync(CHROMIUM)) {
   console.log('Chromium is missing: installing Debian’s chromium package…');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
-  const update = spawnSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update'], { stdio: 'inherit', env });
-  const install = spawnSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+  const update = spawnSync(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update'], {
+    stdio: 'inherit',
+    env,
+  });
+  const install = spawnSync(
+    sudo[0] ?? 'apt-get',
+    [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'install', '-y', '--no-install-recommends', 'chromium'],
+    { stdio: 'inherit', env },
+  );
   if (update.status !== 0 || install.status !== 0 || !existsSync(CHROMIUM)) {
     console.error('Could not install chromium; install it with `apt-get install -y chromium` and run again.');
     process.exit(1);

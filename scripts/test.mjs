@@ -49,16 +49,36 @@ function suite(name, cmd, args, reportFile, count, env) {
   results.push(`${f ? '✗' : '✓'} ${name}: ${p} passed, ${f} failed (${r.seconds}s)`);
 }
 
-const vitestCount = (j) => [j.numPassedTests ?? 0, (j.numFailedTests ?? 0) + (j.numRuntimeErrorTestSuites ?? 0) + (j.success === false && !j.numFailedTests ? 1 : 0)];
-const playwrightCount = (j) => [j.stats?.expected ?? 0, (j.stats?.unexpected ?? 0) + (j.stats?.flaky ?? 0) + (j.errors?.length ?? 0)];
+const vitestCount = (j) => [
+  j.numPassedTests ?? 0,
+  (j.numFailedTests ?? 0) + (j.numRuntimeErrorTestSuites ?? 0) + (j.success === false && !j.numFailedTests ? 1 : 0),
+];
+const playwrightCount = (j) => [
+  j.stats?.expected ?? 0,
+  (j.stats?.unexpected ?? 0) + (j.stats?.flaky ?? 0) + (j.errors?.length ?? 0),
+];
 
 check('lint', 'npx', ['eslint', '.', '--max-warnings=0']);
 check('format (prettier --check; `npm run format` fixes it)', 'npx', ['prettier', '--check', '.', '--log-level', 'warn']);
 check('unused files, exports and dependencies (knip)', 'npx', ['knip', '--no-progress']);
 check('typecheck', 'npm', ['run', '--silent', 'typecheck']);
-suite('unit, component and API tests (PGlite)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${tmp}/vitest.json`], `${tmp}/vitest.json`, vitestCount, { TEST_DATABASE_URL: '' });
+suite(
+  'unit, component and API tests (PGlite)',
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${tmp}/vitest.json`],
+  `${tmp}/vitest.json`,
+  vitestCount,
+  { TEST_DATABASE_URL: '' },
+);
 if (process.env.PG_TEST_URL) {
-  suite('API tests (PostgreSQL)', 'npx', ['vitest', 'run', '--project', 'server', '--reporter=default', '--reporter=json', `--outputFile=${tmp}/vitest-pg.json`], `${tmp}/vitest-pg.json`, vitestCount, { TEST_DATABASE_URL: process.env.PG_TEST_URL });
+  suite(
+    'API tests (PostgreSQL)',
+    'npx',
+    ['vitest', 'run', '--project', 'server', '--reporter=default', '--reporter=json', `--outputFile=${tmp}/vitest-pg.json`],
+    `${tmp}/vitest-pg.json`,
+    vitestCount,
+    { TEST_DATABASE_URL: process.env.PG_TEST_URL },
+  );
 }
 const built = check('build', 'npm', ['run', '--silent', 'build']);
 if (built) {

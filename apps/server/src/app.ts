@@ -41,7 +41,13 @@ import { createTrainersService } from './modules/trainers/trainers.service';
 const BODY_LIMIT = 100 * 1024;
 
 /** `logStream` receives the log lines instead of stdout (tests read what is logged). */
-type AppDeps = { config: Config; database: Database; mailer?: Mailer; logger?: boolean; logStream?: { write(line: string): void } };
+type AppDeps = {
+  config: Config;
+  database: Database;
+  mailer?: Mailer;
+  logger?: boolean;
+  logStream?: { write(line: string): void };
+};
 
 /** Builds the whole app around a database; never listens (main.ts and tests do). */
 export async function buildApp({ config, database, mailer, logger = true, logStream }: AppDeps): Promise<FastifyInstance> {
@@ -118,8 +124,12 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
 
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Spotter API', version: '0.1.0', description:
-          'Find a personal trainer. Errors are { message, statusCode, code, errors? }: `code` is a stable SCREAMING_SNAKE name from one list (VALIDATION_FAILED, UNAUTHENTICATED, TOKEN_INVALID, NOT_FOUND, EMAIL_TAKEN, SLOT_TAKEN, RATE_LIMITED…), each with one status; branch on it, not on the message, which is for people.' },
+      info: {
+        title: 'Spotter API',
+        version: '0.1.0',
+        description:
+          'Find a personal trainer. Errors are { message, statusCode, code, errors? }: `code` is a stable SCREAMING_SNAKE name from one list (VALIDATION_FAILED, UNAUTHENTICATED, TOKEN_INVALID, NOT_FOUND, EMAIL_TAKEN, SLOT_TAKEN, RATE_LIMITED…), each with one status; branch on it, not on the message, which is for people.',
+      },
       components: {
         securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } },
       },
@@ -157,9 +167,12 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   // photos nobody uses any more (replaced, or uploaded and never set) are removed every hour
   let imageSweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
-    imageSweep = setInterval(() => {
-      images.sweepUnreferenced().catch((err: unknown) => app.log.warn({ err }, 'image sweep failed'));
-    }, 60 * 60 * 1000).unref();
+    imageSweep = setInterval(
+      () => {
+        images.sweepUnreferenced().catch((err: unknown) => app.log.warn({ err }, 'image sweep failed'));
+      },
+      60 * 60 * 1000,
+    ).unref();
   });
   app.addHook('onClose', async () => clearInterval(imageSweep));
 
@@ -177,7 +190,10 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           schema: {
             tags: ['health'],
             summary: 'Readiness: the database answers',
-            response: { 200: z.object({ status: z.literal('ready'), database: z.string() }), 503: z.object({ status: z.string(), database: z.string() }) },
+            response: {
+              200: z.object({ status: z.literal('ready'), database: z.string() }),
+              503: z.object({ status: z.string(), database: z.string() }),
+            },
           },
         },
         async (_req, reply) => {
@@ -190,9 +206,13 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
         },
       );
       await api.register(accountsRoutes(accounts, auth, limit));
-      await api.register(googleSignInRoutes(createGoogleSignInService({ db: database.db, tokens, ...config.google }), limit.perIp));
+      await api.register(
+        googleSignInRoutes(createGoogleSignInService({ db: database.db, tokens, ...config.google }), limit.perIp),
+      );
       await api.register(trainersRoutes(createTrainersService({ db: database.db, bookings: bookingServices.bookings })));
-      await api.register(reviewsRoutes(createReviewsService({ db: database.db, accounts, bookings: bookingServices.bookings }), auth));
+      await api.register(
+        reviewsRoutes(createReviewsService({ db: database.db, accounts, bookings: bookingServices.bookings }), auth),
+      );
       await api.register(favouritesRoutes(favourites, auth));
       await api.register(newsletterRoutes(createNewsletterService({ db: database.db }), limit.perIp));
       await api.register(chatsModule({ database, tokens, auth, mailer: mail, config }));

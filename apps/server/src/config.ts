@@ -70,7 +70,9 @@ const EnvSchema = z.object({
   /** Google sign-in (DECISIONS 12): shown and accepted only with a client id. */
   GOOGLE_CLIENT_ID: z.string().trim().optional(),
   /** Where Google's signing keys are published; tests point it at their own key server. */
-  GOOGLE_JWKS_URL: z.url('must be a URL such as https://www.googleapis.com/oauth2/v3/certs').default('https://www.googleapis.com/oauth2/v3/certs'),
+  GOOGLE_JWKS_URL: z
+    .url('must be a URL such as https://www.googleapis.com/oauth2/v3/certs')
+    .default('https://www.googleapis.com/oauth2/v3/certs'),
 });
 
 export type Config = {
@@ -144,7 +146,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: /^(none|false)$/i.test(e.TRUST_PROXY ?? 'none') ? [] : splitList(e.TRUST_PROXY),
     apiDocs: e.API_DOCS ?? !isProduction,
     serverTiming: e.SERVER_TIMING ?? !isProduction,
-    paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE.replace(/\/$/, ''), timeoutMs: e.PAYPAL_TIMEOUT_MS },
+    paypal: {
+      clientId: e.PAYPAL_CLIENT_ID,
+      clientSecret: e.PAYPAL_CLIENT_SECRET,
+      apiBase: e.PAYPAL_API_BASE.replace(/\/$/, ''),
+      timeoutMs: e.PAYPAL_TIMEOUT_MS,
+    },
     google: { clientId: e.GOOGLE_CLIENT_ID || undefined, jwksUrl: e.GOOGLE_JWKS_URL },
   };
 }

@@ -32,9 +32,12 @@ async function main() {
   const app = await buildApp({ config, database });
   if (database.kind === 'pglite') {
     // PGlite has no autovacuum (ARCHITECTURE.md): keep statistics and free space fresh ourselves
-    const vacuum = setInterval(() => {
-      database.db.execute(sql`vacuum analyze`).catch((err) => app.log.warn({ err }, 'vacuum failed'));
-    }, 6 * 60 * 60 * 1000);
+    const vacuum = setInterval(
+      () => {
+        database.db.execute(sql`vacuum analyze`).catch((err) => app.log.warn({ err }, 'vacuum failed'));
+      },
+      6 * 60 * 60 * 1000,
+    );
     vacuum.unref();
   }
   if (applied.length) app.log.info({ applied }, 'migrations applied');

@@ -117,7 +117,14 @@ describe('sign-up validation: every rule with the spec message, nothing stored',
   });
 
   it('drops fields it does not know instead of trusting them', async () => {
-    const body = validSignUp({ role: 'trainer', emailVerified: true, emailVerifiedAt: new Date().toISOString(), tokenVersion: 9, _id: '00000000-0000-0000-0000-000000000000', price: 900 });
+    const body = validSignUp({
+      role: 'trainer',
+      emailVerified: true,
+      emailVerifiedAt: new Date().toISOString(),
+      tokenVersion: 9,
+      _id: '00000000-0000-0000-0000-000000000000',
+      price: 900,
+    });
     expect((await post('/api/users/register', body)).statusCode).toBe(201);
     const token = (await post('/api/users/login', { email: body.email, password: body.password })).json().token;
     const me = (await get('/api/userData', { authorization: token })).json().userData;
@@ -161,7 +168,12 @@ describe('bad input never gets a 5xx', () => {
   });
 
   it.each([['[]'], ['null'], ['"text"'], ['42']])('a JSON body of %s is a 400', async (payload) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/users/login', headers: { 'content-type': 'application/json' }, payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/login',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().statusCode).toBe(400);
   });
@@ -179,7 +191,12 @@ describe('bad input never gets a 5xx', () => {
   });
 
   it('an unsupported content type is a 415 JSON answer', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/users/login', headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/login',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expect(res.statusCode).toBe(415);
     expect(res.json().statusCode).toBe(415);
   });
@@ -198,7 +215,14 @@ describe('own data and tokens', () => {
       const res = await get('/api/userData', { authorization });
       expect(res.statusCode).toBe(200);
       const { userData } = res.json();
-      expect(userData).toMatchObject({ firstName: 'Laila', email: u.email, role: 'user', emailVerified: true, phone: '01012345678', age: 30 });
+      expect(userData).toMatchObject({
+        firstName: 'Laila',
+        email: u.email,
+        role: 'user',
+        emailVerified: true,
+        phone: '01012345678',
+        age: 30,
+      });
       expect(JSON.stringify(res.json())).not.toMatch(/password|argon|tokenVersion/i);
     }
   });
@@ -240,7 +264,8 @@ describe('public trainer data', () => {
     expect(res.statusCode).toBe(200);
     const { trainerData } = res.json();
     expect(trainerData).toMatchObject({ _id: tr.id, firstName: 'Karim', price: 150 });
-    for (const secret of ['email', 'phone', 'age', 'height', 'weight', 'passwordHash']) expect(trainerData).not.toHaveProperty(secret);
+    for (const secret of ['email', 'phone', 'age', 'height', 'weight', 'passwordHash'])
+      expect(trainerData).not.toHaveProperty(secret);
     expect(res.body).not.toContain(tr.email);
   });
 
@@ -300,7 +325,12 @@ describe('password reset', () => {
   it('sets a new password with the link once, ends older tokens, keeps the password rule', async () => {
     const u = await createAccount(t, 'user');
     await post('/api/password/forgot', { email: u.email, role: 'user' });
-    const link = new URL(t.outbox().filter((m) => m.to === u.email && /Reset/.test(m.subject)).at(-1)!.links[0]);
+    const link = new URL(
+      t
+        .outbox()
+        .filter((m) => m.to === u.email && /Reset/.test(m.subject))
+        .at(-1)!.links[0],
+    );
     expect(link.pathname).toBe('/reset-password');
     const token = link.searchParams.get('token')!;
 

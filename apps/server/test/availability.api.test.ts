@@ -7,7 +7,8 @@ import { auth, bookableTrainer, buildClockApp, hold, hourFromNow, slotsOf } from
 const t = await useTestApp();
 const user = await createAccount(t, 'user');
 
-const put = (token: string | undefined, payload: object) => t.app.inject({ method: 'PUT', url: '/api/trainer/availability', headers: auth(token), payload });
+const put = (token: string | undefined, payload: object) =>
+  t.app.inject({ method: 'PUT', url: '/api/trainer/availability', headers: auth(token), payload });
 const get = (token?: string) => t.app.inject({ url: '/api/trainer/availability', headers: auth(token) });
 
 /** Weekday (0 = Sunday), hour and minute of an instant on the clocks of a zone. */
@@ -17,7 +18,11 @@ function localParts(iso: string, timeZone: string) {
       .formatToParts(new Date(iso))
       .map((p) => [p.type, p.value]),
   );
-  return { weekday: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(parts.weekday), hour: Number(parts.hour), minute: Number(parts.minute) };
+  return {
+    weekday: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(parts.weekday),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+  };
 }
 
 describe('/api/trainer/availability', () => {
@@ -34,7 +39,13 @@ describe('/api/trainer/availability', () => {
       ],
     });
     expect(res.statusCode).toBe(200);
-    const saved = { timeZone: 'America/New_York', weekly: [{ weekday: 1, hours: [9] }, { weekday: 3, hours: [7, 8, 18] }] };
+    const saved = {
+      timeZone: 'America/New_York',
+      weekly: [
+        { weekday: 1, hours: [9] },
+        { weekday: 3, hours: [7, 8, 18] },
+      ],
+    };
     expect(res.json()).toEqual(saved);
     expect((await get(trainer.token)).json()).toEqual(saved);
     // the zone defaults to Cairo when left out
@@ -139,7 +150,12 @@ describe('slots around daylight saving changes (America/New_York)', () => {
       '2026-03-15T13:00:00.000Z',
     ]);
     // the week before, still EST
-    expect((await slotsAt('2026-02-27T12:00:00Z')).slice(0, 4)).toEqual(['2026-03-01T06:00:00.000Z', '2026-03-01T07:00:00.000Z', '2026-03-01T08:00:00.000Z', '2026-03-01T14:00:00.000Z']);
+    expect((await slotsAt('2026-02-27T12:00:00Z')).slice(0, 4)).toEqual([
+      '2026-03-01T06:00:00.000Z',
+      '2026-03-01T07:00:00.000Z',
+      '2026-03-01T08:00:00.000Z',
+      '2026-03-01T14:00:00.000Z',
+    ]);
   });
 
   it('fall back: 1 AM on 1 November happens twice and is offered once', async () => {
@@ -158,7 +174,13 @@ describe('slots around daylight saving changes (America/New_York)', () => {
   it('a booking on the DST day is checked against the same slots', async () => {
     clock.setNow(new Date('2026-03-05T12:00:00Z'));
     const me = await createAccount(t, 'user');
-    const book = (startsAt: string) => clock.app.inject({ method: 'POST', url: '/api/bookings', headers: auth(me.token), payload: { trainerId: trainer.id, startsAt } });
+    const book = (startsAt: string) =>
+      clock.app.inject({
+        method: 'POST',
+        url: '/api/bookings',
+        headers: auth(me.token),
+        payload: { trainerId: trainer.id, startsAt },
+      });
     expect((await book('2026-03-08T08:00:00.000Z')).statusCode).toBe(400); // would be 3 AM EST: no such slot
     expect((await book('2026-03-08T07:00:00.000Z')).statusCode).toBe(201);
     expect(await slotsAt('2026-03-05T12:01:00Z')).not.toContain('2026-03-08T07:00:00.000Z');
@@ -171,7 +193,12 @@ describe('slots around daylight saving changes (America/New_York)', () => {
     expect(localHourToUtc(2026, 3, 29, 1, 'Europe/London')).toBeUndefined();
     expect(new Date(localHourToUtc(2026, 3, 29, 2, 'Europe/London')!).toISOString()).toBe('2026-03-29T01:00:00.000Z');
     // a zone far east: Monday 00:00 in Kiritimati (+14) is Sunday 10:00 UTC
-    const kiribati = weeklySlots({ weekly: [{ weekday: 1, hours: [0] }], timeZone: 'Pacific/Kiritimati', now: new Date('2026-03-05T12:00:00Z'), days: 14 });
+    const kiribati = weeklySlots({
+      weekly: [{ weekday: 1, hours: [0] }],
+      timeZone: 'Pacific/Kiritimati',
+      now: new Date('2026-03-05T12:00:00Z'),
+      days: 14,
+    });
     expect(kiribati.map((s) => new Date(s).toISOString())).toEqual(['2026-03-08T10:00:00.000Z', '2026-03-15T10:00:00.000Z']);
   });
 });

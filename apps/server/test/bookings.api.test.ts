@@ -34,7 +34,15 @@ describe('POST /api/bookings', () => {
     const res = await hold(t, user.token, trainer.id, startsAt);
     expect(res.statusCode).toBe(201);
     const { booking } = res.json();
-    expect(booking).toMatchObject({ trainerId: trainer.id, userId: user.id, startsAt, status: 'pending', price: 175, currency: 'USD', userFirstName: 'Laila' });
+    expect(booking).toMatchObject({
+      trainerId: trainer.id,
+      userId: user.id,
+      startsAt,
+      status: 'pending',
+      price: 175,
+      currency: 'USD',
+      userFirstName: 'Laila',
+    });
     const holdMs = Date.parse(booking.holdExpiresAt) - before;
     expect(holdMs).toBeGreaterThan(9 * 60_000);
     expect(holdMs).toBeLessThanOrEqual(10 * 60_000 + 5_000);
@@ -78,7 +86,14 @@ describe('POST /api/bookings', () => {
   it('the database itself refuses a second live booking of one slot', async () => {
     const trainer = await bookableTrainer(t);
     const startsAt = new Date(hourFromNow(80));
-    const values = { trainerId: trainer.id, userId: user.id, startsAt, endsAt: new Date(startsAt.getTime() + HOUR), priceCents: 20000, holdExpiresAt: new Date(Date.now() + 600_000) };
+    const values = {
+      trainerId: trainer.id,
+      userId: user.id,
+      startsAt,
+      endsAt: new Date(startsAt.getTime() + HOUR),
+      priceCents: 20000,
+      holdExpiresAt: new Date(Date.now() + 600_000),
+    };
     await db.insert(bookings).values(values);
     await expect(db.insert(bookings).values(values)).rejects.toThrow();
     // a cancelled one does not count
@@ -138,7 +153,10 @@ describe('POST /api/bookings', () => {
     const startsAt = hourFromNow(90);
     const me = await createAccount(t, 'user');
     const first = (await hold(t, me.token, trainer.id, startsAt)).json().booking._id;
-    await db.update(bookings).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(bookings.id, first));
+    await db
+      .update(bookings)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(bookings.id, first));
     expect(await slotsOf(t, trainer.id)).toContain(startsAt);
     const other = await createAccount(t, 'user');
     expect((await hold(t, other.token, trainer.id, startsAt)).statusCode).toBe(201);
@@ -156,13 +174,26 @@ describe('GET /api/bookings', () => {
     await hold(t, me.token, trainer.id, sooner);
     const past = await db
       .insert(bookings)
-      .values({ trainerId: trainer.id, userId: me.id, startsAt: new Date(Date.now() - 48 * HOUR), endsAt: new Date(Date.now() - 47 * HOUR), status: 'confirmed', priceCents: 20000 })
+      .values({
+        trainerId: trainer.id,
+        userId: me.id,
+        startsAt: new Date(Date.now() - 48 * HOUR),
+        endsAt: new Date(Date.now() - 47 * HOUR),
+        status: 'confirmed',
+        priceCents: 20000,
+      })
       .returning();
 
     const mine = (await t.app.inject({ url: '/api/bookings', headers: auth(me.token) })).json().bookings;
     expect(mine.map((b: { startsAt: string }) => b.startsAt)).toEqual([sooner, later, past[0].startsAt.toISOString()]);
     expect(mine.map((b: { status: string }) => b.status)).toEqual(['pending', 'confirmed', 'completed']);
-    expect(mine[1]).toMatchObject({ price: 200, userFirstName: 'Omar', userLastName: 'Adel', canCancel: true, isRefundable: true });
+    expect(mine[1]).toMatchObject({
+      price: 200,
+      userFirstName: 'Omar',
+      userLastName: 'Adel',
+      canCancel: true,
+      isRefundable: true,
+    });
     expect(mine[1].trainerFirstName).toBeTruthy();
 
     const schedule = (await t.app.inject({ url: '/api/bookings', headers: auth(trainer.token) })).json().bookings;
@@ -187,7 +218,9 @@ describe('POST /api/bookings/:id/cancel', () => {
     expect(payment).toMatchObject({ status: 'refunded', provider: 'demo' });
     expect(payment.refundId).toMatch(/^DEMO-REFUND-/);
     expect(await slotsOf(t, trainer.id)).toContain(startsAt);
-    const cancelMails = t.outbox().filter((m) => m.subject.startsWith('Cancelled') && (m.to === me.email || m.to === trainer.email));
+    const cancelMails = t
+      .outbox()
+      .filter((m) => m.subject.startsWith('Cancelled') && (m.to === me.email || m.to === trainer.email));
     expect(cancelMails).toHaveLength(2);
     // cancelling again changes nothing
     const again = await cancel(t, me.token, bookingId);
@@ -257,7 +290,9 @@ describe('booking mails', () => {
     expect(ics).toContain('BEGIN:VEVENT');
     expect(ics).toContain(`UID:booking-${bookingId}@spotter`);
     expect(ics).toContain(`DTSTART:${startsAt.replace(/[-:]/g, '').replace('.000', '')}`);
-    expect(ics).toContain(`DTEND:${new Date(Date.parse(startsAt) + HOUR).toISOString().replace(/[-:]/g, '').replace('.000', '')}`);
+    expect(ics).toContain(
+      `DTEND:${new Date(Date.parse(startsAt) + HOUR).toISOString().replace(/[-:]/g, '').replace('.000', '')}`,
+    );
     expect(ics.split('\r\n').every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
   });
 });

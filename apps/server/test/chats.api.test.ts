@@ -147,8 +147,14 @@ describe('GET /api/chats/:trainerId', () => {
 
     expect((await messagesOf(tr.id, user.token)).allMessages.map((m) => m.message)).toEqual(['from Laila', 'to Laila']);
     expect((await messagesOf(tr.id, otherUser.token)).allMessages.map((m) => m.message)).toEqual(['from Hany']);
-    expect((await messagesOf(tr.id, tr.token)).allMessages.map((m) => m.message)).toEqual(['from Laila', 'from Hany', 'to Laila']);
-    expect((await messagesOf(tr.id, tr.token, `?userId=${otherUser.id}`)).allMessages.map((m) => m.message)).toEqual(['from Hany']);
+    expect((await messagesOf(tr.id, tr.token)).allMessages.map((m) => m.message)).toEqual([
+      'from Laila',
+      'from Hany',
+      'to Laila',
+    ]);
+    expect((await messagesOf(tr.id, tr.token, `?userId=${otherUser.id}`)).allMessages.map((m) => m.message)).toEqual([
+      'from Hany',
+    ]);
   });
 
   it('refuses visitors (401), another trainer (403) and a user asking for someone else (403)', async () => {
@@ -168,15 +174,27 @@ describe('GET /api/chats/:trainerId', () => {
     const tr = await createAccount(t, 'trainer');
     const leaving = await createAccount(t, 'user', { firstName: 'Gone', lastName: 'Soon' });
     await send({ message: 'bye', recipientId: tr.id }, leaving.token);
-    await t.database.db.update(accounts).set({ deletedAt: new Date(), firstName: '', lastName: '' }).where(eq(accounts.id, leaving.id));
+    await t.database.db
+      .update(accounts)
+      .set({ deletedAt: new Date(), firstName: '', lastName: '' })
+      .where(eq(accounts.id, leaving.id));
     const [m] = (await messagesOf(tr.id, tr.token)).allMessages;
     expect(m).toMatchObject({ message: 'bye', senderFirstName: 'Former', senderLastName: 'member', senderPicture: '' });
-    expect((await conversations(tr.token))[0]).toMatchObject({ counterpartId: leaving.id, firstName: 'Former', lastName: 'member' });
+    expect((await conversations(tr.token))[0]).toMatchObject({
+      counterpartId: leaving.id,
+      firstName: 'Former',
+      lastName: 'member',
+    });
   });
 
   it('pages backwards with before, catches up with after, and says when there is more', async () => {
     const tr = await insertTrainer(t);
-    const values = Array.from({ length: 120 }, (_, i) => ({ userId: user.id, trainerId: tr.id, senderRole: 'user' as const, body: `m${i}` }));
+    const values = Array.from({ length: 120 }, (_, i) => ({
+      userId: user.id,
+      trainerId: tr.id,
+      senderRole: 'user' as const,
+      body: `m${i}`,
+    }));
     for (const v of values) await t.database.db.insert(messages).values(v);
     const bodies = (p: { allMessages: TChatMessage[] }) => p.allMessages.map((m) => m.message);
     const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `m${from + i}`);
@@ -212,7 +230,9 @@ describe('GET /api/chats/:trainerId', () => {
     expect((await history(tr.id, user.token, '?before=nope')).statusCode).toBe(400);
     expect((await history(tr.id, user.token, `?before=${mine._id}&after=${mine._id}`)).statusCode).toBe(400);
     // the trainer's inbox holds both
-    expect((await history(tr.id, tr.token, `?after=${mine._id}`)).json().allMessages.map((m: TChatMessage) => m.message)).toEqual(['theirs']);
+    expect((await history(tr.id, tr.token, `?after=${mine._id}`)).json().allMessages.map((m: TChatMessage) => m.message)).toEqual(
+      ['theirs'],
+    );
   });
 });
 
@@ -227,11 +247,35 @@ describe('conversations and unread counts', () => {
     await send({ message: 'answer 2', recipientId: me.id }, t1.token);
 
     expect(await conversations(me.token)).toEqual([
-      { counterpartId: t1.id, firstName: 'First', lastName: 'Coach', picture: '', lastMessage: 'answer 2', lastMessageDate: expect.any(String), unread: 2 },
-      { counterpartId: t2.id, firstName: 'Second', lastName: 'Coach', picture: '', lastMessage: 'hi t2', lastMessageDate: expect.any(String), unread: 0 },
+      {
+        counterpartId: t1.id,
+        firstName: 'First',
+        lastName: 'Coach',
+        picture: '',
+        lastMessage: 'answer 2',
+        lastMessageDate: expect.any(String),
+        unread: 2,
+      },
+      {
+        counterpartId: t2.id,
+        firstName: 'Second',
+        lastName: 'Coach',
+        picture: '',
+        lastMessage: 'hi t2',
+        lastMessageDate: expect.any(String),
+        unread: 0,
+      },
     ]);
     expect(await conversations(t1.token)).toEqual([
-      { counterpartId: me.id, firstName: 'Reader', lastName: 'One', picture: '', lastMessage: 'answer 2', lastMessageDate: expect.any(String), unread: 1 },
+      {
+        counterpartId: me.id,
+        firstName: 'Reader',
+        lastName: 'One',
+        picture: '',
+        lastMessage: 'answer 2',
+        lastMessageDate: expect.any(String),
+        unread: 1,
+      },
     ]);
 
     const read = await markRead(t1.id, me.token);
@@ -265,16 +309,35 @@ describe('sending limit', () => {
       const tr = await insertTrainer(limited);
       for (let i = 0; i < 30; i++) {
         const url = i % 2 ? '/api/chats/' : '/api/chats';
-        const res = await limited.app.inject({ method: 'POST', url, payload: { message: `n${i}`, recipientId: tr.id }, headers: auth(sender.token) });
+        const res = await limited.app.inject({
+          method: 'POST',
+          url,
+          payload: { message: `n${i}`, recipientId: tr.id },
+          headers: auth(sender.token),
+        });
         expect(res.statusCode).toBe(201);
       }
-      const over = await limited.app.inject({ method: 'POST', url: '/api/chats', payload: { message: 'one more', recipientId: tr.id }, headers: auth(sender.token) });
+      const over = await limited.app.inject({
+        method: 'POST',
+        url: '/api/chats',
+        payload: { message: 'one more', recipientId: tr.id },
+        headers: auth(sender.token),
+      });
       expect(over.statusCode).toBe(429);
       expect(over.json().message).toBe(CHAT_MSG.tooMany);
       expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
       // another account is not affected
       const other = await createAccount(limited, 'user');
-      expect((await limited.app.inject({ method: 'POST', url: '/api/chats', payload: { message: 'mine', recipientId: tr.id }, headers: auth(other.token) })).statusCode).toBe(201);
+      expect(
+        (
+          await limited.app.inject({
+            method: 'POST',
+            url: '/api/chats',
+            payload: { message: 'mine', recipientId: tr.id },
+            headers: auth(other.token),
+          })
+        ).statusCode,
+      ).toBe(201);
     } finally {
       await limited.close();
     }

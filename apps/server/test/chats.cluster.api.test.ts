@@ -40,7 +40,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two processes on one PostgreSQL
   });
 
   const post = async (on: TestApp, message: string, recipientId: string, token: string): Promise<TChatMessage> => {
-    const res = await on.app.inject({ method: 'POST', url: '/api/chats', payload: { message, recipientId }, headers: { authorization: token } });
+    const res = await on.app.inject({
+      method: 'POST',
+      url: '/api/chats',
+      payload: { message, recipientId },
+      headers: { authorization: token },
+    });
     expect(res.statusCode).toBe(201);
     return res.json().message;
   };
@@ -71,12 +76,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two processes on one PostgreSQL
     await Promise.all(texts.map((text, i) => post(i % 2 ? b : a, text, trainer.id, users[i % 2].token)));
     const pushed: string[] = [];
     for (let i = 0; i < texts.length; i++) pushed.push((await inbox.next((f) => f.type === 'message')).message.message);
-    const listed = (await a.app.inject({ url: `/api/chats/${trainer.id}`, headers: { authorization: trainer.token } })).json().allMessages;
+    const listed = (await a.app.inject({ url: `/api/chats/${trainer.id}`, headers: { authorization: trainer.token } })).json()
+      .allMessages;
     expect(listed.map((m: TChatMessage) => m.message)).toEqual(pushed);
     expect([...pushed].sort()).toEqual([...texts].sort());
     // and catching up from any of them gives exactly the ones after it
     const mid = listed[10];
-    const after = (await b.app.inject({ url: `/api/chats/${trainer.id}?after=${mid._id}`, headers: { authorization: trainer.token } })).json().allMessages;
+    const after = (
+      await b.app.inject({ url: `/api/chats/${trainer.id}?after=${mid._id}`, headers: { authorization: trainer.token } })
+    ).json().allMessages;
     expect(after.map((m: TChatMessage) => m.message)).toEqual(pushed.slice(11));
     await inbox.close();
   });
@@ -85,7 +93,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two processes on one PostgreSQL
     const who = await createAccount(a, 'user');
     const onB = await ChatSocket.open(baseB, who.token);
     await a.database.db.transaction(async (tx) => {
-      await tx.update(accounts).set({ tokenVersion: sql`${accounts.tokenVersion} + 1` }).where(eq(accounts.id, who.id));
+      await tx
+        .update(accounts)
+        .set({ tokenVersion: sql`${accounts.tokenVersion} + 1` })
+        .where(eq(accounts.id, who.id));
       await notifyAccountChanged(tx, who.id);
     });
     expect(await onB.closeCode()).toBe(WS_CLOSE.unauthorized);

@@ -12,7 +12,12 @@ const address = t.app.server.address();
 const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
 const send = async (message: string, recipientId: string, token: string): Promise<TChatMessage> => {
-  const res = await t.app.inject({ method: 'POST', url: '/api/chats', payload: { message, recipientId }, headers: { authorization: token } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/chats',
+    payload: { message, recipientId },
+    headers: { authorization: token },
+  });
   expect(res.statusCode).toBe(201);
   return res.json().message;
 };
@@ -45,7 +50,11 @@ describe('/api/ws authentication', () => {
   });
 
   it('never takes the token from the URL', async () => {
-    const s = await ChatSocket.open(base, undefined, `/api/ws?token=${encodeURIComponent(user.token)}&authorization=${encodeURIComponent(user.token)}`);
+    const s = await ChatSocket.open(
+      base,
+      undefined,
+      `/api/ws?token=${encodeURIComponent(user.token)}&authorization=${encodeURIComponent(user.token)}`,
+    );
     s.send({ type: 'ping' });
     expect(await s.closeCode()).toBe(WS_CLOSE.unauthorized);
     expect(s.frames).toEqual([]);
@@ -53,7 +62,10 @@ describe('/api/ws authentication', () => {
 
   it('refuses a token whose password changed since it was issued', async () => {
     const who = await createAccount(t, 'user');
-    await t.database.db.update(accounts).set({ tokenVersion: sql`${accounts.tokenVersion} + 1` }).where(eq(accounts.id, who.id));
+    await t.database.db
+      .update(accounts)
+      .set({ tokenVersion: sql`${accounts.tokenVersion} + 1` })
+      .where(eq(accounts.id, who.id));
     const s = await ChatSocket.open(base);
     s.send({ type: 'auth', token: who.token });
     expect(await s.closeCode()).toBe(WS_CLOSE.unauthorized);
@@ -61,7 +73,9 @@ describe('/api/ws authentication', () => {
 
   it(`limits an account to ${CHAT_LIMITS.socketsPerAccount} sockets`, async () => {
     const many = await createAccount(t, 'user');
-    const open = await Promise.all(Array.from({ length: CHAT_LIMITS.socketsPerAccount }, () => ChatSocket.open(base, many.token)));
+    const open = await Promise.all(
+      Array.from({ length: CHAT_LIMITS.socketsPerAccount }, () => ChatSocket.open(base, many.token)),
+    );
     const extra = await ChatSocket.open(base);
     extra.send({ type: 'auth', token: many.token });
     expect(await extra.closeCode()).toBe(WS_CLOSE.tooManySockets);
@@ -121,10 +135,20 @@ describe('/api/ws delivery', () => {
     const reader = await ChatSocket.open(base, user.token);
     await send('Did you see this?', user.id, trainer.token);
     await reader.message('Did you see this?');
-    const res = await t.app.inject({ method: 'POST', url: `/api/conversations/${trainer.id}/read`, headers: { authorization: user.token } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/conversations/${trainer.id}/read`,
+      headers: { authorization: user.token },
+    });
     expect(res.statusCode).toBe(200);
     for (const s of [coach, reader]) {
-      expect(await s.next((f) => f.type === 'read')).toEqual({ type: 'read', userId: user.id, trainerId: trainer.id, readerId: user.id, readAt: expect.any(String) });
+      expect(await s.next((f) => f.type === 'read')).toEqual({
+        type: 'read',
+        userId: user.id,
+        trainerId: trainer.id,
+        readerId: user.id,
+        readAt: expect.any(String),
+      });
     }
     await Promise.all([coach.close(), reader.close()]);
   });
@@ -164,7 +188,10 @@ describe('/api/ws revocation', () => {
   const handledAccountNotifications = async () => {
     const probe = await createAccount(t, 'user');
     const s = await ChatSocket.open(base, probe.token);
-    await t.database.db.update(accounts).set({ tokenVersion: sql`${accounts.tokenVersion} + 1` }).where(eq(accounts.id, probe.id));
+    await t.database.db
+      .update(accounts)
+      .set({ tokenVersion: sql`${accounts.tokenVersion} + 1` })
+      .where(eq(accounts.id, probe.id));
     await notifyAccountChanged(t.database.db, probe.id);
     expect(await s.closeCode()).toBe(WS_CLOSE.unauthorized);
   };
@@ -182,7 +209,10 @@ describe('/api/ws revocation', () => {
     await a.next((f) => f.type === 'pong');
 
     await t.database.db.transaction(async (tx) => {
-      await tx.update(accounts).set({ tokenVersion: sql`${accounts.tokenVersion} + 1` }).where(eq(accounts.id, who.id));
+      await tx
+        .update(accounts)
+        .set({ tokenVersion: sql`${accounts.tokenVersion} + 1` })
+        .where(eq(accounts.id, who.id));
       await notifyAccountChanged(tx, who.id);
     });
     expect(await a.closeCode()).toBe(WS_CLOSE.unauthorized);
@@ -222,7 +252,12 @@ describe('/api/ws revocation', () => {
   it('closes the sockets of an account deleted in settings', async () => {
     const who = await createAccount(t, 'trainer');
     const s = await ChatSocket.open(base, who.token);
-    const res = await t.app.inject({ method: 'DELETE', url: '/api/trainer', headers: { authorization: who.token }, payload: { password: who.password } });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/trainer',
+      headers: { authorization: who.token },
+      payload: { password: who.password },
+    });
     expect(res.statusCode).toBe(200);
     expect(await s.closeCode()).toBe(WS_CLOSE.unauthorized);
   });

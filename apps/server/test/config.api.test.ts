@@ -50,7 +50,9 @@ describe('session tokens', () => {
     const claims = JSON.parse(Buffer.from(u.token.split('.')[1], 'base64url').toString());
     expect((await t.app.inject({ url: '/api/userData', headers: { authorization: u.token } })).statusCode).toBe(200);
     const { exp: _exp, ...forever } = claims;
-    const noExpiry = await new SignJWT(forever).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(t.config.jwtSecret));
+    const noExpiry = await new SignJWT(forever)
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode(t.config.jwtSecret));
     const res = await t.app.inject({ url: '/api/userData', headers: { authorization: noExpiry } });
     expect(res.statusCode).toBe(401);
   });

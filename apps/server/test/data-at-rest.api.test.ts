@@ -31,10 +31,22 @@ function tooOpen(dir: string): string[] {
 
 /** Starts the real server (main.ts) under umask 022 and answers its address once it is ready. */
 async function startServer(): Promise<string> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', WEB_DIST: join(dataDir, 'no-web') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: join(dataDir, 'no-web'),
+  };
   delete env.DATABASE_URL;
   delete env.JWT_SECRET;
-  server = spawn('/bin/sh', ['-c', 'umask 022 && exec node --import tsx apps/server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server = spawn('/bin/sh', ['-c', 'umask 022 && exec node --import tsx apps/server/src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   server.stderr!.on('data', (d) => (output += d));
   const base = await new Promise<string>((resolve, reject) => {
@@ -57,27 +69,35 @@ async function stopServer() {
 }
 
 describe('data at rest', () => {
-  it('the data folder, database, outbox and secret are readable by the owner only, whatever the umask', { timeout: 180_000 }, async () => {
-    // what an older version (or a hand-made folder) left behind: readable by everyone
-    chmodSync(dataDir, 0o755);
-    mkdirSync(join(dataDir, 'outbox'), { mode: 0o755 });
-    writeFileSync(join(dataDir, 'outbox', 'old.json'), '{}', { mode: 0o644 });
-    writeFileSync(join(dataDir, 'jwt-secret'), 'a'.repeat(48), { mode: 0o644 });
-    chmodSync(join(dataDir, 'outbox'), 0o755);
-    chmodSync(join(dataDir, 'outbox', 'old.json'), 0o644);
-    chmodSync(join(dataDir, 'jwt-secret'), 0o644);
+  it(
+    'the data folder, database, outbox and secret are readable by the owner only, whatever the umask',
+    { timeout: 180_000 },
+    async () => {
+      // what an older version (or a hand-made folder) left behind: readable by everyone
+      chmodSync(dataDir, 0o755);
+      mkdirSync(join(dataDir, 'outbox'), { mode: 0o755 });
+      writeFileSync(join(dataDir, 'outbox', 'old.json'), '{}', { mode: 0o644 });
+      writeFileSync(join(dataDir, 'jwt-secret'), 'a'.repeat(48), { mode: 0o644 });
+      chmodSync(join(dataDir, 'outbox'), 0o755);
+      chmodSync(join(dataDir, 'outbox', 'old.json'), 0o644);
+      chmodSync(join(dataDir, 'jwt-secret'), 0o644);
 
-    const base = await startServer();
-    // a write to the database and a mail to the outbox while it runs
-    const res = await fetch(`${base}/api/users/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(validSignUp()) });
-    expect(res.status).toBe(201);
-    const running = tooOpen(dataDir);
-    await stopServer();
+      const base = await startServer();
+      // a write to the database and a mail to the outbox while it runs
+      const res = await fetch(`${base}/api/users/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(validSignUp()),
+      });
+      expect(res.status).toBe(201);
+      const running = tooOpen(dataDir);
+      await stopServer();
 
-    const entries = readdirSync(dataDir);
-    expect(entries).toEqual(expect.arrayContaining(['db', 'outbox', 'jwt-secret']));
-    expect(readdirSync(join(dataDir, 'db')).length).toBeGreaterThan(5);
-    expect(running).toEqual([]);
-    expect(tooOpen(dataDir)).toEqual([]);
-  });
+      const entries = readdirSync(dataDir);
+      expect(entries).toEqual(expect.arrayContaining(['db', 'outbox', 'jwt-secret']));
+      expect(readdirSync(join(dataDir, 'db')).length).toBeGreaterThan(5);
+      expect(running).toEqual([]);
+      expect(tooOpen(dataDir)).toEqual([]);
+    },
+  );
 });

@@ -32,9 +32,28 @@ describe('every error answer carries its code', () => {
 
   it('framework: MALFORMED_JSON, UNSUPPORTED_MEDIA_TYPE, PAYLOAD_TOO_LARGE, NOT_FOUND and METHOD_NOT_ALLOWED', async () => {
     const json = { 'content-type': 'application/json' };
-    expectCode(await t.app.inject({ method: 'POST', url: '/api/newsletter', headers: json, payload: '{"email":' }), 'MALFORMED_JSON');
-    expectCode(await t.app.inject({ method: 'POST', url: '/api/newsletter', headers: { 'content-type': 'application/xml' }, payload: '<a/>' }), 'UNSUPPORTED_MEDIA_TYPE');
-    expectCode(await t.app.inject({ method: 'POST', url: '/api/newsletter', headers: json, payload: JSON.stringify({ email: 'x'.repeat(200 * 1024) }) }), 'PAYLOAD_TOO_LARGE');
+    expectCode(
+      await t.app.inject({ method: 'POST', url: '/api/newsletter', headers: json, payload: '{"email":' }),
+      'MALFORMED_JSON',
+    );
+    expectCode(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/newsletter',
+        headers: { 'content-type': 'application/xml' },
+        payload: '<a/>',
+      }),
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    expectCode(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/newsletter',
+        headers: json,
+        payload: JSON.stringify({ email: 'x'.repeat(200 * 1024) }),
+      }),
+      'PAYLOAD_TOO_LARGE',
+    );
     expectCode(await t.app.inject('/api/no-such-thing'), 'NOT_FOUND');
     expectCode(await t.app.inject({ method: 'DELETE', url: '/api/trainers' }), 'METHOD_NOT_ALLOWED');
   });
@@ -52,12 +71,24 @@ describe('every error answer carries its code', () => {
   it('auth: UNAUTHENTICATED, TOKEN_INVALID, INVALID_CREDENTIALS, FORBIDDEN_ROLE, EMAIL_NOT_VERIFIED', async () => {
     expectCode(await t.app.inject('/api/userData'), 'UNAUTHENTICATED');
     expectCode(await t.app.inject({ url: '/api/userData', headers: auth('not.a.token') }), 'TOKEN_INVALID');
-    expectCode(await t.app.inject({ method: 'POST', url: '/api/users/login', payload: { email: 'nobody@example.com', password: 'Wrong123' } }), 'INVALID_CREDENTIALS');
+    expectCode(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/users/login',
+        payload: { email: 'nobody@example.com', password: 'Wrong123' },
+      }),
+      'INVALID_CREDENTIALS',
+    );
     const trainer = await createAccount(t, 'trainer');
     expectCode(await t.app.inject({ url: '/api/userData', headers: auth(trainer.token) }), 'FORBIDDEN_ROLE');
     const unverified = await createAccount(t, 'user', {}, { verify: false });
     const listed = await insertTrainer(t);
-    const res = await t.app.inject({ method: 'POST', url: '/api/reviews/new', headers: auth(unverified.token), payload: { trainerId: listed.id, rating: 5, comment: 'Hi' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/reviews/new',
+      headers: auth(unverified.token),
+      payload: { trainerId: listed.id, rating: 5, comment: 'Hi' },
+    });
     expect(expectCode(res, 'EMAIL_NOT_VERIFIED').message).toBe(SERVER_MSG.verifyToReview);
   });
 
@@ -67,7 +98,12 @@ describe('every error answer carries its code', () => {
     expectCode(await t.app.inject({ method: 'POST', url: '/api/users/register', payload: taken }), 'EMAIL_TAKEN');
 
     const u = await createAccount(t, 'user');
-    const wrong = await t.app.inject({ method: 'DELETE', url: '/api/user', headers: auth(u.token), payload: { password: 'Wrong123' } });
+    const wrong = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/user',
+      headers: auth(u.token),
+      payload: { password: 'Wrong123' },
+    });
     expect(expectCode(wrong, 'WRONG_PASSWORD').errors).toEqual({ password: SETTINGS_MSG.wrongPassword });
 
     const trainer = await bookableTrainer(t);
@@ -80,7 +116,12 @@ describe('every error answer carries its code', () => {
   it('limits: RATE_LIMITED', async () => {
     let last;
     for (let i = 0; i < 32; i++) {
-      last = await t.app.inject({ method: 'POST', url: '/api/users/login', remoteAddress: '10.9.9.9', payload: { email: `n${i}@example.com`, password: 'Wrong123' } });
+      last = await t.app.inject({
+        method: 'POST',
+        url: '/api/users/login',
+        remoteAddress: '10.9.9.9',
+        payload: { email: `n${i}@example.com`, password: 'Wrong123' },
+      });
     }
     expectCode(last!, 'RATE_LIMITED');
   });

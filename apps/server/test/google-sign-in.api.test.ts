@@ -25,7 +25,14 @@ const JWKS_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/oau
 
 const t = await useTestApp({ GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_JWKS_URL: JWKS_URL });
 
-type TokenOptions = { key?: Parameters<SignJWT['sign']>[0]; alg?: string; issuer?: string; audience?: string; issuedAt?: number; expiresAt?: number };
+type TokenOptions = {
+  key?: Parameters<SignJWT['sign']>[0];
+  alg?: string;
+  issuer?: string;
+  audience?: string;
+  issuedAt?: number;
+  expiresAt?: number;
+};
 
 /** An ID token the way Google signs one; claims and options override the defaults. */
 async function idToken(claims: Record<string, unknown> = {}, o: TokenOptions = {}) {
@@ -50,7 +57,8 @@ async function idToken(claims: Record<string, unknown> = {}, o: TokenOptions = {
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
-const signIn = (app: TestApp, payload: unknown) => app.app.inject({ method: 'POST', url: '/api/auth/google', payload: payload as Record<string, unknown> });
+const signIn = (app: TestApp, payload: unknown) =>
+  app.app.inject({ method: 'POST', url: '/api/auth/google', payload: payload as Record<string, unknown> });
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 function expectCode(res: { statusCode: number; json(): unknown }, code: ErrorCode) {
@@ -60,16 +68,20 @@ function expectCode(res: { statusCode: number; json(): unknown }, code: ErrorCod
 }
 
 async function accountsWithEmail(email: string) {
-  const res = await t.database.db.execute(`select id, role from accounts where lower(email) = lower('${email.replace(/'/g, "''")}')`);
+  const res = await t.database.db.execute(
+    `select id, role from accounts where lower(email) = lower('${email.replace(/'/g, "''")}')`,
+  );
   return (res as unknown as { rows: Array<{ id: string; role: string }> }).rows;
 }
 
 describe('POST /api/auth/google: key set', () => {
   // first in the file: jose caches the key set once it has it
-  it('answers 502 when Google\'s key set cannot be fetched, then works once it can', async () => {
+  it("answers 502 when Google's key set cannot be fetched, then works once it can", async () => {
     keyServer.isDown = true;
     const credential = await idToken();
-    expect(expectCode(await signIn(t, { credential, role: 'user' }), 'PROVIDER_UNAVAILABLE').message).toBe(GOOGLE_MSG.keysUnavailable);
+    expect(expectCode(await signIn(t, { credential, role: 'user' }), 'PROVIDER_UNAVAILABLE').message).toBe(
+      GOOGLE_MSG.keysUnavailable,
+    );
     keyServer.isDown = false;
     expect((await signIn(t, { credential, role: 'user' })).statusCode).toBe(200);
   });
@@ -103,7 +115,8 @@ describe('POST /api/auth/google: sign-in', () => {
     const first = (await signIn(t, { credential: await idToken({ email }), role: 'user' })).json();
     const second = await signIn(t, { credential: await idToken({ email: email.toUpperCase() }), role: 'user' });
     expect(second.json().message).toBe('Logged in successfully');
-    const idOf = async (token: string) => (await t.app.inject({ url: '/api/userData', headers: auth(token) })).json().userData._id;
+    const idOf = async (token: string) =>
+      (await t.app.inject({ url: '/api/userData', headers: auth(token) })).json().userData._id;
     expect(await idOf(second.json().token)).toBe(await idOf(first.token));
     expect(await accountsWithEmail(email)).toHaveLength(1);
   });
@@ -122,7 +135,15 @@ describe('POST /api/auth/google: sign-in', () => {
     expect(me.firstName).toBe('Nadia'); // the account's own data is kept
     expect(await accountsWithEmail(existing.email)).toHaveLength(1);
     // its password and earlier tokens still work
-    expect((await t.app.inject({ method: 'POST', url: '/api/users/login', payload: { email: existing.email, password: existing.password } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/users/login',
+          payload: { email: existing.email, password: existing.password },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await t.app.inject({ url: '/api/userData', headers: auth(existing.token) })).statusCode).toBe(200);
   });
 
@@ -145,7 +166,11 @@ describe('POST /api/auth/google: sign-in', () => {
     expect(me).toMatchObject({ _id: existing.id, emailVerified: true });
     expect(await accountsWithEmail(existing.email)).toHaveLength(1);
     expect((await t.app.inject({ url: '/api/userData', headers: auth(existing.token) })).statusCode).toBe(401);
-    const login = await t.app.inject({ method: 'POST', url: '/api/users/login', payload: { email: existing.email, password: existing.password } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/login',
+      payload: { email: existing.email, password: existing.password },
+    });
     expect(login.statusCode).toBe(401);
   });
 
@@ -167,7 +192,8 @@ describe('POST /api/auth/google: a trainer', () => {
     const own = (await t.app.inject({ url: '/api/trainerData', headers: auth(token) })).json().trainerData;
     expect(own).toMatchObject({ role: 'trainer', emailVerified: true, lastName, price: 0 });
 
-    const listed = async () => (await t.app.inject(`/api/trainers?q=${lastName}`)).json().viewAllTrainers as Array<{ _id: string }>;
+    const listed = async () =>
+      (await t.app.inject(`/api/trainers?q=${lastName}`)).json().viewAllTrainers as Array<{ _id: string }>;
     expect(await listed()).toEqual([]);
     expect((await t.app.inject(`/api/trainerData/${own._id}`)).statusCode).toBe(404);
 
@@ -188,11 +214,25 @@ describe('POST /api/auth/google: refusals', () => {
     ['another issuer', () => idToken({}, { issuer: 'https://accounts.evil.example' })],
     ['an expired token', () => idToken({}, { issuedAt: now() - 7200, expiresAt: now() - 3600 })],
     ['a signature of another key', () => idToken({}, { key: impostor.privateKey })],
-    ['alg none', async () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ iss: 'https://accounts.google.com', aud: CLIENT_ID, sub: '1', email: uniqueEmail(), email_verified: true, iat: now(), exp: now() + 3600 })}.`],
-    ['HS256 signed with a guessable secret', async () => {
-      const secret = new TextEncoder().encode('x'.repeat(32));
-      return new SignJWT({ email: uniqueEmail(), email_verified: true }).setProtectedHeader({ alg: 'HS256', kid: KID }).setIssuer('https://accounts.google.com').setAudience(CLIENT_ID).setSubject('1').setIssuedAt().setExpirationTime('1h').sign(secret);
-    }],
+    [
+      'alg none',
+      async () =>
+        `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ iss: 'https://accounts.google.com', aud: CLIENT_ID, sub: '1', email: uniqueEmail(), email_verified: true, iat: now(), exp: now() + 3600 })}.`,
+    ],
+    [
+      'HS256 signed with a guessable secret',
+      async () => {
+        const secret = new TextEncoder().encode('x'.repeat(32));
+        return new SignJWT({ email: uniqueEmail(), email_verified: true })
+          .setProtectedHeader({ alg: 'HS256', kid: KID })
+          .setIssuer('https://accounts.google.com')
+          .setAudience(CLIENT_ID)
+          .setSubject('1')
+          .setIssuedAt()
+          .setExpirationTime('1h')
+          .sign(secret);
+      },
+    ],
     ['garbage', async () => 'not-a-token'],
     ['three garbage parts', async () => 'a.b.c'],
   ];
@@ -213,7 +253,14 @@ describe('POST /api/auth/google: refusals', () => {
 
   it('answers 400, never 500, to a missing or empty credential and a role that is not user or trainer', async () => {
     const credential = await idToken();
-    for (const payload of [{ role: 'user' }, { credential: '', role: 'user' }, { credential: 42, role: 'user' }, { credential, role: 'admin' }, { credential }, {}]) {
+    for (const payload of [
+      { role: 'user' },
+      { credential: '', role: 'user' },
+      { credential: 42, role: 'user' },
+      { credential, role: 'admin' },
+      { credential },
+      {},
+    ]) {
       expectCode(await signIn(t, payload), 'VALIDATION_FAILED');
     }
     expectCode(await signIn(t, { credential: 'x'.repeat(9000), role: 'user' }), 'VALIDATION_FAILED');
@@ -225,7 +272,7 @@ describe('POST /api/auth/google: refusals', () => {
 });
 
 describe('configuration', () => {
-  it('GET /api/auth/config names the client id, and the CSP lets Google\'s sign-in in', async () => {
+  it("GET /api/auth/config names the client id, and the CSP lets Google's sign-in in", async () => {
     const res = await t.app.inject('/api/auth/config');
     expect(res.json()).toEqual({ googleClientId: CLIENT_ID });
     const csp = res.headers['content-security-policy'] as string;

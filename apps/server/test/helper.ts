@@ -21,7 +21,10 @@ export type TestApp = {
  * A fresh app on a fresh database: in-memory PGlite by default, or the PostgreSQL of
  * TEST_DATABASE_URL (CI), which every test file shares; tests use unique e-mails.
  */
-export async function buildTestApp(env: Record<string, string> = {}, { databaseUrl = process.env.TEST_DATABASE_URL } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  { databaseUrl = process.env.TEST_DATABASE_URL } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'spotter-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -43,7 +46,9 @@ export async function buildTestApp(env: Record<string, string> = {}, { databaseU
     outbox() {
       let files: string[] = [];
       try {
-        files = readdirSync(outboxDir).filter((f) => f.endsWith('.json')).sort();
+        files = readdirSync(outboxDir)
+          .filter((f) => f.endsWith('.json'))
+          .sort();
       } catch {
         return [];
       }
@@ -65,8 +70,7 @@ export async function useTestApp(env?: Record<string, string>): Promise<TestApp>
 }
 
 let counter = 0;
-export const uniqueEmail = (prefix = 'person') =>
-  `${prefix}.${Date.now().toString(36)}.${process.pid}.${++counter}@example.com`;
+export const uniqueEmail = (prefix = 'person') => `${prefix}.${Date.now().toString(36)}.${process.pid}.${++counter}@example.com`;
 
 export const validSignUp = (overrides: Record<string, unknown> = {}) => ({
   firstName: 'Nadia',
@@ -83,8 +87,7 @@ export const validSignUp = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-export const validTrainerSignUp = (overrides: Record<string, unknown> = {}) =>
-  validSignUp({ price: 200, ...overrides });
+export const validTrainerSignUp = (overrides: Record<string, unknown> = {}) => validSignUp({ price: 200, ...overrides });
 
 export const json = <T = Record<string, unknown>>(res: LightMyRequestResponse) => res.json() as T;
 
@@ -100,7 +103,10 @@ export async function createAccount(
   const reg = await t.app.inject({ method: 'POST', url: `/api/${plural}/register`, payload: body });
   if (reg.statusCode !== 201) throw new Error(`register failed: ${reg.statusCode} ${reg.body}`);
   if (verify) {
-    const mail = t.outbox().filter((m) => m.to === body.email).at(-1);
+    const mail = t
+      .outbox()
+      .filter((m) => m.to === body.email)
+      .at(-1);
     const link = new URL(mail!.links[0]);
     const res = await t.app.inject({ method: 'GET', url: link.pathname + link.search });
     if (res.statusCode !== 302) throw new Error(`verify failed: ${res.statusCode}`);
@@ -111,7 +117,11 @@ export async function createAccount(
     payload: { email: body.email, password: body.password },
   });
   const token = login.json().token as string;
-  const me = await t.app.inject({ method: 'GET', url: role === 'trainer' ? '/api/trainerData' : '/api/userData', headers: { authorization: token } });
+  const me = await t.app.inject({
+    method: 'GET',
+    url: role === 'trainer' ? '/api/trainerData' : '/api/userData',
+    headers: { authorization: token },
+  });
   const data = me.json();
   return { token, email: body.email as string, password: body.password as string, id: (data.userData ?? data.trainerData)._id };
 }

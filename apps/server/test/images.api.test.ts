@@ -13,15 +13,27 @@ const service = createImagesService({ db: t.database.db });
 
 function multipart(file: Buffer) {
   const boundary = `----spotter${Math.random().toString(16).slice(2)}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-  return { payload: Buffer.concat([head, file, Buffer.from(`\r\n--${boundary}--\r\n`)]), 'content-type': `multipart/form-data; boundary=${boundary}` };
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  return {
+    payload: Buffer.concat([head, file, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    'content-type': `multipart/form-data; boundary=${boundary}`,
+  };
 }
 const upload = (token: string, file: Buffer) => {
   const { payload, 'content-type': contentType } = multipart(file);
-  return t.app.inject({ method: 'POST', url: '/api/images', payload, headers: { authorization: token, 'content-type': contentType } });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/images',
+    payload,
+    headers: { authorization: token, 'content-type': contentType },
+  });
 };
 const flat = (format: 'png' | 'jpeg' | 'webp', width = 64, height = 64, r = 200, g = 80) =>
-  sharp({ create: { width, height, channels: 3, background: { r, g, b: 40 } } })[format]().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r, g, b: 40 } } })
+    [format]()
+    .toBuffer();
 /** A photo no earlier run stored (the PostgreSQL test database is shared and kept). */
 const uniquePng = () => flat('png', 24, 24, Math.floor(Math.random() * 256), Math.floor(Math.random() * 256));
 
@@ -43,8 +55,14 @@ const inflatingTo = (bytes: number) => deflateSync(Buffer.alloc(bytes, 0x41), { 
  * libpng inflates each zTXt up to 8 MB (larger ones it skips), so the bomb is eight chunks of
  * 7 MB: 56 MB of text from a 58 KB file.
  */
-const zTxtBomb = () => pngWith(Array.from({ length: 8 }, (_, i) => pngChunk('zTXt', Buffer.concat([Buffer.from(`Comment${i}\0\0`, 'latin1'), inflatingTo(7 * 1024 * 1024)]))));
-const iccpBomb = () => pngWith([pngChunk('iCCP', Buffer.concat([Buffer.from('icc\0\0', 'latin1'), inflatingTo(50 * 1024 * 1024)]))]);
+const zTxtBomb = () =>
+  pngWith(
+    Array.from({ length: 8 }, (_, i) =>
+      pngChunk('zTXt', Buffer.concat([Buffer.from(`Comment${i}\0\0`, 'latin1'), inflatingTo(7 * 1024 * 1024)])),
+    ),
+  );
+const iccpBomb = () =>
+  pngWith([pngChunk('iCCP', Buffer.concat([Buffer.from('icc\0\0', 'latin1'), inflatingTo(50 * 1024 * 1024)]))]);
 
 /** JPEG segments `marker` with `size` payload bytes, inserted after the SOI. */
 const jpegWith = async (segments: Buffer[], base?: Buffer) => {
@@ -105,7 +123,10 @@ describe('metadata bombs', () => {
 
   it('refuses a PNG with more than 64 ancillary chunks', async () => {
     const u = await createAccount(t, 'user');
-    const res = await upload(u.token, await pngWith(Array.from({ length: 65 }, () => pngChunk('tEXt', Buffer.from('Key\0value', 'latin1')))));
+    const res = await upload(
+      u.token,
+      await pngWith(Array.from({ length: 65 }, () => pngChunk('tEXt', Buffer.from('Key\0value', 'latin1')))),
+    );
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(IMAGES_MSG.tooMuchMetadata);
   });
@@ -121,8 +142,14 @@ describe('metadata bombs', () => {
     }
 
     // what the guard strips must not include the orientation
-    const rotated = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#c84' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
-    const file = await jpegWith([jpegSegment(0xed, Buffer.from('Photoshop 3.0\0secret-iptc-marker')), jpegSegment(0xfe, Buffer.from('secret-comment'))], rotated);
+    const rotated = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#c84' } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const file = await jpegWith(
+      [jpegSegment(0xed, Buffer.from('Photoshop 3.0\0secret-iptc-marker')), jpegSegment(0xfe, Buffer.from('secret-comment'))],
+      rotated,
+    );
     const res = await upload(u.token, file);
     expect(res.statusCode).toBe(201);
     const stored = await t.app.inject(res.json().url);
@@ -150,13 +177,41 @@ describe('malformed files', () => {
     ['a PNG cut inside a chunk', async () => (await flat('png')).subarray(0, 40)],
     ['a PNG cut before IEND', async () => (await flat('png')).subarray(0, -12)],
     ['a PNG chunk claiming 4 GB', () => pngWith([Buffer.from([0xff, 0xff, 0xff, 0xf0, 0x74, 0x45, 0x58, 0x74])])],
-    ['a PNG not starting with IHDR', async () => { const png = await flat('png'); return Buffer.concat([png.subarray(0, 8), pngChunk('tEXt', Buffer.from('a\0b')), png.subarray(8)]); }],
-    ['a JPEG segment running past the end', async () => Buffer.concat([(await flat('jpeg')).subarray(0, 2), Buffer.from([0xff, 0xe1, 0xff, 0xf0, 0x45])])],
+    [
+      'a PNG not starting with IHDR',
+      async () => {
+        const png = await flat('png');
+        return Buffer.concat([png.subarray(0, 8), pngChunk('tEXt', Buffer.from('a\0b')), png.subarray(8)]);
+      },
+    ],
+    [
+      'a JPEG segment running past the end',
+      async () => Buffer.concat([(await flat('jpeg')).subarray(0, 2), Buffer.from([0xff, 0xe1, 0xff, 0xf0, 0x45])]),
+    ],
     ['a JPEG without its end marker', async () => (await flat('jpeg')).subarray(0, -2)],
-    ['a JPEG with garbage where a marker belongs', () => jpegWith([jpegSegment(0xe0, Buffer.from('JFIF\0')), Buffer.from([0x12, 0x34])])],
-    ['a WebP chunk running past the RIFF end', async () => { const w = await webpWith([riffChunk('EXIF', Buffer.alloc(100))]); w.writeUInt32LE(0x7ffffff0, w.length - 104); return w; }],
+    [
+      'a JPEG with garbage where a marker belongs',
+      () => jpegWith([jpegSegment(0xe0, Buffer.from('JFIF\0')), Buffer.from([0x12, 0x34])]),
+    ],
+    [
+      'a WebP chunk running past the RIFF end',
+      async () => {
+        const w = await webpWith([riffChunk('EXIF', Buffer.alloc(100))]);
+        w.writeUInt32LE(0x7ffffff0, w.length - 104);
+        return w;
+      },
+    ],
     ['a WebP shorter than its RIFF size', async () => (await flat('webp')).subarray(0, 30)],
-    ['a WebP with metadata but no image', async () => { const w = Buffer.concat([Buffer.from('WEBP', 'latin1'), riffChunk('EXIF', Buffer.alloc(10))]); const h = Buffer.alloc(8); h.write('RIFF'); h.writeUInt32LE(w.length, 4); return Buffer.concat([h, w]); }],
+    [
+      'a WebP with metadata but no image',
+      async () => {
+        const w = Buffer.concat([Buffer.from('WEBP', 'latin1'), riffChunk('EXIF', Buffer.alloc(10))]);
+        const h = Buffer.alloc(8);
+        h.write('RIFF');
+        h.writeUInt32LE(w.length, 4);
+        return Buffer.concat([h, w]);
+      },
+    ],
   ];
   it.each(cases)('%s is a 400 saying the file is damaged', async (_name, build) => {
     const u = await createAccount(t, 'user');
@@ -184,11 +239,25 @@ describe('per-account limits', () => {
     const full = await createAccount(t, 'user');
     const heavy = await createAccount(t, 'user');
     const old = await createAccount(t, 'user');
-    const row = (ownerId: string, i: number) => ({ sha256: `${i}`.padStart(64, 'f'), mime: 'image/webp', bytes: Buffer.alloc(10), width: 1, height: 1, ownerId });
+    const row = (ownerId: string, i: number) => ({
+      sha256: `${i}`.padStart(64, 'f'),
+      mime: 'image/webp',
+      bytes: Buffer.alloc(10),
+      width: 1,
+      height: 1,
+      ownerId,
+    });
     await t.database.db.insert(images).values(Array.from({ length: IMAGE_LIMITS.storedImages }, (_, i) => row(full.id, i)));
     // built by the database: sending 10 MB through a query takes PGlite seconds
-    await t.database.db.insert(images).values({ ...row(heavy.id, 0), bytes: sql`convert_to(repeat('x', ${IMAGE_LIMITS.storedBytes}), 'UTF8')` });
-    await t.database.db.insert(images).values(Array.from({ length: IMAGE_LIMITS.storedImages }, (_, i) => ({ ...row(old.id, i), createdAt: sql`now() - interval '2 hours'` })));
+    await t.database.db
+      .insert(images)
+      .values({ ...row(heavy.id, 0), bytes: sql`convert_to(repeat('x', ${IMAGE_LIMITS.storedBytes}), 'UTF8')` });
+    await t.database.db.insert(images).values(
+      Array.from({ length: IMAGE_LIMITS.storedImages }, (_, i) => ({
+        ...row(old.id, i),
+        createdAt: sql`now() - interval '2 hours'`,
+      })),
+    );
     const file = await flat('png', 16, 16);
     for (const account of [full, heavy]) {
       const res = await upload(account.token, file);
@@ -215,7 +284,12 @@ describe('decode queue', () => {
           resolve();
         });
       });
-    const results = Array.from({ length: 15 }, () => queue.run(task).then(() => 'done', (err) => (err instanceof QueueFullError ? 'full' : 'error')));
+    const results = Array.from({ length: 15 }, () =>
+      queue.run(task).then(
+        () => 'done',
+        (err) => (err instanceof QueueFullError ? 'full' : 'error'),
+      ),
+    );
     const settled = Promise.all(results);
     while (gates.length || queue.stats().running) {
       await new Promise((r) => setImmediate(r));
@@ -237,32 +311,52 @@ describe('decode queue', () => {
         return res;
       }),
     );
-    const login = await t.app.inject({ method: 'POST', url: '/api/users/login', payload: { email: accounts[0].email, password: accounts[0].password } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/login',
+      payload: { email: accounts[0].email, password: accounts[0].password },
+    });
     const doneAtLogin = uploadsDone;
     expect(login.statusCode).toBe(200);
     const answers = await Promise.all(burst);
     expect(doneAtLogin).toBeLessThan(30);
     const codes = answers.map((r) => r.statusCode);
-    expect(codes.every((c) => c === 201 || c === 429), codes.join(',')).toBe(true);
+    expect(
+      codes.every((c) => c === 201 || c === 429),
+      codes.join(','),
+    ).toBe(true);
     const busy = answers.filter((r) => r.statusCode === 429);
     expect(busy.length).toBeGreaterThan(0);
     expect(busy[0].json().message).toBe(IMAGES_MSG.busy);
     expect(busy[0].headers['retry-after']).toBe('5');
-    expect(codes.filter((c) => c === 201).length).toBeGreaterThanOrEqual(IMAGE_LIMITS.concurrentDecodes + IMAGE_LIMITS.waitingDecodes);
+    expect(codes.filter((c) => c === 201).length).toBeGreaterThanOrEqual(
+      IMAGE_LIMITS.concurrentDecodes + IMAGE_LIMITS.waitingDecodes,
+    );
   });
 });
 
 describe('unreferenced images', () => {
   const age = (url: string) =>
-    t.database.db.update(images).set({ createdAt: sql`now() - interval '2 hours'` }).where(eq(images.sha256, url.slice(12, 76)));
+    t.database.db
+      .update(images)
+      .set({ createdAt: sql`now() - interval '2 hours'` })
+      .where(eq(images.sha256, url.slice(12, 76)));
   const exists = async (url: string) => (await t.app.inject(url)).statusCode === 200;
 
-  it('resolveOwnImage accepts relative and absolute addresses of the owner\'s images only', async () => {
+  it("resolveOwnImage accepts relative and absolute addresses of the owner's images only", async () => {
     const u = await createAccount(t, 'user');
     const other = await createAccount(t, 'user');
     const { url } = (await upload(u.token, await uniquePng())).json();
-    for (const form of [url, `http://localhost:3000${url}`, `https://cdn.example.com${url}`]) expect(await service.resolveOwnImage(u.id, form)).toBe(url);
-    for (const bad of [`ftp://x${url}`, `${url}?x=1`, `https://a.example/b${url}`, url.replace('.webp', '.png'), '', 'javascript:alert(1)']) {
+    for (const form of [url, `http://localhost:3000${url}`, `https://cdn.example.com${url}`])
+      expect(await service.resolveOwnImage(u.id, form)).toBe(url);
+    for (const bad of [
+      `ftp://x${url}`,
+      `${url}?x=1`,
+      `https://a.example/b${url}`,
+      url.replace('.webp', '.png'),
+      '',
+      'javascript:alert(1)',
+    ]) {
       expect(await service.resolveOwnImage(u.id, bad), bad).toBeNull();
     }
     expect(await service.resolveOwnImage(other.id, url)).toBeNull();
@@ -272,9 +366,27 @@ describe('unreferenced images', () => {
   it('after a new photo, the old one is pruned once it is an hour old; the current one stays', async () => {
     const u = await createAccount(t, 'user');
     const first = (await upload(u.token, await uniquePng())).json().url;
-    expect((await t.app.inject({ method: 'PATCH', url: '/api/user/edit/photo', headers: { authorization: u.token }, payload: { picture: first } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'PATCH',
+          url: '/api/user/edit/photo',
+          headers: { authorization: u.token },
+          payload: { picture: first },
+        })
+      ).statusCode,
+    ).toBe(200);
     const second = (await upload(u.token, await uniquePng())).json().url;
-    expect((await t.app.inject({ method: 'PATCH', url: '/api/user/edit/photo', headers: { authorization: u.token }, payload: { picture: second } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'PATCH',
+          url: '/api/user/edit/photo',
+          headers: { authorization: u.token },
+          payload: { picture: second },
+        })
+      ).statusCode,
+    ).toBe(200);
     const fresh = (await upload(u.token, await uniquePng())).json().url;
 
     expect(await service.pruneUnreferenced(u.id)).toBe(0); // all under an hour old
@@ -285,7 +397,7 @@ describe('unreferenced images', () => {
     expect(await exists(fresh)).toBe(true);
   });
 
-  it('the sweep removes every owner\'s old unused images, keeping pictures, even another account\'s', async () => {
+  it("the sweep removes every owner's old unused images, keeping pictures, even another account's", async () => {
     const a = await createAccount(t, 'user');
     const b = await createAccount(t, 'trainer');
     const unused = (await upload(a.token, await uniquePng())).json().url;
@@ -294,7 +406,16 @@ describe('unreferenced images', () => {
     // the same bytes uploaded by a: a's row is kept because b's picture names that address
     const shared = (await upload(a.token, photo)).json().url;
     expect(shared).toBe(picture);
-    expect((await t.app.inject({ method: 'PATCH', url: '/api/trainer/edit/photo', headers: { authorization: b.token }, payload: { picture } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'PATCH',
+          url: '/api/trainer/edit/photo',
+          headers: { authorization: b.token },
+          payload: { picture },
+        })
+      ).statusCode,
+    ).toBe(200);
     await Promise.all([age(unused), age(picture)]);
     expect(await service.sweepUnreferenced()).toBeGreaterThanOrEqual(1);
     expect(await exists(unused)).toBe(false);

@@ -4,7 +4,17 @@ import { bookings, jobs } from '../src/db/schema';
 import { createJobRunner } from '../src/lib/jobs';
 import { hasCompletedSession } from '../src/modules/bookings/bookings.service';
 import { buildTestApp, createAccount, createFreshPgDatabase } from './helper';
-import { bookableTrainer, bookAndPay, cancel, createOrder, hold, hourFromNow, mimePart, outboxEml, slotsOf } from './support/bookings';
+import {
+  bookableTrainer,
+  bookAndPay,
+  cancel,
+  createOrder,
+  hold,
+  hourFromNow,
+  mimePart,
+  outboxEml,
+  slotsOf,
+} from './support/bookings';
 
 // jobs are run with clocks far ahead, so this file has a database of its own (on PostgreSQL too):
 // it must not run the jobs of other test files
@@ -19,7 +29,8 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const trainer = await bookableTrainer(t);
 
-const statusOf = async (id: string) => (await db.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, id)))[0].status;
+const statusOf = async (id: string) =>
+  (await db.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, id)))[0].status;
 const mailsTo = (email: string, subject: string) => t.outbox().filter((m) => m.to === email && m.subject.startsWith(subject));
 
 describe('the job poller', () => {
@@ -43,7 +54,10 @@ describe('hold expiry', () => {
     await t.app.jobs.runDue({ now: new Date(now + 11 * MINUTE) });
     expect(await statusOf(bookingId)).toBe('expired');
     expect(await slotsOf(t, trainer.id)).toContain(startsAt);
-    const left = await db.select().from(jobs).where(sql`${jobs.payload}->>'bookingId' = ${bookingId}`);
+    const left = await db
+      .select()
+      .from(jobs)
+      .where(sql`${jobs.payload}->>'bookingId' = ${bookingId}`);
     expect(left).toEqual([]);
   });
 
@@ -52,8 +66,14 @@ describe('hold expiry', () => {
     const bookingId = (await hold(t, me.token, trainer.id, hourFromNow(41))).json().booking._id;
     const heldAt = Date.now();
     // the user reaches the checkout after 8 minutes
-    await db.update(bookings).set({ holdExpiresAt: new Date(heldAt + 2 * MINUTE), createdAt: new Date(heldAt - 8 * MINUTE) }).where(eq(bookings.id, bookingId));
-    await db.update(jobs).set({ runAt: new Date(heldAt + 2 * MINUTE) }).where(sql`${jobs.payload}->>'bookingId' = ${bookingId}`);
+    await db
+      .update(bookings)
+      .set({ holdExpiresAt: new Date(heldAt + 2 * MINUTE), createdAt: new Date(heldAt - 8 * MINUTE) })
+      .where(eq(bookings.id, bookingId));
+    await db
+      .update(jobs)
+      .set({ runAt: new Date(heldAt + 2 * MINUTE) })
+      .where(sql`${jobs.payload}->>'bookingId' = ${bookingId}`);
     expect((await createOrder(t, me.token, { bookingId })).statusCode).toBe(200);
     // the first expiry job runs, finds the hold restarted, and does nothing
     expect(await t.app.jobs.runDue({ now: new Date(heldAt + 3 * MINUTE) })).toBeGreaterThanOrEqual(1);

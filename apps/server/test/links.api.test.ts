@@ -7,22 +7,29 @@ import { createAccount, uniqueEmail, useTestApp } from './helper';
 const t = await useTestApp();
 const inject = (method: 'GET' | 'POST' | 'PATCH', url: string, token?: string, payload?: object) =>
   t.app.inject({ method, url, headers: token ? { authorization: token } : {}, ...(payload ? { payload } : {}) });
-const isVerified = async (token: string) => (await inject('GET', '/api/userData', token)).json().userData.emailVerified as boolean;
+const isVerified = async (token: string) =>
+  (await inject('GET', '/api/userData', token)).json().userData.emailVerified as boolean;
 /** The path and query of the newest link mailed to `to` whose subject matches. */
 const lastLink = (to: string, subject: RegExp) => {
-  const mail = t.outbox().filter((m) => m.to === to && subject.test(m.subject)).at(-1);
+  const mail = t
+    .outbox()
+    .filter((m) => m.to === to && subject.test(m.subject))
+    .at(-1);
   const url = new URL(mail!.links[0]);
   return { path: url.pathname + url.search, token: url.searchParams.get('token')! };
 };
 const open = async (path: string) => (await inject('GET', path)).headers.location;
-const reset = (token: string, password: string) => inject('POST', '/api/password/reset', undefined, { token, password, confirmPassword: password });
+const reset = (token: string, password: string) =>
+  inject('POST', '/api/password/reset', undefined, { token, password, confirmPassword: password });
 
 describe('verification links prove one address', () => {
   it('an old link verifies nothing after an e-mail change; the link mailed to the new address does', async () => {
     const u = await createAccount(t, 'user', {}, { verify: false });
     const old = lastLink(u.email, /Verify/);
     const moved = uniqueEmail('moved');
-    expect((await inject('PATCH', '/api/user/edit', u.token, { email: moved, currentPassword: u.password })).statusCode).toBe(200);
+    expect((await inject('PATCH', '/api/user/edit', u.token, { email: moved, currentPassword: u.password })).statusCode).toBe(
+      200,
+    );
 
     expect(await open(old.path)).toBe('/verification/failed');
     expect(await isVerified(u.token)).toBe(false);
@@ -35,7 +42,10 @@ describe('verification links prove one address', () => {
     const u = await createAccount(t, 'user', {}, { verify: false });
     const mailedToA = lastLink(u.email, /Verify/);
     // the address changes by a path that does not cancel links (an operator, a future feature)
-    await t.database.db.update(accounts).set({ email: uniqueEmail('b') }).where(eq(accounts.id, u.id));
+    await t.database.db
+      .update(accounts)
+      .set({ email: uniqueEmail('b') })
+      .where(eq(accounts.id, u.id));
 
     expect(await open(mailedToA.path)).toBe('/verification/failed');
     expect(await isVerified(u.token)).toBe(false);
@@ -47,7 +57,11 @@ describe('reset links', () => {
     const u = await createAccount(t, 'user');
     await inject('POST', '/api/password/forgot', undefined, { email: u.email, role: 'user' });
     const link = lastLink(u.email, /Reset/);
-    const changed = await inject('PATCH', '/api/user/password', u.token, { oldPassword: u.password, newPassword: 'Newpass1', confirmPassword: 'Newpass1' });
+    const changed = await inject('PATCH', '/api/user/password', u.token, {
+      oldPassword: u.password,
+      newPassword: 'Newpass1',
+      confirmPassword: 'Newpass1',
+    });
     expect(changed.statusCode).toBe(200);
 
     const res = await reset(link.token, 'Attack12');
@@ -72,12 +86,17 @@ describe('reset links', () => {
     await inject('POST', '/api/password/forgot', undefined, { email: u.email, role: 'user' });
     const beforeChange = lastLink(u.email, /Reset/);
     const moved = uniqueEmail('moved');
-    expect((await inject('PATCH', '/api/user/edit', u.token, { email: moved, currentPassword: u.password })).statusCode).toBe(200);
+    expect((await inject('PATCH', '/api/user/edit', u.token, { email: moved, currentPassword: u.password })).statusCode).toBe(
+      200,
+    );
     expect((await reset(beforeChange.token, 'Attack12')).statusCode).toBe(400);
 
     await inject('POST', '/api/password/forgot', undefined, { email: moved, role: 'user' });
     const mailedToB = lastLink(moved, /Reset/);
-    await t.database.db.update(accounts).set({ email: uniqueEmail('c') }).where(eq(accounts.id, u.id));
+    await t.database.db
+      .update(accounts)
+      .set({ email: uniqueEmail('c') })
+      .where(eq(accounts.id, u.id));
     expect((await reset(mailedToB.token, 'Attack12')).statusCode).toBe(400);
     expect((await inject('GET', '/api/userData', u.token)).statusCode).toBe(200);
   });

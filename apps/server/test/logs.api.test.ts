@@ -24,7 +24,13 @@ const lines: string[] = [];
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'spotter-logs-'));
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'trace', RATE_LIMIT_MAX: '10000', PUBLIC_URL: 'http://localhost:3000' });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'trace',
+    RATE_LIMIT_MAX: '10000',
+    PUBLIC_URL: 'http://localhost:3000',
+  });
   const url = process.env.TEST_DATABASE_URL;
   database = await openDatabase(url ? { url } : { inMemory: true });
   await migrate(database);
@@ -57,13 +63,19 @@ describe('the log', () => {
     const verify = new URL(verifyLink);
     expect((await app.inject({ url: verify.pathname + verify.search })).statusCode).toBe(302);
 
-    const login = await app.inject({ method: 'POST', url: '/api/users/login', payload: { email: body.email, password: body.password } });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/users/login',
+      payload: { email: body.email, password: body.password },
+    });
     const session = login.json().token as string;
     expect((await app.inject({ url: '/api/userData', headers: { authorization: `Bearer ${session}` } })).statusCode).toBe(200);
     expect((await app.inject({ url: '/api/userData', headers: { authorization: session } })).statusCode).toBe(200);
 
     await app.inject({ method: 'POST', url: '/api/password/forgot', payload: { email: body.email, role: 'user' } });
-    const resetLink = outbox().filter((m) => m.to === body.email).at(-1)!.links[0];
+    const resetLink = outbox()
+      .filter((m) => m.to === body.email)
+      .at(-1)!.links[0];
     const reset = new URL(resetLink);
     await app.inject({ url: reset.pathname + reset.search }); // the page the mail opens
     const newPassword = 'Newpass12';
@@ -78,7 +90,10 @@ describe('the log', () => {
     expect(failed.statusCode).toBe(500);
     expect(failed.json()).toEqual({ message: 'Something went wrong on our side', statusCode: 500, code: 'INTERNAL' });
 
-    const [row] = await database.db.select({ passwordHash: accounts.passwordHash }).from(accounts).where(eq(accounts.email, body.email));
+    const [row] = await database.db
+      .select({ passwordHash: accounts.passwordHash })
+      .from(accounts)
+      .where(eq(accounts.email, body.email));
     const log = lines.join('');
     expect(log).toContain('/api/verify?token=[redacted]'); // the request is logged, its secret is not
     for (const secret of [
@@ -110,8 +125,14 @@ describe('the log', () => {
   });
 
   it('keeps a failed query out of an error that wraps it, message and stack alike', () => {
-    const driver = Object.assign(new Error(`invalid input syntax for type integer: "${QUERY_SECRET}"`), { code: '22P02', severity: 'ERROR' });
-    const query = Object.assign(new Error(`Failed query: select $1::int\nparams: ${QUERY_SECRET}`, { cause: driver }), { query: 'select $1::int', params: [QUERY_SECRET] });
+    const driver = Object.assign(new Error(`invalid input syntax for type integer: "${QUERY_SECRET}"`), {
+      code: '22P02',
+      severity: 'ERROR',
+    });
+    const query = Object.assign(new Error(`Failed query: select $1::int\nparams: ${QUERY_SECRET}`, { cause: driver }), {
+      query: 'select $1::int',
+      params: [QUERY_SECRET],
+    });
     const wrapper = new Error(`job failed: ${query.message}`, { cause: query });
     const logged = JSON.stringify(serializeError(wrapper));
     expect(logged).not.toContain(QUERY_SECRET);

@@ -79,7 +79,8 @@ describe('POST /api/orders', () => {
     const byTrainer = await createOrder(t, trainer.token, { bookingId });
     expect(byTrainer.statusCode).toBe(403);
     expect(byTrainer.json().message).toBe(ROLE_MSG.trainersCantBook);
-    for (const id of ['6f1c2b9e-0000-4000-8000-000000000000', 'nope']) expect((await createOrder(t, owner.token, { bookingId: id })).statusCode).toBe(404);
+    for (const id of ['6f1c2b9e-0000-4000-8000-000000000000', 'nope'])
+      expect((await createOrder(t, owner.token, { bookingId: id })).statusCode).toBe(404);
     expect((await createOrder(t, owner.token, {})).statusCode).toBe(400);
   });
 
@@ -96,7 +97,10 @@ describe('POST /api/orders', () => {
     expect((await createOrder(t, me.token, { bookingId: released })).json().message).toBe(BOOKING_MSG.holdExpired);
 
     const lapsed = (await hold(t, me.token, trainer.id, hourFromNow(62))).json().booking._id;
-    await db.update(bookings).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(bookings.id, lapsed));
+    await db
+      .update(bookings)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(bookings.id, lapsed));
     const late = await createOrder(t, me.token, { bookingId: lapsed });
     expect(late.statusCode).toBe(409);
     expect(late.json().message).toBe(BOOKING_MSG.holdExpired);
@@ -138,7 +142,11 @@ describe('POST /api/orders/:orderID/capture', () => {
     const trainer = await bookableTrainer(t);
     const me = await createAccount(t, 'user');
     const { bookingId, orderId, capture: first } = await bookAndPay(t, me.token, trainer.id, hourFromNow(75));
-    const [again, concurrentA, concurrentB] = await Promise.all([capture(t, me.token, orderId), capture(t, me.token, orderId), capture(t, me.token, orderId)]);
+    const [again, concurrentA, concurrentB] = await Promise.all([
+      capture(t, me.token, orderId),
+      capture(t, me.token, orderId),
+      capture(t, me.token, orderId),
+    ]);
     for (const res of [again, concurrentA, concurrentB]) {
       expect(res.statusCode).toBe(200);
       expect(res.json().purchase_units[0].payments.captures[0].id).toBe(first.purchase_units[0].payments.captures[0].id);
@@ -176,7 +184,10 @@ describe('POST /api/orders/:orderID/capture', () => {
     const me = await createAccount(t, 'user');
     const bookingId = (await hold(t, me.token, trainer.id, hourFromNow(85))).json().booking._id;
     const orderId = (await createOrder(t, me.token, { bookingId })).json().id;
-    await db.update(bookings).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(bookings.id, bookingId));
+    await db
+      .update(bookings)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(bookings.id, bookingId));
     const res = await capture(t, me.token, orderId);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(BOOKING_MSG.holdExpired);
@@ -201,11 +212,17 @@ describe('GET /api/payments', () => {
     expect(earnings.feePercent).toBe(10);
     expect(earnings.payments).toHaveLength(3);
     expect(earnings.totals).toEqual({ count: 3, charged: 599.97, refunded: 199.99, fees: 40, net: 359.98 });
-    const sum = (k: 'amount' | 'fee' | 'net') => Math.round(earnings.payments.reduce((s: number, p: Record<string, number>) => s + p[k] * 100, 0));
+    const sum = (k: 'amount' | 'fee' | 'net') =>
+      Math.round(earnings.payments.reduce((s: number, p: Record<string, number>) => s + p[k] * 100, 0));
     expect(sum('amount')).toBe(59997);
     expect(sum('fee')).toBe(4000);
     expect(sum('net')).toBe(35998);
-    expect(earnings.payments.find((p: { bookingId: string }) => p.bookingId === a.bookingId)).toMatchObject({ status: 'refunded', fee: 0, net: 0, amount: 199.99 });
+    expect(earnings.payments.find((p: { bookingId: string }) => p.bookingId === a.bookingId)).toMatchObject({
+      status: 'refunded',
+      fee: 0,
+      net: 0,
+      amount: 199.99,
+    });
     expect(earnings.upcoming).toMatchObject({ count: 2, amount: 399.98 });
     expect(earnings.payments.map((p: { userFirstName: string }) => p.userFirstName).sort()).toEqual(['Ana', 'Ana', 'Ben']);
 
@@ -233,8 +250,12 @@ describe('subscribers and verified sessions', () => {
 
     const end = (await bookingRow(first.bookingId)).endsAt;
     expect(await hasCompletedSession(db, { userId: ana.id, trainerId: trainer.id })).toBe(false);
-    expect(await hasCompletedSession(db, { userId: ana.id, trainerId: trainer.id, now: new Date(end.getTime() + HOUR) })).toBe(true);
-    expect(await hasCompletedSession(db, { userId: cat.id, trainerId: trainer.id, now: new Date(end.getTime() + 10 * HOUR) })).toBe(false);
+    expect(await hasCompletedSession(db, { userId: ana.id, trainerId: trainer.id, now: new Date(end.getTime() + HOUR) })).toBe(
+      true,
+    );
+    expect(
+      await hasCompletedSession(db, { userId: cat.id, trainerId: trainer.id, now: new Date(end.getTime() + 10 * HOUR) }),
+    ).toBe(false);
     expect(await hasCompletedSession(db, { userId: 'nope', trainerId: trainer.id })).toBe(false);
   });
 });

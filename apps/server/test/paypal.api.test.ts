@@ -21,8 +21,10 @@ let hourOffset = 30;
 const nextSlot = () => hourFromNow(hourOffset++);
 
 const paymentsOf = (bookingId: string) => db.select().from(payments).where(eq(payments.bookingId, bookingId));
-const statusOf = async (id: string) => (await db.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, id)))[0].status;
-const captureRequests = (orderId: string) => paypal.state.requests.filter((r) => r.call === 'capture' && r.path.includes(orderId));
+const statusOf = async (id: string) =>
+  (await db.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, id)))[0].status;
+const captureRequests = (orderId: string) =>
+  paypal.state.requests.filter((r) => r.call === 'capture' && r.path.includes(orderId));
 
 async function heldOrder(userToken: string) {
   const bookingId = (await hold(t, userToken, trainer.id, nextSlot())).json().booking._id as string;
@@ -45,10 +47,19 @@ describe('PayPal Orders v2', () => {
     const cap = answer.purchase_units[0].payments.captures[0];
     expect(answer.status).toBe('COMPLETED');
     expect(cap.status).toBe('COMPLETED');
-    expect(paypal.state.ledger.charges.filter((c) => c.orderId === orderId)).toEqual([{ orderId, captureId: cap.id, amount: '200.00' }]);
+    expect(paypal.state.ledger.charges.filter((c) => c.orderId === orderId)).toEqual([
+      { orderId, captureId: cap.id, amount: '200.00' },
+    ]);
 
-    const create = paypal.state.requests.find((r) => r.call === 'create' && (r.body as { purchase_units: Array<{ reference_id: string }> }).purchase_units[0].reference_id === bookingId)!;
-    expect(create.body).toMatchObject({ intent: 'CAPTURE', purchase_units: [{ amount: { currency_code: 'USD', value: '200.00' } }] });
+    const create = paypal.state.requests.find(
+      (r) =>
+        r.call === 'create' &&
+        (r.body as { purchase_units: Array<{ reference_id: string }> }).purchase_units[0].reference_id === bookingId,
+    )!;
+    expect(create.body).toMatchObject({
+      intent: 'CAPTURE',
+      purchase_units: [{ amount: { currency_code: 'USD', value: '200.00' } }],
+    });
     expect(create.requestId).toBe(`spotter-order-${bookingId}-20000`);
     expect(create.authorization).toMatch(/^Bearer A21AA/);
     expect(captureRequests(orderId)[0].requestId).toBe(`spotter-capture-${orderId}`);
@@ -59,7 +70,14 @@ describe('PayPal Orders v2', () => {
     expect(tokenCall.body).toBe('grant_type=client_credentials');
 
     const [payment] = await paymentsOf(bookingId);
-    expect(payment).toMatchObject({ provider: 'paypal', providerOrderId: orderId, captureId: cap.id, amountCents: 20000, currency: 'USD', status: 'completed' });
+    expect(payment).toMatchObject({
+      provider: 'paypal',
+      providerOrderId: orderId,
+      captureId: cap.id,
+      amountCents: 20000,
+      currency: 'USD',
+      status: 'completed',
+    });
     expect(payment.raw).toMatchObject({ id: orderId, status: 'COMPLETED', payer: { payer_id: 'FAKEBUYER' } });
     expect(await statusOf(bookingId)).toBe('confirmed');
   });
@@ -141,7 +159,9 @@ describe('PayPal Orders v2', () => {
 
     const retry = await capture(t, me.token, orderId);
     expect(retry.statusCode).toBe(200);
-    expect(retry.json().purchase_units[0].payments.captures[0].id).toBe(paypal.state.ledger.charges.find((c) => c.orderId === orderId)!.captureId);
+    expect(retry.json().purchase_units[0].payments.captures[0].id).toBe(
+      paypal.state.ledger.charges.find((c) => c.orderId === orderId)!.captureId,
+    );
     expect(paypal.state.ledger.charges.filter((c) => c.orderId === orderId)).toHaveLength(1);
     const ids = captureRequests(orderId).map((r) => r.requestId);
     expect(ids).toHaveLength(2);

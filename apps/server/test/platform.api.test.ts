@@ -26,7 +26,13 @@ describe('health, docs, headers', async () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
-    for (const path of ['/api/users/register', '/api/trainers/login', '/api/userData', '/api/trainerData/{id}', '/api/password/reset']) {
+    for (const path of [
+      '/api/users/register',
+      '/api/trainers/login',
+      '/api/userData',
+      '/api/trainerData/{id}',
+      '/api/password/reset',
+    ]) {
       expect(doc.paths).toHaveProperty([path]);
     }
     expect((await t.app.inject('/api/docs')).statusCode).toBeLessThan(400);
@@ -60,12 +66,20 @@ describe('health, docs, headers', async () => {
   });
 
   it('keeps CORS closed by default', async () => {
-    const res = await t.app.inject({ method: 'OPTIONS', url: '/api/users/login', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const res = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/users/login',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     const patch = await t.app.inject({
       method: 'OPTIONS',
       url: '/api/user/edit',
-      headers: { origin: 'https://evil.example', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'PATCH',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     expect(patch.headers['access-control-allow-origin']).toBeUndefined();
     expect(patch.headers['access-control-allow-methods']).toBeUndefined();
@@ -81,20 +95,29 @@ describe('CORS_ORIGINS opens CORS to the listed origins only', async () => {
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it.each(['PUT', 'PATCH', 'DELETE'])('lets the listed origin preflight %s with Authorization and Content-Type', async (method) => {
-    const preflight = (origin: string) =>
-      t.app.inject({
-        method: 'OPTIONS',
-        url: '/api/user/edit',
-        headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization,content-type' },
-      });
-    const ok = await preflight('https://app.example');
-    expect(ok.statusCode).toBe(204);
-    expect(ok.headers['access-control-allow-origin']).toBe('https://app.example');
-    expect(String(ok.headers['access-control-allow-methods']).split(/,\s*/)).toContain(method);
-    expect(String(ok.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/)).toEqual(expect.arrayContaining(['authorization', 'content-type']));
-    expect((await preflight('https://evil.example')).headers['access-control-allow-origin']).toBeUndefined();
-  });
+  it.each(['PUT', 'PATCH', 'DELETE'])(
+    'lets the listed origin preflight %s with Authorization and Content-Type',
+    async (method) => {
+      const preflight = (origin: string) =>
+        t.app.inject({
+          method: 'OPTIONS',
+          url: '/api/user/edit',
+          headers: {
+            origin,
+            'access-control-request-method': method,
+            'access-control-request-headers': 'authorization,content-type',
+          },
+        });
+      const ok = await preflight('https://app.example');
+      expect(ok.statusCode).toBe(204);
+      expect(ok.headers['access-control-allow-origin']).toBe('https://app.example');
+      expect(String(ok.headers['access-control-allow-methods']).split(/,\s*/)).toContain(method);
+      expect(String(ok.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/)).toEqual(
+        expect.arrayContaining(['authorization', 'content-type']),
+      );
+      expect((await preflight('https://evil.example')).headers['access-control-allow-origin']).toBeUndefined();
+    },
+  );
 });
 
 describe('rate limits', async () => {
@@ -123,12 +146,24 @@ describe('rate limits', async () => {
   it('limits registration and password reset requests too', async () => {
     const codes: number[] = [];
     for (let i = 0; i < 6; i++) {
-      codes.push((await t.app.inject({ method: 'POST', url: '/api/users/register', payload: validSignUp(), remoteAddress: '10.2.0.1' })).statusCode);
+      codes.push(
+        (await t.app.inject({ method: 'POST', url: '/api/users/register', payload: validSignUp(), remoteAddress: '10.2.0.1' }))
+          .statusCode,
+      );
     }
     expect(codes.at(-1)).toBe(429);
     const resets: number[] = [];
     for (let i = 0; i < 6; i++) {
-      resets.push((await t.app.inject({ method: 'POST', url: '/api/password/forgot', payload: { email: uniqueEmail(), role: 'user' }, remoteAddress: '10.3.0.1' })).statusCode);
+      resets.push(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/password/forgot',
+            payload: { email: uniqueEmail(), role: 'user' },
+            remoteAddress: '10.3.0.1',
+          })
+        ).statusCode,
+      );
     }
     expect(resets.at(-1)).toBe(429);
   });
@@ -167,7 +202,13 @@ describe('serving the web app', async () => {
 describe('configuration', () => {
   it('lists every bad value at once', () => {
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', PUBLIC_URL: 'nope', DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')) });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        LOG_LEVEL: 'loud',
+        PUBLIC_URL: 'nope',
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'cfg-')),
+      });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
@@ -218,7 +259,17 @@ describe('migrations', () => {
     await migrate(first);
     await first.db.execute(`insert into newsletter_probe values (1)`).catch(() => undefined);
     const { accounts } = await import('../src/db/schema');
-    await first.db.insert(accounts).values({ role: 'user', email: uniqueEmail(), passwordHash: 'x', firstName: 'Ab', lastName: 'Cd', gender: 'male', age: 20, height: 170, weight: 70 });
+    await first.db.insert(accounts).values({
+      role: 'user',
+      email: uniqueEmail(),
+      passwordHash: 'x',
+      firstName: 'Ab',
+      lastName: 'Cd',
+      gender: 'male',
+      age: 20,
+      height: 170,
+      weight: 70,
+    });
     await first.close();
     const second = await openDatabase({ dataDir });
     expect(await migrate(second)).toEqual([]);
@@ -235,8 +286,23 @@ describe('every error answer has the one shape, also before a route runs', async
 
   it.each([
     ['a method the path does not take', { method: 'DELETE' as const, url: '/api/trainers' }, 405, 'METHOD_NOT_ALLOWED'],
-    ['a text/plain body', { method: 'POST' as const, url: '/api/newsletter', headers: { 'content-type': 'text/plain' }, payload: '{"email":"a@b.co"}' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
-    ['an unknown content type', { method: 'POST' as const, url: '/api/newsletter', headers: { 'content-type': 'application/xml' }, payload: '<email/>' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    [
+      'a text/plain body',
+      {
+        method: 'POST' as const,
+        url: '/api/newsletter',
+        headers: { 'content-type': 'text/plain' },
+        payload: '{"email":"a@b.co"}',
+      },
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
+    [
+      'an unknown content type',
+      { method: 'POST' as const, url: '/api/newsletter', headers: { 'content-type': 'application/xml' }, payload: '<email/>' },
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
     ['a path that does not percent-decode', { url: '/api/trainerData/%E0%A4%A' }, 400, 'BAD_REQUEST'],
   ])('%s', async (_what, request, status, code) => {
     const res = await t.app.inject(request);
@@ -258,7 +324,12 @@ describe('every error answer has the one shape, also before a route runs', async
 
   it('answers the clear messages', async () => {
     expect((await t.app.inject({ url: '/api/trainerData/%E0%A4%A' })).json().message).toBe(SERVER_MSG.badUrl);
-    const plain = await t.app.inject({ method: 'POST', url: '/api/newsletter', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: '/api/newsletter',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expect(plain.json().message).toBe(SERVER_MSG.unsupportedMediaType);
   });
 });
@@ -274,18 +345,67 @@ describe('a NUL character anywhere in a request is a 400, never a 500', async ()
   it.each([
     ['the public trainer search', { url: '/api/trainers?q=%00' }, 'q'],
     ['a trainer list filter', { url: '/api/trainers?city=Cai%00ro' }, 'city'],
-    ['user sign-up names', { method: 'POST' as const, url: '/api/users/register', payload: validSignUp({ firstName: `Na${nul}dia` }) }, 'firstName'],
-    ['trainer sign-up names', { method: 'POST' as const, url: '/api/trainers/register', payload: validTrainerSignUp({ lastName: `Sa${nul}mir` }) }, 'lastName'],
-    ['a review comment', { method: 'POST' as const, url: '/api/reviews/new', headers: { authorization: user.token }, payload: { trainerId: listed.id, rating: 5, comment: `Great${nul}` } }, 'comment'],
-    ['user settings', { method: 'PATCH' as const, url: '/api/user/edit', headers: { authorization: user.token }, payload: { firstName: 'Laila', lastName: 'Samir', email: user.email, title: nul, description: '' } }, 'title'],
-    ['trainer settings', { method: 'PATCH' as const, url: '/api/trainer/edit', headers: { authorization: trainer.token }, payload: { firstName: 'Omar', lastName: 'Zaki', email: trainer.email, title: '', description: nul } }, 'description'],
+    [
+      'user sign-up names',
+      { method: 'POST' as const, url: '/api/users/register', payload: validSignUp({ firstName: `Na${nul}dia` }) },
+      'firstName',
+    ],
+    [
+      'trainer sign-up names',
+      { method: 'POST' as const, url: '/api/trainers/register', payload: validTrainerSignUp({ lastName: `Sa${nul}mir` }) },
+      'lastName',
+    ],
+    [
+      'a review comment',
+      {
+        method: 'POST' as const,
+        url: '/api/reviews/new',
+        headers: { authorization: user.token },
+        payload: { trainerId: listed.id, rating: 5, comment: `Great${nul}` },
+      },
+      'comment',
+    ],
+    [
+      'user settings',
+      {
+        method: 'PATCH' as const,
+        url: '/api/user/edit',
+        headers: { authorization: user.token },
+        payload: { firstName: 'Laila', lastName: 'Samir', email: user.email, title: nul, description: '' },
+      },
+      'title',
+    ],
+    [
+      'trainer settings',
+      {
+        method: 'PATCH' as const,
+        url: '/api/trainer/edit',
+        headers: { authorization: trainer.token },
+        payload: { firstName: 'Omar', lastName: 'Zaki', email: trainer.email, title: '', description: nul },
+      },
+      'description',
+    ],
     ['a path parameter', { url: '/api/trainerData/%00' }, 'id'],
-    ['a nested array item', { method: 'POST' as const, url: '/api/favorites/merge', headers: { authorization: user.token }, payload: { favorites: [listed.id, nul] } }, 'favorites.1'],
+    [
+      'a nested array item',
+      {
+        method: 'POST' as const,
+        url: '/api/favorites/merge',
+        headers: { authorization: user.token },
+        payload: { favorites: [listed.id, nul] },
+      },
+      'favorites.1',
+    ],
     ['a key of the body', { method: 'POST' as const, url: '/api/newsletter', payload: { email: 'a@b.co', [nul]: 1 } }, nul],
   ])('%s', async (_where, request, field) => {
     const res = await t.app.inject(request);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: SERVER_MSG.nulCharacter, statusCode: 400, code: 'VALIDATION_FAILED', errors: { [field]: SERVER_MSG.nulCharacter } });
+    expect(res.json()).toEqual({
+      message: SERVER_MSG.nulCharacter,
+      statusCode: 400,
+      code: 'VALIDATION_FAILED',
+      errors: { [field]: SERVER_MSG.nulCharacter },
+    });
   });
 
   it('finds NUL deep in a body without overflowing the stack', () => {

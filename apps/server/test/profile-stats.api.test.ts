@@ -10,14 +10,18 @@ const db = t.database.db;
 const HOUR = 60 * 60_000;
 
 const profile = async (id: string) => (await t.app.inject(`/api/trainerData/${id}`)).json().trainerData;
-const reviewsOf = async (id: string, token?: string) => (await t.app.inject({ url: `/api/trainer/reviews/${id}`, headers: auth(token) })).json().allReviews as TReview[];
+const reviewsOf = async (id: string, token?: string) =>
+  (await t.app.inject({ url: `/api/trainer/reviews/${id}`, headers: auth(token) })).json().allReviews as TReview[];
 const review = (token: string, trainerId: string, comment: string) =>
   t.app.inject({ method: 'POST', url: '/api/reviews/new', headers: auth(token), payload: { trainerId, rating: 5, comment } });
 
 /** Moves a paid booking into the past, as if its session had happened. */
 async function sessionIsOver(bookingId: string) {
   const startsAt = new Date(Date.now() - 3 * HOUR);
-  await db.update(bookings).set({ startsAt, endsAt: new Date(startsAt.getTime() + HOUR) }).where(eq(bookings.id, bookingId));
+  await db
+    .update(bookings)
+    .set({ startsAt, endsAt: new Date(startsAt.getTime() + HOUR) })
+    .where(eq(bookings.id, bookingId));
 }
 
 describe("the public profile's subscribers (DECISIONS 17)", () => {
@@ -56,7 +60,8 @@ describe('verifiedSession on reviews (DECISIONS 15)', () => {
     const posted = await review(done.token, trainer.id, 'Worth it');
     expect(posted.statusCode).toBe(201);
     expect(posted.json().review).toMatchObject({ verifiedSession: true, isMine: true });
-    for (const u of [upcoming, never, elsewhere]) expect((await review(u.token, trainer.id, 'Looks good')).json().review.verifiedSession).toBe(false);
+    for (const u of [upcoming, never, elsewhere])
+      expect((await review(u.token, trainer.id, 'Looks good')).json().review.verifiedSession).toBe(false);
 
     const list = await reviewsOf(trainer.id);
     expect(list).toHaveLength(4);

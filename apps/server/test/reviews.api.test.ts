@@ -17,13 +17,28 @@ describe('POST /api/reviews/new', () => {
   it('stores a user review with the names from the account, not the body, and updates the average', async () => {
     const tr = await insertTrainer(t);
     const res = await postReview(
-      { trainerId: tr.id, rating: 4, comment: '  Great coach  ', reviewerFirstName: 'Fake', reviewerLastName: 'Name', reviewerProfilePhoto: 'https://evil.example/x.png', userToken: 'ignored' },
+      {
+        trainerId: tr.id,
+        rating: 4,
+        comment: '  Great coach  ',
+        reviewerFirstName: 'Fake',
+        reviewerLastName: 'Name',
+        reviewerProfilePhoto: 'https://evil.example/x.png',
+        userToken: 'ignored',
+      },
       user.token,
     );
     expect(res.statusCode).toBe(201);
     expect(res.json().message).toBe(REVIEW_MSG.created);
     const [review] = await reviewsOf(tr.id);
-    expect(review).toMatchObject({ trainerId: tr.id, rating: 4, comment: 'Great coach', reviewerFirstName: 'Laila', reviewerLastName: 'Samir', reviewerProfilePhoto: '' });
+    expect(review).toMatchObject({
+      trainerId: tr.id,
+      rating: 4,
+      comment: 'Great coach',
+      reviewerFirstName: 'Laila',
+      reviewerLastName: 'Samir',
+      reviewerProfilePhoto: '',
+    });
     expect(typeof review.createdAt).toBe('string');
     expect(await trainerData(tr.id)).toMatchObject({ rating: 4, ratingCount: 1 });
 
@@ -92,9 +107,13 @@ describe('POST /api/reviews/new', () => {
 
   it('concurrent reviews all count (no lost update)', async () => {
     const tr = await insertTrainer(t);
-    const reviewers = await Promise.all(Array.from({ length: 8 }, (_, i) => createAccount(t, 'user', { firstName: `Rev${'a'.repeat(i + 1)}` })));
+    const reviewers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => createAccount(t, 'user', { firstName: `Rev${'a'.repeat(i + 1)}` })),
+    );
     const ratings = [5, 4, 3, 5, 2, 5, 1, 4];
-    const results = await Promise.all(reviewers.map((r, i) => postReview({ trainerId: tr.id, rating: ratings[i], comment: 'ok' }, r.token)));
+    const results = await Promise.all(
+      reviewers.map((r, i) => postReview({ trainerId: tr.id, rating: ratings[i], comment: 'ok' }, r.token)),
+    );
     expect(results.map((r) => r.statusCode)).toEqual(ratings.map(() => 201));
     const avg = Math.round((ratings.reduce((a, b) => a + b, 0) / ratings.length) * 100) / 100;
     expect(await trainerData(tr.id)).toMatchObject({ ratingCount: 8, rating: avg });

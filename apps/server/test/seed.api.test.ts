@@ -19,7 +19,9 @@ describe('demo seed', () => {
           (select min(price_cents)::int from accounts where role = 'trainer') min_price,
           (select max(price_cents)::int from accounts where role = 'trainer') max_price,
           (select count(distinct city)::int from accounts where role = 'trainer') cities,
-          (select count(distinct gender)::int from accounts where role = 'trainer') genders`)) as unknown as { rows: Array<Record<string, number>> };
+          (select count(distinct gender)::int from accounts where role = 'trainer') genders`)) as unknown as {
+          rows: Array<Record<string, number>>;
+        };
       const first = (await count()).rows[0];
       expect(first.trainers).toBeGreaterThanOrEqual(48);
       expect(first.reviewers).toBeGreaterThanOrEqual(10);
@@ -35,7 +37,11 @@ describe('demo seed', () => {
       expect(list.total).toBe(first.trainers);
       // stored as a path, answered as an absolute URL on PUBLIC_URL
       expect(list.viewAllTrainers[0].picture.startsWith(`${t.config.publicUrl}/api/avatars/`)).toBe(true);
-      const login = await t.app.inject({ method: 'POST', url: '/api/trainers/login', payload: { email: 'trainer@spotter.test', password: 'Demo1234' } });
+      const login = await t.app.inject({
+        method: 'POST',
+        url: '/api/trainers/login',
+        payload: { email: 'trainer@spotter.test', password: 'Demo1234' },
+      });
       expect(login.statusCode).toBe(200);
     } finally {
       await t.close();

@@ -19,17 +19,28 @@ const me = async (role: 'user' | 'trainer', token: string) => {
 
 function multipart(file: Buffer, filename: string, contentType: string, field = 'file') {
   const boundary = `----spotter${Math.random().toString(16).slice(2)}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return { payload: Buffer.concat([head, file, tail]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 const upload = (token: string | undefined, file: Buffer, filename = 'photo.png', contentType = 'image/png', field = 'file') => {
   const body = multipart(file, filename, contentType, field);
-  return t.app.inject({ method: 'POST', url: '/api/images', payload: body.payload, headers: { ...body.headers, ...(token ? { authorization: token } : {}) } });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/images',
+    payload: body.payload,
+    headers: { ...body.headers, ...(token ? { authorization: token } : {}) },
+  });
 };
 const picture = (format: 'png' | 'jpeg' | 'webp', width = 900, height = 600) => {
   const img = sharp({ create: { width, height, channels: 3, background: { r: 200, g: 80, b: 40 } } });
-  if (format === 'jpeg') return img.jpeg().withMetadata({ exif: { IFD0: { Copyright: 'secret-exif-marker', Artist: 'Someone' } } }).toBuffer();
+  if (format === 'jpeg')
+    return img
+      .jpeg()
+      .withMetadata({ exif: { IFD0: { Copyright: 'secret-exif-marker', Artist: 'Someone' } } })
+      .toBuffer();
   return img[format]().toBuffer();
 };
 /** A real PNG header that claims 20000 × 20000 pixels (1.6 GB decoded), and almost no data. */
@@ -46,16 +57,33 @@ function hugePngHeader(): Buffer {
   ihdr.writeUInt32BE(20000, 0);
   ihdr.writeUInt32BE(20000, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('personal details', () => {
   it('saves names, title and description for the caller only', async () => {
     const u = await createAccount(t, 'user');
-    const res = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Mona', lastName: 'Zaki', email: u.email, title: 'Runner', description: 'Training for a 10K' });
+    const res = await call('PATCH', '/api/user/edit', u.token, {
+      firstName: 'Mona',
+      lastName: 'Zaki',
+      email: u.email,
+      title: 'Runner',
+      description: 'Training for a 10K',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(SETTINGS_MSG.profileSaved);
-    expect(await me('user', u.token)).toMatchObject({ firstName: 'Mona', lastName: 'Zaki', title: 'Runner', description: 'Training for a 10K', emailVerified: true });
+    expect(await me('user', u.token)).toMatchObject({
+      firstName: 'Mona',
+      lastName: 'Zaki',
+      title: 'Runner',
+      description: 'Training for a 10K',
+      emailVerified: true,
+    });
   });
 
   it.each([
@@ -66,7 +94,14 @@ describe('personal details', () => {
     [{ email: 'nope' }, 'email', 'Invalid email format'],
   ])('rejects %j with the spec message', async (override, field, message) => {
     const u = await createAccount(t, 'user');
-    const res = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Mona', lastName: 'Zaki', email: u.email, title: '', description: '', ...override });
+    const res = await call('PATCH', '/api/user/edit', u.token, {
+      firstName: 'Mona',
+      lastName: 'Zaki',
+      email: u.email,
+      title: '',
+      description: '',
+      ...override,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[field]).toBe(message);
     expect((await me('user', u.token)).firstName).toBe('Nadia');
@@ -75,10 +110,20 @@ describe('personal details', () => {
   it('a new e-mail needs verifying again and gets a mail; a taken one is 409', async () => {
     const u = await createAccount(t, 'user');
     const taken = await createAccount(t, 'user');
-    const conflict = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Nadia', lastName: 'Samir', email: taken.email, currentPassword: u.password });
+    const conflict = await call('PATCH', '/api/user/edit', u.token, {
+      firstName: 'Nadia',
+      lastName: 'Samir',
+      email: taken.email,
+      currentPassword: u.password,
+    });
     expect(conflict.statusCode).toBe(409);
     const fresh = uniqueEmail('moved');
-    const res = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Nadia', lastName: 'Samir', email: fresh, currentPassword: u.password });
+    const res = await call('PATCH', '/api/user/edit', u.token, {
+      firstName: 'Nadia',
+      lastName: 'Samir',
+      email: fresh,
+      currentPassword: u.password,
+    });
     expect(res.json().message).toBe(SETTINGS_MSG.profileSavedVerify);
     expect(await me('user', u.token)).toMatchObject({ email: fresh, emailVerified: false });
     expect(t.outbox().some((m) => m.to === fresh && /Verify/.test(m.subject))).toBe(true);
@@ -87,7 +132,9 @@ describe('personal details', () => {
   it('trainers edit their price, at least 100 whole dollars', async () => {
     const tr = await createAccount(t, 'trainer');
     const base = { firstName: 'Omar', lastName: 'Farouk', email: tr.email, title: 'Coach', description: '' };
-    expect((await call('PATCH', '/api/trainer/edit', tr.token, { ...base, price: 99 })).json().errors.price).toBe('Minimum is 100');
+    expect((await call('PATCH', '/api/trainer/edit', tr.token, { ...base, price: 99 })).json().errors.price).toBe(
+      'Minimum is 100',
+    );
     expect((await call('PATCH', '/api/trainer/edit', tr.token, { ...base, price: 150.5 })).statusCode).toBe(400);
     expect((await call('PATCH', '/api/trainer/edit', tr.token, { ...base, price: 320 })).statusCode).toBe(200);
     expect(await me('trainer', tr.token)).toMatchObject({ price: 320, firstName: 'Omar' });
@@ -97,7 +144,13 @@ describe('personal details', () => {
     const victim = await createAccount(t, 'user', { firstName: 'Victim' });
     const attacker = await createAccount(t, 'user');
     const res = await call('PATCH', '/api/user/edit', attacker.token, {
-      firstName: 'Hacked', lastName: 'Hacked', email: attacker.email, _id: victim.id, id: victim.id, trainerId: victim.id, userToken: victim.token,
+      firstName: 'Hacked',
+      lastName: 'Hacked',
+      email: attacker.email,
+      _id: victim.id,
+      id: victim.id,
+      trainerId: victim.id,
+      userToken: victim.token,
     });
     expect(res.statusCode).toBe(200);
     expect((await me('user', victim.token)).firstName).toBe('Victim');
@@ -109,10 +162,23 @@ describe('personal details: a PATCH changes only what it carries', () => {
   it("the spec's client sends blanks for what it leaves alone: only the title changes", async () => {
     const u = await createAccount(t, 'user', { firstName: 'Keep', lastName: 'Mine' });
     await call('PATCH', '/api/user/edit', u.token, { title: 'Old', description: 'Stays' });
-    const res = await call('PATCH', '/api/user/edit', u.token, { firstName: '', lastName: '', email: '', title: 'New', description: '' });
+    const res = await call('PATCH', '/api/user/edit', u.token, {
+      firstName: '',
+      lastName: '',
+      email: '',
+      title: 'New',
+      description: '',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(SETTINGS_MSG.profileSaved);
-    expect(await me('user', u.token)).toMatchObject({ firstName: 'Keep', lastName: 'Mine', email: u.email, emailVerified: true, title: 'New', description: 'Stays' });
+    expect(await me('user', u.token)).toMatchObject({
+      firstName: 'Keep',
+      lastName: 'Mine',
+      email: u.email,
+      emailVerified: true,
+      title: 'New',
+      description: 'Stays',
+    });
   });
 
   it('every field is optional; null clears the title or the description', async () => {
@@ -127,7 +193,9 @@ describe('personal details: a PATCH changes only what it carries', () => {
   it('accepts numbers sent as numeric strings, as sign-up does', async () => {
     const tr = await createAccount(t, 'trainer');
     expect((await call('PATCH', '/api/trainer/edit', tr.token, { price: '150' })).statusCode).toBe(200);
-    expect((await call('PATCH', '/api/trainer/contact', tr.token, { phone: '01012345678', weight: '70', height: '171' })).statusCode).toBe(200);
+    expect(
+      (await call('PATCH', '/api/trainer/contact', tr.token, { phone: '01012345678', weight: '70', height: '171' })).statusCode,
+    ).toBe(200);
     expect(await me('trainer', tr.token)).toMatchObject({ price: 150, weight: 70, height: 171 });
     expect((await call('PATCH', '/api/trainer/edit', tr.token, { price: 'cheap' })).json().errors.price).toBe('Must be a number');
   });
@@ -140,13 +208,19 @@ describe('personal details: a new e-mail needs the current password', () => {
     const missing = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Changed', email: fresh });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors.currentPassword).toBe(SETTINGS_MSG.currentPasswordForEmail);
-    const wrong = await call('PATCH', '/api/user/edit', u.token, { firstName: 'Changed', email: fresh, currentPassword: 'Wrong123' });
+    const wrong = await call('PATCH', '/api/user/edit', u.token, {
+      firstName: 'Changed',
+      email: fresh,
+      currentPassword: 'Wrong123',
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().errors.currentPassword).toBe(SETTINGS_MSG.wrongPassword);
     expect(await me('user', u.token)).toMatchObject({ email: u.email, firstName: 'Nadia', emailVerified: true });
     expect(t.outbox().some((m) => m.to === fresh)).toBe(false);
     // the same e-mail, in any case, is not a change
-    expect((await call('PATCH', '/api/user/edit', u.token, { email: u.email.toUpperCase(), firstName: 'Changed' })).statusCode).toBe(200);
+    expect(
+      (await call('PATCH', '/api/user/edit', u.token, { email: u.email.toUpperCase(), firstName: 'Changed' })).statusCode,
+    ).toBe(200);
   });
 });
 
@@ -156,17 +230,29 @@ describe('wrong passwords on the settings screens are limited per account', () =
     const other = await createAccount(t, 'user');
     const wrongChange = { oldPassword: 'Wrong123', newPassword: 'Newpass1', confirmPassword: 'Newpass1' };
     for (let i = 0; i < 3; i++) expect((await call('PATCH', '/api/user/password', u.token, wrongChange)).statusCode).toBe(400);
-    expect((await call('PATCH', '/api/user/edit', u.token, { email: uniqueEmail(), currentPassword: 'Wrong123' })).statusCode).toBe(400);
+    expect(
+      (await call('PATCH', '/api/user/edit', u.token, { email: uniqueEmail(), currentPassword: 'Wrong123' })).statusCode,
+    ).toBe(400);
     expect((await call('DELETE', '/api/user', u.token, { password: 'Wrong123' })).statusCode).toBe(400);
 
     const locked = await call('DELETE', '/api/user', u.token, { password: u.password });
     expect(locked.statusCode).toBe(429);
     expect(locked.json().message).toMatch(/^Too many wrong passwords\. Try again in 1[45] minutes\.$/);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
-    expect((await call('PATCH', '/api/user/password', u.token, { ...wrongChange, oldPassword: u.password })).statusCode).toBe(429);
+    expect((await call('PATCH', '/api/user/password', u.token, { ...wrongChange, oldPassword: u.password })).statusCode).toBe(
+      429,
+    );
     expect((await call('GET', '/api/userData', u.token)).statusCode).toBe(200);
     // another account is not affected
-    expect((await call('PATCH', '/api/user/password', other.token, { oldPassword: other.password, newPassword: 'Newpass1', confirmPassword: 'Newpass1' })).statusCode).toBe(200);
+    expect(
+      (
+        await call('PATCH', '/api/user/password', other.token, {
+          oldPassword: other.password,
+          newPassword: 'Newpass1',
+          confirmPassword: 'Newpass1',
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('a right password forgives the earlier wrong ones', async () => {
@@ -178,7 +264,11 @@ describe('wrong passwords on the settings screens are limited per account', () =
     expect(ok.statusCode).toBe(200);
     const token = ok.json().token;
     for (let i = 0; i < 4; i++) {
-      const res = await call('PATCH', '/api/user/password', token, { oldPassword: 'Wrong123', newPassword: 'Newpass2', confirmPassword: 'Newpass2' });
+      const res = await call('PATCH', '/api/user/password', token, {
+        oldPassword: 'Wrong123',
+        newPassword: 'Newpass2',
+        confirmPassword: 'Newpass2',
+      });
       expect(res.statusCode).toBe(400);
     }
   });
@@ -192,42 +282,54 @@ describe('rights', () => {
     expect((await call('PATCH', '/api/trainer/edit', u.token, body)).statusCode).toBe(403);
     expect((await call('PATCH', '/api/user/edit', tr.token, body)).statusCode).toBe(403);
     expect((await call('PATCH', '/api/user/edit', undefined, body)).statusCode).toBe(401);
-    expect((await call('PATCH', '/api/trainer/contact', u.token, { phone: '01012345678', weight: 70, height: 170 })).statusCode).toBe(403);
+    expect(
+      (await call('PATCH', '/api/trainer/contact', u.token, { phone: '01012345678', weight: 70, height: 170 })).statusCode,
+    ).toBe(403);
     expect((await call('DELETE', '/api/trainer', u.token, { password: 'Strong12' })).statusCode).toBe(403);
   });
 });
 
 describe('photos', () => {
-  it.each(['png', 'jpeg', 'webp'] as const)('stores a real %s re-encoded, at most 512 px, without EXIF, cached for a year', async (format) => {
-    const u = await createAccount(t, 'user');
-    const res = await upload(u.token, await picture(format), `me.${format}`, `image/${format}`);
-    expect(res.statusCode).toBe(201);
-    const { url } = res.json();
-    expect(url).toMatch(/^\/api\/images\/[0-9a-f]{64}\.webp$/);
-    const img = await t.app.inject(url);
-    expect(img.statusCode).toBe(200);
-    expect(img.headers['content-type']).toBe('image/webp');
-    expect(img.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    const meta = await sharp(img.rawPayload).metadata();
-    expect(meta.format).toBe('webp');
-    expect(Math.max(meta.width!, meta.height!)).toBe(512);
-    expect(meta.exif).toBeUndefined();
-    expect(img.rawPayload.includes(Buffer.from('secret-exif-marker'))).toBe(false);
+  it.each(['png', 'jpeg', 'webp'] as const)(
+    'stores a real %s re-encoded, at most 512 px, without EXIF, cached for a year',
+    async (format) => {
+      const u = await createAccount(t, 'user');
+      const res = await upload(u.token, await picture(format), `me.${format}`, `image/${format}`);
+      expect(res.statusCode).toBe(201);
+      const { url } = res.json();
+      expect(url).toMatch(/^\/api\/images\/[0-9a-f]{64}\.webp$/);
+      const img = await t.app.inject(url);
+      expect(img.statusCode).toBe(200);
+      expect(img.headers['content-type']).toBe('image/webp');
+      expect(img.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const meta = await sharp(img.rawPayload).metadata();
+      expect(meta.format).toBe('webp');
+      expect(Math.max(meta.width!, meta.height!)).toBe(512);
+      expect(meta.exif).toBeUndefined();
+      expect(img.rawPayload.includes(Buffer.from('secret-exif-marker'))).toBe(false);
 
-    expect((await call('PATCH', '/api/user/edit/photo', u.token, { picture: url })).json().message).toBe(SETTINGS_MSG.photoSaved);
-    expect((await me('user', u.token)).picture).toBe(t.config.publicUrl + url);
-  });
+      expect((await call('PATCH', '/api/user/edit/photo', u.token, { picture: url })).json().message).toBe(
+        SETTINGS_MSG.photoSaved,
+      );
+      expect((await me('user', u.token)).picture).toBe(t.config.publicUrl + url);
+    },
+  );
 
   it('stores the relative address when the absolute URL is sent back, and removes the old photo once replaced', async () => {
     const u = await createAccount(t, 'user');
     const first = (await upload(u.token, await picture('png', 120, 120))).json().url as string;
     const second = (await upload(u.token, await picture('png', 140, 140))).json().url as string;
-    expect((await call('PATCH', '/api/user/edit/photo', u.token, { picture: `http://localhost:3000${first}` })).statusCode).toBe(200);
+    expect((await call('PATCH', '/api/user/edit/photo', u.token, { picture: `http://localhost:3000${first}` })).statusCode).toBe(
+      200,
+    );
     const [stored] = await t.database.db.select({ picture: accounts.picture }).from(accounts).where(eq(accounts.id, u.id));
     expect(stored.picture).toBe(first);
 
     // uploads younger than an hour are kept (one is uploaded before it is chosen); this one is older
-    await t.database.db.update(imagesTable).set({ createdAt: new Date(Date.now() - 2 * 60 * 60_000) }).where(eq(imagesTable.ownerId, u.id));
+    await t.database.db
+      .update(imagesTable)
+      .set({ createdAt: new Date(Date.now() - 2 * 60 * 60_000) })
+      .where(eq(imagesTable.ownerId, u.id));
     expect((await call('PATCH', '/api/user/edit/photo', u.token, { picture: second })).statusCode).toBe(200);
     expect((await me('user', u.token)).picture).toBe(t.config.publicUrl + second);
     expect((await t.app.inject(first)).statusCode).toBe(404);
@@ -288,10 +390,20 @@ describe('contact info and weights', () => {
   it('saves phone, website, weight and height; each weight is a point of the chart', async () => {
     const u = await createAccount(t, 'user');
     for (const weight of [70, 68]) {
-      const res = await call('PATCH', '/api/user/contact', u.token, { phone: '01212345678', website: 'https://nadia.example', weight, height: 171 });
+      const res = await call('PATCH', '/api/user/contact', u.token, {
+        phone: '01212345678',
+        website: 'https://nadia.example',
+        weight,
+        height: 171,
+      });
       expect(res.statusCode).toBe(200);
     }
-    expect(await me('user', u.token)).toMatchObject({ phone: '01212345678', website: 'https://nadia.example', weight: 68, height: 171 });
+    expect(await me('user', u.token)).toMatchObject({
+      phone: '01212345678',
+      website: 'https://nadia.example',
+      weight: 68,
+      height: 171,
+    });
     const weights = (await call('GET', '/api/user/weights', u.token)).json().weights;
     expect(weights.map((w: { weight: number }) => w.weight)).toEqual([70, 68]);
   });
@@ -300,9 +412,15 @@ describe('contact info and weights', () => {
     const u = await createAccount(t, 'user');
     const start = Date.now() - 2000 * 60_000;
     await t.database.db.insert(weightEntries).values(
-      Array.from({ length: WEIGHT_ENTRIES_MAX }, (_, i) => ({ accountId: u.id, weight: i === 0 ? 99 : 60, recordedAt: new Date(start + i * 60_000) })),
+      Array.from({ length: WEIGHT_ENTRIES_MAX }, (_, i) => ({
+        accountId: u.id,
+        weight: i === 0 ? 99 : 60,
+        recordedAt: new Date(start + i * 60_000),
+      })),
     );
-    expect((await call('PATCH', '/api/user/contact', u.token, { phone: '01012345678', weight: 61, height: 170 })).statusCode).toBe(200);
+    expect(
+      (await call('PATCH', '/api/user/contact', u.token, { phone: '01012345678', weight: 61, height: 170 })).statusCode,
+    ).toBe(200);
     const weights = (await call('GET', '/api/user/weights', u.token)).json().weights as Array<{ weight: number }>;
     expect(weights).toHaveLength(WEIGHT_ENTRIES_MAX);
     expect(weights[0].weight).toBe(60);
@@ -313,7 +431,8 @@ describe('contact info and weights', () => {
     const u = await createAccount(t, 'user');
     const other = await createAccount(t, 'user');
     const body = { phone: '01012345678', weight: 70, height: 170 };
-    for (let i = 0; i < CONTACT_SAVES_PER_HOUR; i++) expect((await call('PATCH', '/api/user/contact', u.token, body)).statusCode).toBe(200);
+    for (let i = 0; i < CONTACT_SAVES_PER_HOUR; i++)
+      expect((await call('PATCH', '/api/user/contact', u.token, body)).statusCode).toBe(200);
     const res = await call('PATCH', '/api/user/contact', u.token, body);
     expect(res.statusCode).toBe(429);
     expect(res.json().message).toMatch(/^You saved your contact info too many times this hour\. Try again in \d+ minutes?\.$/);
@@ -329,7 +448,13 @@ describe('contact info and weights', () => {
     [{ height: 251 }, 'height', 'Must be less than 250cm'],
   ])('rejects %j', async (override, field, message) => {
     const u = await createAccount(t, 'user');
-    const res = await call('PATCH', '/api/user/contact', u.token, { phone: '01012345678', website: '', weight: 70, height: 170, ...override });
+    const res = await call('PATCH', '/api/user/contact', u.token, {
+      phone: '01012345678',
+      website: '',
+      weight: 70,
+      height: 170,
+      ...override,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[field]).toBe(message);
   });
@@ -338,15 +463,31 @@ describe('contact info and weights', () => {
 describe('change password', () => {
   it('refuses a wrong old password; on success older tokens die and the fresh one works', async () => {
     const u = await createAccount(t, 'user');
-    const wrong = await call('PATCH', '/api/user/password', u.token, { oldPassword: 'Wrong123', newPassword: 'Newpass1', confirmPassword: 'Newpass1' });
+    const wrong = await call('PATCH', '/api/user/password', u.token, {
+      oldPassword: 'Wrong123',
+      newPassword: 'Newpass1',
+      confirmPassword: 'Newpass1',
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().errors.oldPassword).toBe(SETTINGS_MSG.wrongPassword);
-    const weak = await call('PATCH', '/api/user/password', u.token, { oldPassword: u.password, newPassword: 'weak', confirmPassword: 'weak' });
+    const weak = await call('PATCH', '/api/user/password', u.token, {
+      oldPassword: u.password,
+      newPassword: 'weak',
+      confirmPassword: 'weak',
+    });
     expect(weak.json().errors.newPassword).toBeDefined();
-    const mismatch = await call('PATCH', '/api/user/password', u.token, { oldPassword: u.password, newPassword: 'Newpass1', confirmPassword: 'Newpass2' });
+    const mismatch = await call('PATCH', '/api/user/password', u.token, {
+      oldPassword: u.password,
+      newPassword: 'Newpass1',
+      confirmPassword: 'Newpass2',
+    });
     expect(mismatch.json().errors.confirmPassword).toBe('Passwords must match');
 
-    const ok = await call('PATCH', '/api/user/password', u.token, { oldPassword: u.password, newPassword: 'Newpass1', confirmPassword: 'Newpass1' });
+    const ok = await call('PATCH', '/api/user/password', u.token, {
+      oldPassword: u.password,
+      newPassword: 'Newpass1',
+      confirmPassword: 'Newpass1',
+    });
     expect(ok.statusCode).toBe(200);
     const fresh = ok.json().token;
     expect((await call('GET', '/api/userData', u.token)).statusCode).toBe(401);
@@ -360,9 +501,13 @@ describe('notifications', () => {
   it('keeps the choices and shows them', async () => {
     const tr = await createAccount(t, 'trainer');
     expect((await me('trainer', tr.token)).notifications).toEqual({ account: true, marketing: false });
-    expect((await call('PATCH', '/api/trainer/notifications', tr.token, { account: false, marketing: true })).statusCode).toBe(200);
+    expect((await call('PATCH', '/api/trainer/notifications', tr.token, { account: false, marketing: true })).statusCode).toBe(
+      200,
+    );
     expect((await me('trainer', tr.token)).notifications).toEqual({ account: false, marketing: true });
-    expect((await call('PATCH', '/api/trainer/notifications', tr.token, { account: 'false', marketing: true })).statusCode).toBe(400);
+    expect((await call('PATCH', '/api/trainer/notifications', tr.token, { account: 'false', marketing: true })).statusCode).toBe(
+      400,
+    );
   });
 });
 
@@ -382,13 +527,35 @@ describe('delete account', () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.json().message).toBe(SETTINGS_MSG.accountDeleted);
     expect((await call('GET', '/api/userData', u.token)).statusCode).toBe(401);
-    expect((await call('POST', '/api/users/login', undefined, { email: u.email, password: u.password })).json().message).toBe(SERVER_MSG.badCredentials);
+    expect((await call('POST', '/api/users/login', undefined, { email: u.email, password: u.password })).json().message).toBe(
+      SERVER_MSG.badCredentials,
+    );
     expect((await t.app.inject(url)).statusCode).toBe(404);
     const [review] = (await t.app.inject(`/api/trainer/reviews/${tr.id}`)).json().allReviews;
-    expect(review).toMatchObject({ reviewerFirstName: 'Former', reviewerLastName: 'member', reviewerProfilePhoto: '', rating: 5 });
+    expect(review).toMatchObject({
+      reviewerFirstName: 'Former',
+      reviewerLastName: 'member',
+      reviewerProfilePhoto: '',
+      rating: 5,
+    });
     expect((await t.app.inject(`/api/trainerData/${tr.id}`)).json().trainerData).toMatchObject({ rating: 5, ratingCount: 1 });
     // the address is free again
-    expect((await call('POST', '/api/users/register', undefined, { firstName: 'Back', lastName: 'Again', email: u.email, password: 'Strong12', confirmPassword: 'Strong12', phone: '01012345678', age: 30, gender: 'male', height: 170, weight: 70 })).statusCode).toBe(201);
+    expect(
+      (
+        await call('POST', '/api/users/register', undefined, {
+          firstName: 'Back',
+          lastName: 'Again',
+          email: u.email,
+          password: 'Strong12',
+          confirmPassword: 'Strong12',
+          phone: '01012345678',
+          age: 30,
+          gender: 'male',
+          height: 170,
+          weight: 70,
+        })
+      ).statusCode,
+    ).toBe(201);
   });
 
   it('a deleted trainer leaves the list', async () => {

@@ -37,7 +37,11 @@ async function call(method: string, path: string, { token, json, form }: CallOpt
   if (!['GET', 'HEAD', 'POST'].includes(method) || unsafeHeaders.length) {
     const pre = await fetch(url, {
       method: 'OPTIONS',
-      headers: { origin: CLIENT_ORIGIN, 'access-control-request-method': method, ...(unsafeHeaders.length ? { 'access-control-request-headers': unsafeHeaders.sort().join(',') } : {}) },
+      headers: {
+        origin: CLIENT_ORIGIN,
+        'access-control-request-method': method,
+        ...(unsafeHeaders.length ? { 'access-control-request-headers': unsafeHeaders.sort().join(',') } : {}),
+      },
     });
     expect(pre.status, `preflight ${method} ${path}`).toBeLessThan(300);
     expect(pre.headers.get('access-control-allow-origin'), `preflight ${method} ${path}`).toBe(CLIENT_ORIGIN);
@@ -46,7 +50,12 @@ async function call(method: string, path: string, { token, json, form }: CallOpt
     const allowed = (pre.headers.get('access-control-allow-headers') ?? '').split(',').map((h) => h.trim().toLowerCase());
     for (const h of unsafeHeaders) expect(allowed, `preflight ${method} ${path}`).toContain(h);
   }
-  const res = await fetch(url, { method, headers, body: form ?? (json !== undefined ? JSON.stringify(json) : undefined), redirect: 'manual' });
+  const res = await fetch(url, {
+    method,
+    headers,
+    body: form ?? (json !== undefined ? JSON.stringify(json) : undefined),
+    redirect: 'manual',
+  });
   expect(res.headers.get('access-control-allow-origin'), `${method} ${path}`).toBe(CLIENT_ORIGIN);
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : {}, headers: res.headers };
@@ -56,7 +65,10 @@ async function call(method: string, path: string, { token, json, form }: CallOpt
 const onTestServer = (absolute: string) => `${base}${new URL(absolute).pathname}${new URL(absolute).search}`;
 
 async function verifyMailedLink(email: string) {
-  const mail = t.outbox().filter((m) => m.to === email).at(-1);
+  const mail = t
+    .outbox()
+    .filter((m) => m.to === email)
+    .at(-1);
   const link = new URL(mail!.links[0]);
   const res = await fetch(`${base}${link.pathname}${link.search}`, { redirect: 'manual' });
   expect(res.status).toBe(302);
@@ -169,11 +181,18 @@ describe('a client written against spec section 7, on another origin', () => {
     });
     expect(tr.status, JSON.stringify(tr.body)).toBe(200);
     const mine = (await call('GET', '/trainerData', { token: session.trainerToken })).body.trainerData;
-    expect(mine).toMatchObject({ firstName: 'Kareem', lastName: 'Adel', email: trainer.email, description: 'Strength and conditioning' });
+    expect(mine).toMatchObject({
+      firstName: 'Kareem',
+      lastName: 'Adel',
+      email: trainer.email,
+      description: 'Strength and conditioning',
+    });
   });
 
   it('PATCH /{userType}/edit/photo takes the picture URL; every answer carries it as an absolute URL the client can load', async () => {
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 30, g: 120, b: 200 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 30, g: 120, b: 200 } } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'me.png');
     const uploaded = await call('POST', '/images', { token: session.userToken, form });
@@ -214,13 +233,23 @@ describe('a client written against spec section 7, on another origin', () => {
     const list = await call('GET', `/trainer/reviews/${session.trainerId}`);
     expect(list.status).toBe(200);
     const [review] = list.body.allReviews as Array<Record<string, unknown>>;
-    expect(review).toMatchObject({ rating: 4, comment: 'Patient and precise', reviewerFirstName: 'Laila', reviewerLastName: 'Hassan' });
-    expect(review.reviewerProfilePhoto).toMatch(new RegExp(`^${PUBLIC_URL.replace(/\./g, '\\.')}/api/images/[0-9a-f]{64}\\.webp$`));
+    expect(review).toMatchObject({
+      rating: 4,
+      comment: 'Patient and precise',
+      reviewerFirstName: 'Laila',
+      reviewerLastName: 'Hassan',
+    });
+    expect(review.reviewerProfilePhoto).toMatch(
+      new RegExp(`^${PUBLIC_URL.replace(/\./g, '\\.')}/api/images/[0-9a-f]{64}\\.webp$`),
+    );
     expect((await call('GET', `/trainer/reviews/${session.trainerId}/`)).status).toBe(200);
 
     // a rating string that is not a whole number from 1 to 5 still answers the spec's message
     for (const rating of ['four', '', '4.5', '9']) {
-      const res = await call('POST', '/reviews/new', { token: session.userToken, json: { rating, comment: 'Nice', trainerId: session.trainerId } });
+      const res = await call('POST', '/reviews/new', {
+        token: session.userToken,
+        json: { rating, comment: 'Nice', trainerId: session.trainerId },
+      });
       expect(res.status, rating).toBe(400);
       expect(res.body.message, rating).toBe('Please choose a rating from 1 to 5 stars');
     }
@@ -229,10 +258,15 @@ describe('a client written against spec section 7, on another origin', () => {
   it('pictures in the trainer list and profile are absolute URLs on PUBLIC_URL', async () => {
     const { accounts } = await import('../src/db/schema');
     const { eq } = await import('drizzle-orm');
-    await t.database.db.update(accounts).set({ picture: '/api/avatars/spec-client.svg?g=m' }).where(eq(accounts.id, session.trainerId));
+    await t.database.db
+      .update(accounts)
+      .set({ picture: '/api/avatars/spec-client.svg?g=m' })
+      .where(eq(accounts.id, session.trainerId));
     const profile = (await call('GET', `/trainerData/${session.trainerId}`)).body.trainerData as { picture: string };
     expect(profile.picture).toBe(`${PUBLIC_URL}/api/avatars/spec-client.svg?g=m`);
-    const listed = ((await call('GET', `/trainers?ids=${session.trainerId}`)).body.viewAllTrainers as Array<{ _id: string; picture: string }>).find((x) => x._id === session.trainerId);
+    const listed = (
+      (await call('GET', `/trainers?ids=${session.trainerId}`)).body.viewAllTrainers as Array<{ _id: string; picture: string }>
+    ).find((x) => x._id === session.trainerId);
     expect(listed?.picture).toBe(profile.picture);
     const img = await fetch(onTestServer(profile.picture), { headers: { origin: CLIENT_ORIGIN } });
     expect(img.status).toBe(200);
@@ -275,7 +309,8 @@ describe('requests Node cannot parse still answer the one error shape', () => {
   });
 });
 
-const hasChats = !!t.app.findRoute({ method: 'GET', url: '/api/chats/x' }) && !!t.app.findRoute({ method: 'POST', url: '/api/chats/' });
+const hasChats =
+  !!t.app.findRoute({ method: 'GET', url: '/api/chats/x' }) && !!t.app.findRoute({ method: 'POST', url: '/api/chats/' });
 
 describe.runIf(hasChats)('spec section 7 chat calls (run once the chat routes exist)', () => {
   it('POST /chats/ with the spec payload answers message; GET /chats/{trainerId} answers allMessages', async () => {

@@ -12,10 +12,46 @@ const list = async (query: string) => {
 const city = `Testville${Date.now().toString(36)}`;
 const day = 24 * 60 * 60 * 1000;
 const seeded = [
-  { firstName: 'Nadia', lastName: 'Kamel', gender: 'female' as const, priceCents: 15000, ratingAvg: 4.8, title: 'Yoga teacher', description: 'Vinyasa flows', createdAt: new Date(Date.now() - 5 * day) },
-  { firstName: 'Omar', lastName: 'Zaki', gender: 'male' as const, priceCents: 90000, ratingAvg: 3.1, title: 'Boxing coach', description: 'Pads and footwork', createdAt: new Date(Date.now() - 1 * day) },
-  { firstName: 'Salma', lastName: 'Fouad', gender: 'female' as const, priceCents: 40000, ratingAvg: 4.2, title: 'Running coach', description: 'Your first 5K', createdAt: new Date(Date.now() - 3 * day) },
-  { firstName: 'Karim', lastName: 'Helmy', gender: 'male' as const, priceCents: 25000, ratingAvg: 0, title: 'Strength coach', description: 'Squat 100% better_now', createdAt: new Date(Date.now() - 2 * day) },
+  {
+    firstName: 'Nadia',
+    lastName: 'Kamel',
+    gender: 'female' as const,
+    priceCents: 15000,
+    ratingAvg: 4.8,
+    title: 'Yoga teacher',
+    description: 'Vinyasa flows',
+    createdAt: new Date(Date.now() - 5 * day),
+  },
+  {
+    firstName: 'Omar',
+    lastName: 'Zaki',
+    gender: 'male' as const,
+    priceCents: 90000,
+    ratingAvg: 3.1,
+    title: 'Boxing coach',
+    description: 'Pads and footwork',
+    createdAt: new Date(Date.now() - 1 * day),
+  },
+  {
+    firstName: 'Salma',
+    lastName: 'Fouad',
+    gender: 'female' as const,
+    priceCents: 40000,
+    ratingAvg: 4.2,
+    title: 'Running coach',
+    description: 'Your first 5K',
+    createdAt: new Date(Date.now() - 3 * day),
+  },
+  {
+    firstName: 'Karim',
+    lastName: 'Helmy',
+    gender: 'male' as const,
+    priceCents: 25000,
+    ratingAvg: 0,
+    title: 'Strength coach',
+    description: 'Squat 100% better_now',
+    createdAt: new Date(Date.now() - 2 * day),
+  },
 ];
 for (const s of seeded) await insertTrainer(t, { ...s, city });
 await insertTrainer(t, { firstName: 'Hidden', city, emailVerifiedAt: null });
@@ -29,7 +65,22 @@ describe('GET /api/trainers', () => {
     expect(names(body)).toEqual(['Nadia', 'Salma', 'Omar', 'Karim']);
     expect(body).toMatchObject({ total: 4, totalIsEstimate: false, page: 1, limit: 24 });
     const first = body.viewAllTrainers[0];
-    expect(Object.keys(first).sort()).toEqual(['_id', 'city', 'country', 'description', 'firstName', 'gender', 'lastName', 'picture', 'price', 'rating', 'ratingCount', 'title'].sort());
+    expect(Object.keys(first).sort()).toEqual(
+      [
+        '_id',
+        'city',
+        'country',
+        'description',
+        'firstName',
+        'gender',
+        'lastName',
+        'picture',
+        'price',
+        'rating',
+        'ratingCount',
+        'title',
+      ].sort(),
+    );
     expect(first).toMatchObject({ price: 150, rating: 4.8 });
   });
 
@@ -94,7 +145,13 @@ describe('GET /api/trainerData/:id (public profile)', () => {
     const tr = await insertTrainer(t, { firstName: 'Public', city, ratingAvg: 4.5, ratingCount: 2 });
     const res = await t.app.inject(`/api/trainerData/${tr.id}`);
     expect(res.statusCode).toBe(200);
-    expect(res.json().trainerData).toMatchObject({ _id: tr.id, firstName: 'Public', rating: 4.5, ratingCount: 2, subscribers: 0 });
+    expect(res.json().trainerData).toMatchObject({
+      _id: tr.id,
+      firstName: 'Public',
+      rating: 4.5,
+      ratingCount: 2,
+      subscribers: 0,
+    });
     for (const key of ['email', 'phone', 'age', 'height', 'weight']) expect(res.json().trainerData).not.toHaveProperty(key);
   });
 
@@ -173,7 +230,9 @@ describe('pictures', () => {
     expect(row.picture).toBe('/api/avatars/pictured.svg?g=f');
     // already absolute: left as it is
     const remote = await insertTrainer(t, { city, picture: 'https://cdn.example/coach.png' });
-    expect((await t.app.inject(`/api/trainerData/${remote.id}`)).json().trainerData.picture).toBe('https://cdn.example/coach.png');
+    expect((await t.app.inject(`/api/trainerData/${remote.id}`)).json().trainerData.picture).toBe(
+      'https://cdn.example/coach.png',
+    );
   });
 
   it("answers the owner's picture and reviewers' photos absolute too", async () => {
@@ -184,7 +243,12 @@ describe('pictures', () => {
     const me = await t.app.inject({ url: '/api/userData', headers: { authorization: u.token } });
     expect(me.json().userData.picture).toBe(`${t.config.publicUrl}/api/avatars/reviewer.svg`);
     const tr = await insertTrainer(t, { city });
-    const posted = await t.app.inject({ method: 'POST', url: '/api/reviews/new', headers: { authorization: u.token }, payload: { trainerId: tr.id, rating: 5, comment: 'Good' } });
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/api/reviews/new',
+      headers: { authorization: u.token },
+      payload: { trainerId: tr.id, rating: 5, comment: 'Good' },
+    });
     expect(posted.json().review.reviewerProfilePhoto).toBe(`${t.config.publicUrl}/api/avatars/reviewer.svg`);
     const reviews = await t.app.inject(`/api/trainer/reviews/${tr.id}`);
     expect(reviews.json().allReviews[0].reviewerProfilePhoto).toBe(`${t.config.publicUrl}/api/avatars/reviewer.svg`);
@@ -196,7 +260,14 @@ describe('public answers never read private columns', () => {
 
   it('the list and the profile select only public columns', async () => {
     const repo = await import('../src/modules/trainers/trainers.repo');
-    const page = repo.findTrainers(t.database.db, { filters: { city, q: 'coach', minPrice: 100, ids: [] }, sort: 'rating', limit: 24, offset: 0 }).toSQL().sql;
+    const page = repo
+      .findTrainers(t.database.db, {
+        filters: { city, q: 'coach', minPrice: 100, ids: [] },
+        sort: 'rating',
+        limit: 24,
+        offset: 0,
+      })
+      .toSQL().sql;
     const one = repo.findListedTrainerQuery(t.database.db, '3f1c2b9e-0000-4000-8000-000000000000').toSQL().sql;
     for (const sql of [page, one]) {
       expect(sql).toMatch(/^select "id", "first_name"/);

@@ -70,7 +70,9 @@ export class ChatSocket {
 
   /** The next message frame whose text is `text`. */
   message(text: string) {
-    return this.next((f): f is Extract<TWsServerFrame, { type: 'message' }> => f.type === 'message' && f.message.message === text).then((f) => f.message);
+    return this.next(
+      (f): f is Extract<TWsServerFrame, { type: 'message' }> => f.type === 'message' && f.message.message === text,
+    ).then((f) => f.message);
   }
 
   /** Resolves with the close code, or fails after the wait. */

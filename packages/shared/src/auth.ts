@@ -31,10 +31,7 @@ const signUpFields = {
   picture: z.string().max(2000).optional(),
 };
 
-const passwordsMatch = <T extends { password: string; confirmPassword: string }>(
-  data: T,
-  ctx: z.RefinementCtx,
-) => {
+const passwordsMatch = <T extends { password: string; confirmPassword: string }>(data: T, ctx: z.RefinementCtx) => {
   if (data.password !== data.confirmPassword) {
     ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: MSG.passwordsMatch });
   }
@@ -43,9 +40,7 @@ const passwordsMatch = <T extends { password: string; confirmPassword: string }>
 export const ZUserSignUpRequest = z.object(signUpFields).superRefine(passwordsMatch);
 export type TUserSignUpRequest = z.input<typeof ZUserSignUpRequest>;
 
-export const ZTrainerSignUpRequest = z
-  .object({ ...signUpFields, price: PriceSchema })
-  .superRefine(passwordsMatch);
+export const ZTrainerSignUpRequest = z.object({ ...signUpFields, price: PriceSchema }).superRefine(passwordsMatch);
 export type TTrainerSignUpRequest = z.input<typeof ZTrainerSignUpRequest>;
 
 export const ZLoginRequest = z.object({

@@ -41,7 +41,10 @@ export function canonicalTimeZone(zone: string): string | undefined {
     return undefined;
   }
   const lower = zone.toLowerCase();
-  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone').find((z) => z.toLowerCase() === lower) : undefined;
+  const known =
+    typeof Intl.supportedValuesOf === 'function'
+      ? Intl.supportedValuesOf('timeZone').find((z) => z.toLowerCase() === lower)
+      : undefined;
   return known ?? (resolved.toLowerCase() === lower ? resolved : zone);
 }
 

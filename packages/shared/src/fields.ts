@@ -51,11 +51,7 @@ export const PasswordSchema = z
   .regex(PASSWORD_PATTERN, MSG.passwordShape);
 
 export const PHONE_PATTERN = /^01[0125][0-9]{8}$/;
-export const PhoneSchema = z
-  .string({ error: MSG.required })
-  .trim()
-  .min(1, MSG.required)
-  .regex(PHONE_PATTERN, MSG.phoneInvalid);
+export const PhoneSchema = z.string({ error: MSG.required }).trim().min(1, MSG.required).regex(PHONE_PATTERN, MSG.phoneInvalid);
 
 export const AgeSchema = numeric(MSG.ageNumber).pipe(
   z.number().int(MSG.ageInteger).min(LIMITS.ageMin, MSG.ageMin).max(LIMITS.ageMax, MSG.ageMax),
@@ -92,10 +88,7 @@ export const PriceSchema = numeric(MSG.number).pipe(
 );
 
 export const TitleSchema = z.string().trim().max(LIMITS.titleMax, MSG.max(LIMITS.titleMax));
-export const DescriptionSchema = z
-  .string()
-  .trim()
-  .max(LIMITS.descriptionMax, MSG.max(LIMITS.descriptionMax));
+export const DescriptionSchema = z.string().trim().max(LIMITS.descriptionMax, MSG.max(LIMITS.descriptionMax));
 
 export const WebsiteSchema = z
   .string()

@@ -18,7 +18,10 @@ export type TAuthConfigResponse = z.infer<typeof ZAuthConfigResponse>;
 /** `POST /api/auth/google`: the ID token Google handed the browser, verified by the server alone. */
 export const ZGoogleSignInRequest = z.object({
   // Google's ID tokens are about 1.2 kB; 8 kB leaves room and refuses anything silly
-  credential: z.string({ error: GOOGLE_MSG.credentialRequired }).min(1, GOOGLE_MSG.credentialRequired).max(8192, GOOGLE_MSG.invalidCredential),
+  credential: z
+    .string({ error: GOOGLE_MSG.credentialRequired })
+    .min(1, GOOGLE_MSG.credentialRequired)
+    .max(8192, GOOGLE_MSG.invalidCredential),
   role: RoleSchema,
 });
 export type TGoogleSignInRequest = z.input<typeof ZGoogleSignInRequest>;

@@ -27,7 +27,10 @@ export const ZReviewsResponse = z.object({ allReviews: z.array(ZReview) });
  */
 const RatingSchema = z
   .union([z.number(), z.string().transform(numericStringToNumber)], { error: RATING_MSG })
-  .pipe(z.number({ error: RATING_MSG }).int(RATING_MSG).min(1, RATING_MSG).max(5, RATING_MSG)) as unknown as z.ZodType<number, number>;
+  .pipe(z.number({ error: RATING_MSG }).int(RATING_MSG).min(1, RATING_MSG).max(5, RATING_MSG)) as unknown as z.ZodType<
+  number,
+  number
+>;
 
 /**
  * POST /api/reviews/new. The reviewer comes from the token; the spec's reviewer fields and

@@ -59,7 +59,10 @@ export const ZPersonalDetailsForm = z.object({
 export const ZTrainerPersonalDetailsForm = ZPersonalDetailsForm.extend({ price: PriceSchema });
 
 export const ZEditPhotoRequest = z.object({
-  picture: z.string({ error: 'Choose a photo first' }).min(1, 'Choose a photo first').max(300, 'This is not a photo stored by Spotter'),
+  picture: z
+    .string({ error: 'Choose a photo first' })
+    .min(1, 'Choose a photo first')
+    .max(300, 'This is not a photo stored by Spotter'),
 });
 
 export const ZContactRequest = z.object({
@@ -77,7 +80,8 @@ export const ZChangePasswordRequest = z
     confirmPassword: z.string({ error: MSG.confirmRequired }).min(1, MSG.confirmRequired),
   })
   .superRefine((d, ctx) => {
-    if (d.newPassword !== d.confirmPassword) ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: MSG.passwordsMatch });
+    if (d.newPassword !== d.confirmPassword)
+      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: MSG.passwordsMatch });
   });
 export type TChangePasswordRequest = z.input<typeof ZChangePasswordRequest>;
 

@@ -86,7 +86,13 @@ export const ZTrainersQuery = z
       .max(L.idsMax)
       .optional()
       .describe('comma-separated trainer ids (the favourites filter)')
-      .transform((csv) => csv?.split(',').map((s) => s.trim()).filter(isId).slice(0, 500)),
+      .transform((csv) =>
+        csv
+          ?.split(',')
+          .map((s) => s.trim())
+          .filter(isId)
+          .slice(0, 500),
+      ),
   })
   .refine((v) => v.minPrice === undefined || v.maxPrice === undefined || v.minPrice <= v.maxPrice, {
     message: 'minPrice must not be more than maxPrice',

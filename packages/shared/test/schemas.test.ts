@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { bmiCategory, bmiMessage, computeBmi, MSG, PASSWORD_PATTERN, PHONE_PATTERN, ZLoginRequest, ZUserSignUpRequest } from '../src';
+import {
+  bmiCategory,
+  bmiMessage,
+  computeBmi,
+  MSG,
+  PASSWORD_PATTERN,
+  PHONE_PATTERN,
+  ZLoginRequest,
+  ZUserSignUpRequest,
+} from '../src';
 
 const valid = {
   firstName: 'Nadia',

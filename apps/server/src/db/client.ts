@@ -31,7 +31,8 @@ export interface Database {
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 function checkChannel(channel: string) {
   // PGlite lowercases channel names, and LISTEN takes an identifier, not a parameter
-  if (!CHANNEL_NAME.test(channel)) throw new Error(`invalid channel name ${JSON.stringify(channel)}: use lowercase letters, digits and _`);
+  if (!CHANNEL_NAME.test(channel))
+    throw new Error(`invalid channel name ${JSON.stringify(channel)}: use lowercase letters, digits and _`);
 }
 
 type DatabaseOptions = { url?: string; dataDir?: string; inMemory?: boolean };
@@ -127,7 +128,12 @@ function createPgListener(url: string) {
   let closed = false;
 
   async function connect(): Promise<pg.Client> {
-    const c = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: 5000, application_name: 'spotter-listener' });
+    const c = new pg.Client({
+      connectionString: url,
+      keepAlive: true,
+      connectionTimeoutMillis: 5000,
+      application_name: 'spotter-listener',
+    });
     c.on('notification', (n) => {
       for (const l of channels.get(n.channel) ?? []) l.onPayload(n.payload ?? '');
     });

@@ -27,7 +27,9 @@ const TRAINER_INDEX_PREDICATE = sql.raw(`role = 'trainer' and deleted_at is null
  * and a price, which a trainer signed in with Google has not set yet. The list's b-tree indexes
  * hold the price (key or INCLUDE), so a page is still found by an index-only scan.
  */
-export const LISTED_TRAINER = sql.raw(`role = 'trainer' and deleted_at is null and email_verified_at is not null and price_cents is not null`);
+export const LISTED_TRAINER = sql.raw(
+  `role = 'trainer' and deleted_at is null and email_verified_at is not null and price_cents is not null`,
+);
 
 /**
  * Users and trainers share one table: they have the same fields, log in the same way and
@@ -36,7 +38,9 @@ export const LISTED_TRAINER = sql.raw(`role = 'trainer' and deleted_at is null a
 export const accounts = pgTable(
   'accounts',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     role: text('role', { enum: ['user', 'trainer'] }).notNull(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
@@ -73,8 +77,12 @@ export const accounts = pgTable(
     index('accounts_trainer_rating_idx').on(t.ratingAvg.desc(), t.id).where(TRAINER_INDEX_PREDICATE),
     index('accounts_trainer_price_idx').on(t.priceCents, t.id).where(TRAINER_INDEX_PREDICATE),
     index('accounts_trainer_newest_idx').on(t.createdAt.desc(), t.id).where(TRAINER_INDEX_PREDICATE),
-    index('accounts_trainer_city_idx').on(sql`lower(${t.city})`, t.ratingAvg.desc(), t.id).where(TRAINER_INDEX_PREDICATE),
-    index('accounts_trainer_city_price_idx').on(sql`lower(${t.city})`, t.priceCents, t.id).where(TRAINER_INDEX_PREDICATE),
+    index('accounts_trainer_city_idx')
+      .on(sql`lower(${t.city})`, t.ratingAvg.desc(), t.id)
+      .where(TRAINER_INDEX_PREDICATE),
+    index('accounts_trainer_city_price_idx')
+      .on(sql`lower(${t.city})`, t.priceCents, t.id)
+      .where(TRAINER_INDEX_PREDICATE),
     index('accounts_trainer_search_idx')
       .using('gin', sql`(${t.firstName} || ' ' || ${t.lastName} || ' ' || ${t.title} || ' ' || ${t.description}) gin_trgm_ops`)
       .where(TRAINER_INDEX_PREDICATE),
@@ -90,7 +98,9 @@ export const accounts = pgTable(
 export const accountTokens = pgTable(
   'account_tokens',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     accountId: uuid('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
@@ -108,7 +118,9 @@ export const accountTokens = pgTable(
 export const reviews = pgTable(
   'reviews',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     trainerId: uuid('trainer_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
@@ -173,7 +185,9 @@ export const images = pgTable(
 export const weightEntries = pgTable(
   'weight_entries',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     accountId: uuid('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
@@ -191,7 +205,9 @@ export const weightEntries = pgTable(
 export const messages = pgTable(
   'messages',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity().notNull(),
     userId: uuid('user_id')
       .notNull()
@@ -211,7 +227,9 @@ export const messages = pgTable(
     index('messages_conversation_idx').on(t.trainerId, t.userId, t.seq),
     index('messages_trainer_seq_idx').on(t.trainerId, t.seq),
     index('messages_user_idx').on(t.userId, t.trainerId, t.seq),
-    index('messages_unmailed_idx').on(t.createdAt).where(sql`read_at is null and mailed_at is null`),
+    index('messages_unmailed_idx')
+      .on(t.createdAt)
+      .where(sql`read_at is null and mailed_at is null`),
     check('messages_sender_role_ck', sql`${t.senderRole} in ('user', 'trainer')`),
     check('messages_body_ck', sql`char_length(${t.body}) between 1 and 2000`),
   ],
@@ -242,7 +260,9 @@ export const LIVE_BOOKING = sql.raw(`status in ('pending', 'confirmed')`);
 export const bookings = pgTable(
   'bookings',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     trainerId: uuid('trainer_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
@@ -279,7 +299,9 @@ export const bookings = pgTable(
 export const payments = pgTable(
   'payments',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     bookingId: uuid('booking_id')
       .notNull()
       .references(() => bookings.id, { onDelete: 'cascade' }),
@@ -330,5 +352,9 @@ export const jobs = pgTable(
     failedAt: timestamp('failed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('jobs_due_idx').on(t.runAt).where(sql`failed_at is null`)],
+  (t) => [
+    index('jobs_due_idx')
+      .on(t.runAt)
+      .where(sql`failed_at is null`),
+  ],
 );

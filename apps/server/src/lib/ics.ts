@@ -13,7 +13,11 @@ type CalendarEvent = {
 };
 
 /** 20261122T203300Z */
-const icsDate = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const icsDate = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /** Text values escape backslash, semicolon, comma and line breaks (RFC 5545 3.3.11). */
 const escapeIcsText = (s: string) =>

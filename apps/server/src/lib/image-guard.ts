@@ -39,15 +39,18 @@ class MetadataBudget {
   add(bytes: number) {
     this.blocks++;
     this.bytes += bytes;
-    if (this.blocks > METADATA_MAX_BLOCKS) throw new ImageGuardError('metadata', `more than ${METADATA_MAX_BLOCKS} metadata blocks`);
-    if (this.bytes > METADATA_MAX_BYTES) throw new ImageGuardError('metadata', `more than ${METADATA_MAX_BYTES} bytes of metadata`);
+    if (this.blocks > METADATA_MAX_BLOCKS)
+      throw new ImageGuardError('metadata', `more than ${METADATA_MAX_BLOCKS} metadata blocks`);
+    if (this.bytes > METADATA_MAX_BYTES)
+      throw new ImageGuardError('metadata', `more than ${METADATA_MAX_BYTES} bytes of metadata`);
   }
 }
 
 function detectFormat(input: Buffer): ImageFormat | undefined {
   if (input.length >= 8 && input.readUInt32BE(0) === 0x89504e47 && input.readUInt32BE(4) === 0x0d0a1a0a) return 'png';
   if (input.length >= 3 && input[0] === 0xff && input[1] === 0xd8 && input[2] === 0xff) return 'jpeg';
-  if (input.length >= 12 && input.toString('latin1', 0, 4) === 'RIFF' && input.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  if (input.length >= 12 && input.toString('latin1', 0, 4) === 'RIFF' && input.toString('latin1', 8, 12) === 'WEBP')
+    return 'webp';
   return undefined;
 }
 
@@ -170,7 +173,8 @@ function stripJpeg(input: Buffer): Buffer {
         kept.push(segment);
       } else if (m === 0xe2 && body.toString('latin1', 0, 12) === 'ICC_PROFILE\0') {
         iccBytes += body.length - 14;
-        if (iccBytes > ICC_MAX_BYTES) throw new ImageGuardError('icc', `the colour profile is larger than ${ICC_MAX_BYTES} bytes`);
+        if (iccBytes > ICC_MAX_BYTES)
+          throw new ImageGuardError('icc', `the colour profile is larger than ${ICC_MAX_BYTES} bytes`);
         kept.push(segment);
       } else if (m === 0xee && !keptAdobe && body.toString('latin1', 0, 5) === 'Adobe') {
         // tells the decoder whether 4-channel data is CMYK or YCCK
@@ -184,7 +188,11 @@ function stripJpeg(input: Buffer): Buffer {
       sawScan = true;
       // entropy-coded data runs to the next marker that is neither a stuffed 0xFF00 nor a restart
       let i = input.indexOf(0xff, pos);
-      while (i !== -1 && i + 1 < input.length && (input[i + 1] === 0 || input[i + 1] === 0xff || (input[i + 1] >= 0xd0 && input[i + 1] <= 0xd7))) {
+      while (
+        i !== -1 &&
+        i + 1 < input.length &&
+        (input[i + 1] === 0 || input[i + 1] === 0xff || (input[i + 1] >= 0xd0 && input[i + 1] <= 0xd7))
+      ) {
         i = input.indexOf(0xff, i + 1);
       }
       if (i === -1 || i + 1 >= input.length) throw damaged('the JPEG ends before its end-of-image marker');

@@ -27,7 +27,14 @@ const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
  * job, and a job whose process died is picked up again once its lock expires. Handlers must be
  * idempotent (a job can run twice if a process dies after the work and before the delete).
  */
-export function createJobRunner({ db, log, now = () => new Date(), pollMs = 15_000, lockMs = 5 * 60_000, maxAttempts = 5 }: JobRunnerOptions) {
+export function createJobRunner({
+  db,
+  log,
+  now = () => new Date(),
+  pollMs = 15_000,
+  lockMs = 5 * 60_000,
+  maxAttempts = 5,
+}: JobRunnerOptions) {
   const handlers = new Map<string, JobHandler>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
@@ -58,7 +65,9 @@ export function createJobRunner({ db, log, now = () => new Date(), pollMs = 15_0
       const message = err instanceof Error ? err.message : String(err);
       if (job.attempts >= maxAttempts || !handler) {
         log.error({ err, job: { id: job.id, kind: job.kind } }, 'job failed for good');
-        await db.execute(sql`update jobs set failed_at = ${at.toISOString()}::timestamptz, locked_until = null, last_error = ${message} where id = ${job.id}`);
+        await db.execute(
+          sql`update jobs set failed_at = ${at.toISOString()}::timestamptz, locked_until = null, last_error = ${message} where id = ${job.id}`,
+        );
       } else {
         // back off: 30 s, 1 min, 2 min, … at most an hour
         const delay = Math.min(30_000 * 2 ** (job.attempts - 1), 60 * 60_000);

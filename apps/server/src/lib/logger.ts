@@ -25,7 +25,14 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, q)}?${params.join('&')}`;
 }
 
-type SerializedError = { type: string; message: string; stack?: string; code?: unknown; cause?: SerializedError; [key: string]: unknown };
+type SerializedError = {
+  type: string;
+  message: string;
+  stack?: string;
+  code?: unknown;
+  cause?: SerializedError;
+  [key: string]: unknown;
+};
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
@@ -44,7 +51,12 @@ function isQueryError(err: Record<string, unknown>): boolean {
 
 /** Only the call stack: the first lines of `stack` repeat the message. */
 const framesOnly = (stack: unknown) =>
-  typeof stack === 'string' ? stack.split('\n').filter((l) => /^\s+at /.test(l)).join('\n') : undefined;
+  typeof stack === 'string'
+    ? stack
+        .split('\n')
+        .filter((l) => /^\s+at /.test(l))
+        .join('\n')
+    : undefined;
 
 /** The SQLSTATE of a query error, from the error or the driver error it wraps. */
 function sqlState(err: Record<string, unknown>): unknown {
@@ -52,7 +64,18 @@ function sqlState(err: Record<string, unknown>): unknown {
   return isObject(err.cause) ? sqlState(err.cause) : undefined;
 }
 
-const OMITTED_FIELDS = new Set(['message', 'stack', 'cause', 'query', 'params', 'parameters', 'detail', 'where', 'internalQuery', 'hint']);
+const OMITTED_FIELDS = new Set([
+  'message',
+  'stack',
+  'cause',
+  'query',
+  'params',
+  'parameters',
+  'detail',
+  'where',
+  'internalQuery',
+  'hint',
+]);
 
 /**
  * Errors for the log: type, message, stack and plain fields, with the causes; a failed query is
@@ -63,10 +86,19 @@ export function serializeError(err: unknown, depth = 0): unknown {
   const type = (err.constructor as { name?: string } | undefined)?.name ?? 'Error';
   if (isQueryError(err)) {
     const table = typeof err.table === 'string' ? err.table : undefined;
-    const constraint = typeof err.constraint === 'string' ? err.constraint : isObject(err.cause) && typeof err.cause.constraint === 'string' ? err.cause.constraint : undefined;
+    const constraint =
+      typeof err.constraint === 'string'
+        ? err.constraint
+        : isObject(err.cause) && typeof err.cause.constraint === 'string'
+          ? err.cause.constraint
+          : undefined;
     return { type, message: 'database query failed', code: sqlState(err), table, constraint, stack: framesOnly(err.stack) };
   }
-  const out: SerializedError = { type, message: typeof err.message === 'string' ? err.message : String(err), stack: typeof err.stack === 'string' ? err.stack : undefined };
+  const out: SerializedError = {
+    type,
+    message: typeof err.message === 'string' ? err.message : String(err),
+    stack: typeof err.stack === 'string' ? err.stack : undefined,
+  };
   for (const [key, value] of Object.entries(err)) {
     if (OMITTED_FIELDS.has(key) || typeof value === 'function') continue;
     out[key] = key === 'url' && typeof value === 'string' ? redactUrl(value) : value;
@@ -117,7 +149,13 @@ export function loggerOptions(level: string, stream?: { write(line: string): voi
     },
     serializers: {
       req(req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
-        return { method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+        return {
+          method: req.method,
+          url: redactUrl(req.url),
+          host: req.host,
+          remoteAddress: req.ip,
+          remotePort: req.socket?.remotePort,
+        };
       },
       err: serializeError,
       cause: serializeError,

@@ -28,9 +28,7 @@ export function createNotifyBus(database: Database, log: FastifyBaseLogger) {
     async subscribe(channel: string, handler: NotifyHandler, onReconnect?: () => void): Promise<void> {
       let queue = Promise.resolve();
       const run = (payload: string) => {
-        queue = queue
-          .then(() => handler(payload))
-          .catch((err) => log.error({ err, channel }, 'notification handler failed'));
+        queue = queue.then(() => handler(payload)).catch((err) => log.error({ err, channel }, 'notification handler failed'));
       };
       stops.push(
         await database.listen(channel, run, () => {

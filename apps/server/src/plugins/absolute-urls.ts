@@ -25,7 +25,11 @@ export function withAbsolutePictures<T>(value: T, base: string): T {
   let out: Record<string, unknown> | undefined;
   for (const [key, item] of Object.entries(record)) {
     const next =
-      typeof item === 'string' ? (PICTURE_FIELD.test(key) && OWN_PATH.test(item) ? base + item : item) : withAbsolutePictures(item, base);
+      typeof item === 'string'
+        ? PICTURE_FIELD.test(key) && OWN_PATH.test(item)
+          ? base + item
+          : item
+        : withAbsolutePictures(item, base);
     if (next !== item) (out ??= { ...record })[key] = next;
   }
   return (out ?? value) as T;

@@ -44,7 +44,10 @@ export function createAuth(db: Db, tokens: TokenService) {
       const caller = await identify(req);
       if (!caller) throw new AppError('UNAUTHENTICATED', SERVER_MSG.noToken);
       if (role && caller.role !== role) {
-        throw new AppError('FORBIDDEN_ROLE', wrongRoleMessage ?? (role === 'trainer' ? SERVER_MSG.wrongRoleTrainer : SERVER_MSG.wrongRoleUser));
+        throw new AppError(
+          'FORBIDDEN_ROLE',
+          wrongRoleMessage ?? (role === 'trainer' ? SERVER_MSG.wrongRoleTrainer : SERVER_MSG.wrongRoleUser),
+        );
       }
       req.caller = caller;
     };
@@ -63,4 +66,3 @@ export const callerOf = (req: FastifyRequest): Caller => {
   if (!req.caller) throw new AppError('UNAUTHENTICATED', SERVER_MSG.noToken);
   return req.caller;
 };
-

@@ -55,8 +55,10 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     const status = err.statusCode ?? 500;
     if (status === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(reply, 'PAYLOAD_TOO_LARGE', SERVER_MSG.tooLarge);
-    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) return send(reply, 'MALFORMED_JSON', SERVER_MSG.malformedJson);
-    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return send(reply, 'UNSUPPORTED_MEDIA_TYPE', SERVER_MSG.unsupportedMediaType);
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError)
+      return send(reply, 'MALFORMED_JSON', SERVER_MSG.malformedJson);
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      return send(reply, 'UNSUPPORTED_MEDIA_TYPE', SERVER_MSG.unsupportedMediaType);
     if (status === 429) return send(reply, 'RATE_LIMITED', SERVER_MSG.tooMany);
     if (status >= 400 && status < 500) return send(reply, codeOfStatus(status), err.message);
     req.log.error({ err }, 'unhandled error');
@@ -80,9 +82,19 @@ export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: 
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const code: ErrorCode = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : err.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'BAD_REQUEST';
+  const code: ErrorCode =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? 'REQUEST_TIMEOUT'
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? 'HEADERS_TOO_LARGE'
+        : 'BAD_REQUEST';
   const status = ERROR_STATUS[code];
-  const message = code === 'REQUEST_TIMEOUT' ? 'The request took too long to arrive' : code === 'HEADERS_TOO_LARGE' ? SERVER_MSG.tooLarge : SERVER_MSG.badRequest;
+  const message =
+    code === 'REQUEST_TIMEOUT'
+      ? 'The request took too long to arrive'
+      : code === 'HEADERS_TOO_LARGE'
+        ? SERVER_MSG.tooLarge
+        : SERVER_MSG.badRequest;
   const body = JSON.stringify(errorBody(code, message));
   if (socket.writable) {
     socket.write(
@@ -106,7 +118,11 @@ export async function registerApiNotFound(app: FastifyInstance) {
         const allowed = ROUTABLE_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
         if (allowed.length) {
           reply.header('Allow', allowed.join(', '));
-          return send(reply, 'METHOD_NOT_ALLOWED', `${SERVER_MSG.methodNotAllowed}: ${req.method} ${path} (allowed: ${allowed.join(', ')})`);
+          return send(
+            reply,
+            'METHOD_NOT_ALLOWED',
+            `${SERVER_MSG.methodNotAllowed}: ${req.method} ${path} (allowed: ${allowed.join(', ')})`,
+          );
         }
         return send(reply, 'NOT_FOUND', `Not found: ${req.method} ${path}`);
       });

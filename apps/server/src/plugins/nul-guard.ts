@@ -34,7 +34,8 @@ export function registerNulGuard(app: FastifyInstance) {
   app.addHook('preValidation', async (req: FastifyRequest) => {
     for (const part of [req.params, req.query, req.body]) {
       const field = findNul(part);
-      if (field !== undefined) throw new AppError('VALIDATION_FAILED', SERVER_MSG.nulCharacter, { [field]: SERVER_MSG.nulCharacter });
+      if (field !== undefined)
+        throw new AppError('VALIDATION_FAILED', SERVER_MSG.nulCharacter, { [field]: SERVER_MSG.nulCharacter });
     }
   });
 }

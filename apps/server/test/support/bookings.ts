@@ -20,18 +20,25 @@ export const auth = (token?: string) => (token ? { authorization: token } : {});
 /** A verified trainer with the given price, bookable at every hour of every day (UTC). */
 export async function bookableTrainer(t: TestApp, { price = 200, weekly = EVERY_HOUR, timeZone = 'UTC' } = {}) {
   const trainer = await createAccount(t, 'trainer', { price });
-  const res = await t.app.inject({ method: 'PUT', url: '/api/trainer/availability', headers: auth(trainer.token), payload: { timeZone, weekly } });
+  const res = await t.app.inject({
+    method: 'PUT',
+    url: '/api/trainer/availability',
+    headers: auth(trainer.token),
+    payload: { timeZone, weekly },
+  });
   if (res.statusCode !== 200) throw new Error(`availability failed: ${res.statusCode} ${res.body}`);
   return trainer;
 }
 
 /** The start of the whole hour at least `hours` from now, as ISO. */
-export const hourFromNow = (hours: number, from = Date.now()) => new Date(Math.ceil((from + hours * HOUR) / HOUR) * HOUR).toISOString();
+export const hourFromNow = (hours: number, from = Date.now()) =>
+  new Date(Math.ceil((from + hours * HOUR) / HOUR) * HOUR).toISOString();
 
 export const hold = (t: TestApp, token: string | undefined, trainerId: string, startsAt: string) =>
   t.app.inject({ method: 'POST', url: '/api/bookings', headers: auth(token), payload: { trainerId, startsAt } });
 
-export const createOrder = (t: TestApp, token: string | undefined, payload: object) => t.app.inject({ method: 'POST', url: '/api/orders', headers: auth(token), payload });
+export const createOrder = (t: TestApp, token: string | undefined, payload: object) =>
+  t.app.inject({ method: 'POST', url: '/api/orders', headers: auth(token), payload });
 
 export const capture = (t: TestApp, token: string | undefined, orderId: string) =>
   t.app.inject({ method: 'POST', url: `/api/orders/${encodeURIComponent(orderId)}/capture`, headers: auth(token) });
@@ -39,7 +46,8 @@ export const capture = (t: TestApp, token: string | undefined, orderId: string) 
 export const cancel = (t: TestApp, token: string | undefined, bookingId: string) =>
   t.app.inject({ method: 'POST', url: `/api/bookings/${bookingId}/cancel`, headers: auth(token) });
 
-export const slotsOf = async (t: TestApp, trainerId: string) => (await t.app.inject(`/api/trainers/${trainerId}/slots`)).json().slots as string[];
+export const slotsOf = async (t: TestApp, trainerId: string) =>
+  (await t.app.inject(`/api/trainers/${trainerId}/slots`)).json().slots as string[];
 
 /** Holds, orders and captures a slot; answers the booking id and order id. */
 export async function bookAndPay(t: TestApp, userToken: string, trainerId: string, startsAt: string) {

@@ -16,14 +16,22 @@ export type FakeCall = 'token' | 'create' | 'capture' | 'refund';
  */
 export type FakeMode = 'decline' | 'server-error' | 'hang' | 'slow';
 
-type Order = { id: string; status: 'CREATED' | 'APPROVED' | 'COMPLETED'; amount: { currency_code: string; value: string }; referenceId?: string; description?: string };
+type Order = {
+  id: string;
+  status: 'CREATED' | 'APPROVED' | 'COMPLETED';
+  amount: { currency_code: string; value: string };
+  referenceId?: string;
+  description?: string;
+};
 type Capture = { id: string; orderId: string; amount: { currency_code: string; value: string }; refunded: boolean };
 type Answer = { status: number; body: unknown };
 
 const debugId = () => randomBytes(7).toString('hex');
 const paypalId = () => randomBytes(9).toString('hex').toUpperCase().slice(0, 17);
 
-export async function startFakePaypal(opts: { clientId?: string; clientSecret?: string; tokenTtlSeconds?: number; slowMs?: number } = {}) {
+export async function startFakePaypal(
+  opts: { clientId?: string; clientSecret?: string; tokenTtlSeconds?: number; slowMs?: number } = {},
+) {
   const clientId = opts.clientId ?? `fake-client-${paypalId()}`;
   const clientSecret = opts.clientSecret ?? `fake-secret-${paypalId()}`;
   const tokens = new Map<string, number>(); // token → expires at (ms)
@@ -37,9 +45,18 @@ export async function startFakePaypal(opts: { clientId?: string; clientSecret?: 
 
   /** What the fake did, for assertions: every request, every charge, every refund. */
   const state = {
-    requests: [] as Array<{ call: FakeCall | 'unknown'; path: string; requestId?: string; authorization?: string; body: unknown }>,
+    requests: [] as Array<{
+      call: FakeCall | 'unknown';
+      path: string;
+      requestId?: string;
+      authorization?: string;
+      body: unknown;
+    }>,
     tokensIssued: 0,
-    ledger: { charges: [] as Array<{ orderId: string; captureId: string; amount: string }>, refunds: [] as Array<{ captureId: string; refundId: string; amount: string }> },
+    ledger: {
+      charges: [] as Array<{ orderId: string; captureId: string; amount: string }>,
+      refunds: [] as Array<{ captureId: string; refundId: string; amount: string }>,
+    },
   };
 
   const sendJson = (res: ServerResponse, { status, body }: Answer) => {
@@ -53,23 +70,38 @@ export async function startFakePaypal(opts: { clientId?: string; clientSecret?: 
       details: [{ issue, description }],
       message: 'The requested action could not be performed, semantically incorrect, or failed business validation.',
       debug_id: debugId(),
-      links: [{ href: `https://developer.paypal.com/docs/api/orders/v2/#error-${issue}`, rel: 'information_link', method: 'GET' }],
+      links: [
+        { href: `https://developer.paypal.com/docs/api/orders/v2/#error-${issue}`, rel: 'information_link', method: 'GET' },
+      ],
     },
   });
   const notFound = (): Answer => ({
     status: 404,
     body: {
       name: 'RESOURCE_NOT_FOUND',
-      details: [{ issue: 'INVALID_RESOURCE_ID', description: 'Specified resource ID does not exist. Please check the resource ID and try again.' }],
+      details: [
+        {
+          issue: 'INVALID_RESOURCE_ID',
+          description: 'Specified resource ID does not exist. Please check the resource ID and try again.',
+        },
+      ],
       message: 'The specified resource does not exist.',
       debug_id: debugId(),
     },
   });
   const invalidRequest = (field: string, issue: string): Answer => ({
     status: 400,
-    body: { name: 'INVALID_REQUEST', message: 'Request is not well-formed, syntactically incorrect, or violates schema.', details: [{ field, issue, location: 'body' }], debug_id: debugId() },
+    body: {
+      name: 'INVALID_REQUEST',
+      message: 'Request is not well-formed, syntactically incorrect, or violates schema.',
+      details: [{ field, issue, location: 'body' }],
+      debug_id: debugId(),
+    },
   });
-  const serverError = (): Answer => ({ status: 500, body: { name: 'INTERNAL_SERVER_ERROR', message: 'An internal server error has occurred.', debug_id: debugId() } });
+  const serverError = (): Answer => ({
+    status: 500,
+    body: { name: 'INTERNAL_SERVER_ERROR', message: 'An internal server error has occurred.', debug_id: debugId() },
+  });
 
   function readBody(req: IncomingMessage): Promise<string> {
     return new Promise((resolve, reject) => {
@@ -89,20 +121,33 @@ export async function startFakePaypal(opts: { clientId?: string; clientSecret?: 
 
   function issueToken(req: IncomingMessage, raw: string): Answer {
     const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
-    if (req.headers.authorization !== expected) return { status: 401, body: { error: 'invalid_client', error_description: 'Client Authentication failed' } };
-    if (new URLSearchParams(raw).get('grant_type') !== 'client_credentials') return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Grant Type is NULL' } };
+    if (req.headers.authorization !== expected)
+      return { status: 401, body: { error: 'invalid_client', error_description: 'Client Authentication failed' } };
+    if (new URLSearchParams(raw).get('grant_type') !== 'client_credentials')
+      return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Grant Type is NULL' } };
     const token = `A21AA${randomBytes(24).toString('base64url')}`;
     const ttl = opts.tokenTtlSeconds ?? 32_400;
     tokens.set(token, Date.now() + ttl * 1000);
     state.tokensIssued++;
-    return { status: 200, body: { scope: 'https://uri.paypal.com/services/payments/payment', access_token: token, token_type: 'Bearer', app_id: 'APP-FAKE', expires_in: ttl, nonce: debugId() } };
+    return {
+      status: 200,
+      body: {
+        scope: 'https://uri.paypal.com/services/payments/payment',
+        access_token: token,
+        token_type: 'Bearer',
+        app_id: 'APP-FAKE',
+        expires_in: ttl,
+        nonce: debugId(),
+      },
+    };
   }
 
   function createOrder(body: Record<string, unknown>): Answer {
     if (body.intent !== 'CAPTURE' && body.intent !== 'AUTHORIZE') return invalidRequest('/intent', 'MISSING_REQUIRED_PARAMETER');
     const unit = (body.purchase_units as Array<Record<string, unknown>> | undefined)?.[0];
     const amount = unit?.amount as { currency_code?: string; value?: string } | undefined;
-    if (!amount?.currency_code || typeof amount.value !== 'string') return invalidRequest('/purchase_units/0/amount', 'MISSING_REQUIRED_PARAMETER');
+    if (!amount?.currency_code || typeof amount.value !== 'string')
+      return invalidRequest('/purchase_units/0/amount', 'MISSING_REQUIRED_PARAMETER');
     if (!/^\d{1,10}(\.\d{2})?$/.test(amount.value)) return invalidRequest('/purchase_units/0/amount/value', 'DECIMAL_PRECISION');
     const order: Order = {
       id: paypalId(),
@@ -132,10 +177,18 @@ export async function startFakePaypal(opts: { clientId?: string; clientSecret?: 
   function captureOrder(orderId: string, mode?: FakeMode): Answer {
     const order = orders.get(orderId);
     if (!order) return notFound();
-    if (order.status === 'COMPLETED') return unprocessable('ORDER_ALREADY_CAPTURED', 'Order already captured.If \'intent=CAPTURE\' only one capture per order is allowed.');
-    if (order.status !== 'APPROVED') return unprocessable('ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.');
+    if (order.status === 'COMPLETED')
+      return unprocessable(
+        'ORDER_ALREADY_CAPTURED',
+        "Order already captured.If 'intent=CAPTURE' only one capture per order is allowed.",
+      );
+    if (order.status !== 'APPROVED')
+      return unprocessable('ORDER_NOT_APPROVED', 'Payer has not yet approved the Order for payment.');
     if (mode === 'decline') {
-      return unprocessable('INSTRUMENT_DECLINED', "The instrument presented  was either declined by the processor or bank, or it can't be used for this payment.");
+      return unprocessable(
+        'INSTRUMENT_DECLINED',
+        "The instrument presented  was either declined by the processor or bank, or it can't be used for this payment.",
+      );
     }
     order.status = 'COMPLETED';
     const capture: Capture = { id: paypalId(), orderId, amount: order.amount, refunded: false };
@@ -146,7 +199,9 @@ export async function startFakePaypal(opts: { clientId?: string; clientSecret?: 
       body: {
         id: orderId,
         status: 'COMPLETED',
-        payment_source: { paypal: { email_address: 'buyer@example.com', account_id: 'FAKEBUYER', name: { given_name: 'John', surname: 'Doe' } } },
+        payment_source: {
+          paypal: { email_address: 'buyer@example.com', account_id: 'FAKEBUYER', name: { given_name: 'John', surname: 'Doe' } },
+        },
         purchase_units: [
           {
             reference_id: order.referenceId ?? 'default',
@@ -157,7 +212,10 @@ export async function startFakePaypal(opts: { clientId?: string; clientSecret?: 
                   status: 'COMPLETED',
                   amount: order.amount,
                   final_capture: true,
-                  seller_protection: { status: 'ELIGIBLE', dispute_categories: ['ITEM_NOT_RECEIVED', 'UNAUTHORIZED_TRANSACTION'] },
+                  seller_protection: {
+                    status: 'ELIGIBLE',
+                    dispute_categories: ['ITEM_NOT_RECEIVED', 'UNAUTHORIZED_TRANSACTION'],
+                  },
                   create_time: new Date().toISOString(),
                 },
               ],
@@ -175,11 +233,19 @@ export async function startFakePaypal(opts: { clientId?: string; clientSecret?: 
     if (!capture) return notFound();
     if (capture.refunded) return unprocessable('CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded');
     const amount = (body.amount as { value?: string } | undefined)?.value ?? capture.amount.value;
-    if (Number(amount) > Number(capture.amount.value)) return unprocessable('REFUND_AMOUNT_EXCEEDED', 'The refund amount must be less than or equal to the capture amount');
+    if (Number(amount) > Number(capture.amount.value))
+      return unprocessable('REFUND_AMOUNT_EXCEEDED', 'The refund amount must be less than or equal to the capture amount');
     capture.refunded = true;
     const refundId = paypalId();
     state.ledger.refunds.push({ captureId, refundId, amount });
-    return { status: 201, body: { id: refundId, status: 'COMPLETED', links: [{ href: `https://api.sandbox.paypal.com/v2/payments/refunds/${refundId}`, rel: 'self', method: 'GET' }] } };
+    return {
+      status: 201,
+      body: {
+        id: refundId,
+        status: 'COMPLETED',
+        links: [{ href: `https://api.sandbox.paypal.com/v2/payments/refunds/${refundId}`, rel: 'self', method: 'GET' }],
+      },
+    };
   }
 
   const server = createServer(async (req, res) => {
@@ -201,13 +267,20 @@ export async function startFakePaypal(opts: { clientId?: string; clientSecret?: 
       try {
         body = JSON.parse(raw);
       } catch {
-        return sendJson(res, { status: 400, body: { name: 'INVALID_REQUEST', message: 'Request is not well-formed', debug_id: debugId() } });
+        return sendJson(res, {
+          status: 400,
+          body: { name: 'INVALID_REQUEST', message: 'Request is not well-formed', debug_id: debugId() },
+        });
       }
     }
     state.requests.push({ call, path, requestId, authorization: req.headers.authorization, body: call === 'token' ? raw : body });
     if (call === 'unknown') return sendJson(res, notFound());
     if (call === 'token') return sendJson(res, issueToken(req, raw));
-    if (!bearerOk(req)) return sendJson(res, { status: 401, body: { error: 'invalid_token', error_description: 'Token signature verification failed' } });
+    if (!bearerOk(req))
+      return sendJson(res, {
+        status: 401,
+        body: { error: 'invalid_token', error_description: 'Token signature verification failed' },
+      });
 
     const script = scripted.findIndex((s) => s.call === call);
     const mode = script >= 0 ? scripted.splice(script, 1)[0].mode : undefined;

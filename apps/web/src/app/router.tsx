@@ -36,14 +36,14 @@ export const routes: RouteObject[] = [
           },
           {
             path: paths.trainerPublicProfile.path,
-            lazy: () =>
-              import('./routes/trainer-profile-route').then((m) => ({ Component: m.TrainerProfileRoute })),
+            lazy: () => import('./routes/trainer-profile-route').then((m) => ({ Component: m.TrainerProfileRoute })),
           },
 
           // Accounts
           {
             path: paths.register.user.path,
-            lazy: () => import('@/features/auth/components/sign-up-page').then((m) => ({ element: <m.SignUpPage role="user" /> })),
+            lazy: () =>
+              import('@/features/auth/components/sign-up-page').then((m) => ({ element: <m.SignUpPage role="user" /> })),
           },
           {
             path: paths.register.trainer.path,
@@ -56,7 +56,8 @@ export const routes: RouteObject[] = [
           },
           {
             path: paths.login.trainer.path,
-            lazy: () => import('@/features/auth/components/login-page').then((m) => ({ element: <m.LoginPage role="trainer" /> })),
+            lazy: () =>
+              import('@/features/auth/components/login-page').then((m) => ({ element: <m.LoginPage role="trainer" /> })),
           },
           {
             path: paths.verificationSuccess.path,
@@ -86,8 +87,7 @@ export const routes: RouteObject[] = [
           // Own profile, settings and inbox of each role
           {
             path: paths.profile.user.path,
-            lazy: () =>
-              import('./routes/own-profile-route').then((m) => ({ element: <m.OwnProfileRoute role="user" /> })),
+            lazy: () => import('./routes/own-profile-route').then((m) => ({ element: <m.OwnProfileRoute role="user" /> })),
           },
           {
             path: paths.profile.trainer.path,
@@ -104,16 +104,21 @@ export const routes: RouteObject[] = [
           {
             path: paths.settings.trainer.path,
             lazy: () =>
-              import('@/features/settings/components/settings-page').then((m) => ({ element: <m.SettingsPage role="trainer" /> })),
+              import('@/features/settings/components/settings-page').then((m) => ({
+                element: <m.SettingsPage role="trainer" />,
+              })),
           },
           {
             path: paths.payments.user.path,
-            lazy: () => import('@/features/payments/components/payments-page').then((m) => ({ element: <m.PaymentsPage role="user" /> })),
+            lazy: () =>
+              import('@/features/payments/components/payments-page').then((m) => ({ element: <m.PaymentsPage role="user" /> })),
           },
           {
             path: paths.payments.trainer.path,
             lazy: () =>
-              import('@/features/payments/components/payments-page').then((m) => ({ element: <m.PaymentsPage role="trainer" /> })),
+              import('@/features/payments/components/payments-page').then((m) => ({
+                element: <m.PaymentsPage role="trainer" />,
+              })),
           },
           {
             path: paths.inbox.user.path,
@@ -121,11 +126,13 @@ export const routes: RouteObject[] = [
           },
           {
             path: paths.inbox.trainer.path,
-            lazy: () => import('@/features/chat/components/inbox-page').then((m) => ({ element: <m.InboxPage role="trainer" /> })),
+            lazy: () =>
+              import('@/features/chat/components/inbox-page').then((m) => ({ element: <m.InboxPage role="trainer" /> })),
           },
           {
             path: paths.inbox.trainerAlias.path,
-            lazy: () => import('@/features/chat/components/inbox-page').then((m) => ({ element: <m.InboxPage role="trainer" /> })),
+            lazy: () =>
+              import('@/features/chat/components/inbox-page').then((m) => ({ element: <m.InboxPage role="trainer" /> })),
           },
 
           // Tools and static pages
@@ -147,8 +154,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: paths.blogPost.path,
-            lazy: () =>
-              import('@/features/static-pages/components/blog-post-page').then((m) => ({ Component: m.BlogPostPage })),
+            lazy: () => import('@/features/static-pages/components/blog-post-page').then((m) => ({ Component: m.BlogPostPage })),
           },
 
           {

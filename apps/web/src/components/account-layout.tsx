@@ -14,8 +14,7 @@ import { useSession } from '@/lib/session';
 
 type AccountPage = 'profile' | 'settings' | 'payments' | 'inbox';
 
-const fullName = (account: Pick<OwnAccount, 'firstName' | 'lastName'>) =>
-  `${account.firstName} ${account.lastName}`.trim();
+const fullName = (account: Pick<OwnAccount, 'firstName' | 'lastName'>) => `${account.firstName} ${account.lastName}`.trim();
 
 type AccountAvatarProps = {
   account: Pick<OwnAccount, 'firstName' | 'lastName' | 'picture'>;
@@ -222,7 +221,10 @@ export function AccountLayout({ role, current, title, skeleton, children }: Acco
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 sm:py-12">
       <title>{`${title} · Spotter`}</title>
-      <div className="overflow-hidden rounded-card border border-line bg-canvas shadow-card" aria-busy={account.isPending && !isOtherRole}>
+      <div
+        className="overflow-hidden rounded-card border border-line bg-canvas shadow-card"
+        aria-busy={account.isPending && !isOtherRole}
+      >
         <div
           aria-hidden="true"
           className="h-20 bg-ink bg-[radial-gradient(circle_at_88%_0%,color-mix(in_srgb,var(--color-accent)_40%,transparent)_0,transparent_40%)] sm:h-24"

@@ -52,9 +52,7 @@ describe('TrainerCard', () => {
       </ul>,
     );
     await user.click(screen.getAllByRole('button', { name: 'Add Nadia to favourites' })[0]);
-    await waitFor(() =>
-      expect(screen.getAllByRole('button', { name: 'Remove Nadia from favourites' })).toHaveLength(2),
-    );
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Remove Nadia from favourites' })).toHaveLength(2));
   });
 
   it('shows the initials when the trainer has no photo', () => {

@@ -21,17 +21,33 @@ describe('apiRequest', () => {
   it('turns an error answer into an ApiError with status, message and field errors', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => jsonResponse({ message: 'Some fields are not valid', statusCode: 400, code: 'VALIDATION_FAILED', errors: { email: 'Invalid' } }, 400)),
+      vi.fn(async () =>
+        jsonResponse(
+          { message: 'Some fields are not valid', statusCode: 400, code: 'VALIDATION_FAILED', errors: { email: 'Invalid' } },
+          400,
+        ),
+      ),
     );
     const error = await apiRequest('/x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', message: 'Some fields are not valid', errors: { email: 'Invalid' } });
+    expect(error).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      message: 'Some fields are not valid',
+      errors: { email: 'Invalid' },
+    });
   });
 
   it('exposes only codes the API defines', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse({ message: 'Verify first', statusCode: 403, code: 'EMAIL_NOT_VERIFIED' }, 403)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse({ message: 'Verify first', statusCode: 403, code: 'EMAIL_NOT_VERIFIED' }, 403)),
+    );
     await expect(apiRequest('/x')).rejects.toMatchObject({ status: 403, code: 'EMAIL_NOT_VERIFIED' });
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse({ message: 'Nope', statusCode: 403, code: 'SOMETHING_ELSE' }, 403)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse({ message: 'Nope', statusCode: 403, code: 'SOMETHING_ELSE' }, 403)),
+    );
     const unknown = await apiRequest('/x').catch((e: unknown) => e);
     expect(unknown).toMatchObject({ status: 403, message: 'Nope' });
     expect((unknown as ApiError).code).toBeUndefined();
@@ -45,7 +61,10 @@ describe('apiRequest', () => {
   });
 
   it('explains a non-JSON failure', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>', { status: 502, statusText: 'Bad Gateway' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<html>', { status: 502, statusText: 'Bad Gateway' })),
+    );
     await expect(apiRequest('/x')).rejects.toMatchObject({ status: 502, message: expect.stringContaining('502') });
   });
 });

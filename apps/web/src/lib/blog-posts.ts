@@ -3,9 +3,7 @@
  * content with no data behind it stays static). Newest first.
  */
 export type BlogBlock =
-  | { type: 'paragraph'; text: string }
-  | { type: 'heading'; text: string }
-  | { type: 'list'; items: string[] };
+  { type: 'paragraph'; text: string } | { type: 'heading'; text: string } | { type: 'list'; items: string[] };
 
 export type BlogPost = {
   slug: string;
@@ -157,8 +155,7 @@ export const blogPosts: BlogPost[] = [
   {
     slug: 'ten-minute-mobility-routine',
     title: 'A ten-minute mobility routine for desk days',
-    excerpt:
-      'Stiff hips and tight shoulders after a day at the desk? Five moves, two minutes each, no equipment needed.',
+    excerpt: 'Stiff hips and tight shoulders after a day at the desk? Five moves, two minutes each, no equipment needed.',
     category: 'Mobility',
     author: 'Dina Samir',
     authorRole: 'Mobility specialist',

@@ -57,7 +57,8 @@ export const formatPhone = (phone: string) => `(+2) ${phone}`;
 const local = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-GB', options);
 
 /** "2025-07-14": the viewer's local calendar day of a moment, for grouping. */
-export const localDayKey = (iso: string) => new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+export const localDayKey = (iso: string) =>
+  new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
 
 /** "Monday 14 July" in the viewer's time zone. */
 export const formatDayHeading = (iso: string) => local({ weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(iso));
@@ -67,7 +68,9 @@ export const formatTime = (iso: string) => local({ hour: '2-digit', minute: '2-d
 
 /** "Mon 14 Jul 2025, 09:00" in the viewer's time zone. */
 export const formatDateTime = (iso: string) =>
-  local({ weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+  local({ weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(
+    new Date(iso),
+  );
 
 /** "09:00–10:00" of a session in the viewer's time zone. */
 export const formatTimeRange = (startIso: string, endIso: string) => `${formatTime(startIso)}–${formatTime(endIso)}`;

@@ -57,5 +57,4 @@ export const paths = {
 export const isRole = (value: unknown): value is Role => value === 'user' || value === 'trainer';
 
 /** Reads a `?role=` value, falling back when it is missing or unknown. */
-export const roleFrom = (value: string | null | undefined, fallback: Role): Role =>
-  isRole(value) ? value : fallback;
+export const roleFrom = (value: string | null | undefined, fallback: Role): Role => (isRole(value) ? value : fallback);

@@ -41,8 +41,7 @@ function readJson<T>(key: string, isValid: (value: unknown) => value is T): T | 
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-const isStringList = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((v) => typeof v === 'string');
+const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
 
 export const storage = {
   getToken: () => read(STORAGE_KEYS.token) || null,

@@ -76,11 +76,20 @@ function setup({ random = (): number => 0 } = {}) {
     pageParams: [undefined],
   });
   queryClient.setQueryData(chatKeys.conversations('u1'), [row()]);
-  const socket = connectChatSocket({ token: TOKEN, viewer, queryClient, url: 'ws://localhost/api/ws', WebSocketImpl: FakeSocket, random });
+  const socket = connectChatSocket({
+    token: TOKEN,
+    viewer,
+    queryClient,
+    url: 'ws://localhost/api/ws',
+    WebSocketImpl: FakeSocket,
+    random,
+  });
   sockets.push(socket);
   // what the cache holds, oldest first, duplicates included
   const messages = () =>
-    [...(queryClient.getQueryData<MessagePages>(chatKeys.messages('u1', 't1'))?.pages ?? [])].reverse().flatMap((p) => p.allMessages.map((m) => m._id));
+    [...(queryClient.getQueryData<MessagePages>(chatKeys.messages('u1', 't1'))?.pages ?? [])]
+      .reverse()
+      .flatMap((p) => p.allMessages.map((m) => m._id));
   const conversations = () => queryClient.getQueryData<TConversation[]>(chatKeys.conversations('u1'));
   return { queryClient, socket, messages, conversations };
 }
@@ -171,7 +180,8 @@ describe('chat socket', () => {
       if (url.pathname === '/api/chats/t1' && url.searchParams.get('after') === 'm3') {
         return jsonResponse({ allMessages: [message('m4'), message('m5')], hasMore: false });
       }
-      if (url.pathname === '/api/conversations') return jsonResponse({ conversations: [row({ lastMessage: 'message m5', unread: 3 })] });
+      if (url.pathname === '/api/conversations')
+        return jsonResponse({ conversations: [row({ lastMessage: 'message m5', unread: 3 })] });
       return undefined;
     });
     const { messages, conversations, queryClient } = setup();

@@ -1,7 +1,60 @@
 /** Word lists for the demo trainers; combined by a seeded generator, so every run is the same. */
-export const MALE_NAMES = ['Omar', 'Karim', 'Youssef', 'Ahmed', 'Mostafa', 'Hassan', 'Tarek', 'Amr', 'Sherif', 'Khaled', 'Mahmoud', 'Ziad', 'Adham', 'Seif', 'Hany', 'Ramy'];
-export const FEMALE_NAMES = ['Nadia', 'Mariam', 'Salma', 'Laila', 'Yasmin', 'Nour', 'Farida', 'Hana', 'Dina', 'Rana', 'Aya', 'Malak', 'Habiba', 'Reem', 'Jana', 'Mona'];
-export const LAST_NAMES = ['Farouk', 'Hassan', 'Samir', 'Mansour', 'Fathy', 'Ibrahim', 'Naguib', 'Shawky', 'Zaki', 'Lotfy', 'Saleh', 'Abdelaziz', 'Fouad', 'Ragab', 'Helmy', 'Kamel', 'Soliman', 'Tawfik'];
+export const MALE_NAMES = [
+  'Omar',
+  'Karim',
+  'Youssef',
+  'Ahmed',
+  'Mostafa',
+  'Hassan',
+  'Tarek',
+  'Amr',
+  'Sherif',
+  'Khaled',
+  'Mahmoud',
+  'Ziad',
+  'Adham',
+  'Seif',
+  'Hany',
+  'Ramy',
+];
+export const FEMALE_NAMES = [
+  'Nadia',
+  'Mariam',
+  'Salma',
+  'Laila',
+  'Yasmin',
+  'Nour',
+  'Farida',
+  'Hana',
+  'Dina',
+  'Rana',
+  'Aya',
+  'Malak',
+  'Habiba',
+  'Reem',
+  'Jana',
+  'Mona',
+];
+export const LAST_NAMES = [
+  'Farouk',
+  'Hassan',
+  'Samir',
+  'Mansour',
+  'Fathy',
+  'Ibrahim',
+  'Naguib',
+  'Shawky',
+  'Zaki',
+  'Lotfy',
+  'Saleh',
+  'Abdelaziz',
+  'Fouad',
+  'Ragab',
+  'Helmy',
+  'Kamel',
+  'Soliman',
+  'Tawfik',
+];
 export const TITLES = [
   'Strength coach',
   'Yoga teacher',

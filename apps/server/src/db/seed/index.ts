@@ -44,7 +44,18 @@ export async function seedDemo(db: Db) {
   const day = 24 * 60 * 60 * 1000;
 
   const users: SeedAccount[] = [
-    { role: 'user', email: 'user@spotter.test', firstName: 'Mariam', lastName: 'Hassan', phone: '01012345678', gender: 'female', age: 29, height: 165, weight: 62, city: 'Cairo' },
+    {
+      role: 'user',
+      email: 'user@spotter.test',
+      firstName: 'Mariam',
+      lastName: 'Hassan',
+      phone: '01012345678',
+      gender: 'female',
+      age: 29,
+      height: 165,
+      weight: 62,
+      city: 'Cairo',
+    },
   ];
   for (let i = 1; i < DEMO_REVIEWERS; i++) {
     const gender = i % 2 ? 'male' : 'female';
@@ -102,7 +113,14 @@ export async function seedDemo(db: Db) {
       for (const u of reviewers) {
         const rating = Math.max(1, Math.min(5, Math.round(quality + (rand() - 0.5) * 2)));
         const at = new Date(verified.getTime() + Math.floor(rand() * 300) * day);
-        reviewRows.push({ trainerId: idOf.get(`trainer:${t.email}`)!, userId: idOf.get(`user:${u.email}`)!, rating, comment: pick(REVIEW_COMMENTS[rating]), createdAt: at, updatedAt: at });
+        reviewRows.push({
+          trainerId: idOf.get(`trainer:${t.email}`)!,
+          userId: idOf.get(`user:${u.email}`)!,
+          rating,
+          comment: pick(REVIEW_COMMENTS[rating]),
+          createdAt: at,
+          updatedAt: at,
+        });
       }
     });
     if (reviewRows.length) await tx.insert(reviews).values(reviewRows).onConflictDoNothing();

@@ -130,7 +130,20 @@ export async function isEmailTaken(db: Q, role: Role, email: string, exceptId: s
 export type AccountChanges = Partial<
   Pick<
     NewAccount,
-    'firstName' | 'lastName' | 'email' | 'emailVerifiedAt' | 'title' | 'description' | 'priceCents' | 'picture' | 'phone' | 'website' | 'weight' | 'height' | 'notifyAccount' | 'notifyMarketing'
+    | 'firstName'
+    | 'lastName'
+    | 'email'
+    | 'emailVerifiedAt'
+    | 'title'
+    | 'description'
+    | 'priceCents'
+    | 'picture'
+    | 'phone'
+    | 'website'
+    | 'weight'
+    | 'height'
+    | 'notifyAccount'
+    | 'notifyMarketing'
   >
 >;
 

@@ -28,7 +28,14 @@ type Limiters = {
   perEmail: preHandlerAsyncHookHandler;
 };
 
-const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 409: ZErrorResponse, 429: ZErrorResponse };
+const errors = {
+  400: ZErrorResponse,
+  401: ZErrorResponse,
+  403: ZErrorResponse,
+  404: ZErrorResponse,
+  409: ZErrorResponse,
+  429: ZErrorResponse,
+};
 
 export function accountsRoutes(service: AccountsService, auth: Auth, limit: Limiters) {
   return async function (app: FastifyInstance) {
@@ -113,7 +120,11 @@ export function accountsRoutes(service: AccountsService, auth: Auth, limit: Limi
     r.post(
       '/verify/resend',
       {
-        schema: { tags: ['accounts'], summary: 'Send the verification mail again', response: { 200: ZMessageResponse, ...errors } },
+        schema: {
+          tags: ['accounts'],
+          summary: 'Send the verification mail again',
+          response: { 200: ZMessageResponse, ...errors },
+        },
         preHandler: [auth.requireAuth(), limit.perIp, limit.perEmail],
       },
       async (req) => ({ message: await service.resendVerification(callerOf(req).id) }),

@@ -17,7 +17,7 @@ import { passwordResetMail, verificationMail, type Mailer } from '../mail/mail.s
 import * as repo from './accounts.repo';
 import type { AccountChanges, OwnAccountRow } from './accounts.repo';
 
-export type { AccountChanges,  };
+export type { AccountChanges };
 
 const VERIFY_TTL_MS = 48 * 60 * 60 * 1000;
 const RESET_TTL_MS = 60 * 60 * 1000;
@@ -74,7 +74,10 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
   return {
     sendVerification,
 
-    async register(role: Role, input: z.output<typeof ZUserSignUpRequest> | z.output<typeof ZTrainerSignUpRequest>): Promise<string> {
+    async register(
+      role: Role,
+      input: z.output<typeof ZUserSignUpRequest> | z.output<typeof ZTrainerSignUpRequest>,
+    ): Promise<string> {
       const passwordHash = await hashPassword(input.password);
       const row = await repo.insertAccount(db, {
         role,
@@ -121,7 +124,8 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
     /** Changes the given columns; a unique-address clash (a race past isEmailTaken) is EMAIL_TAKEN. */
     async update(id: string, changes: AccountChanges, q: Db | Tx = db): Promise<void> {
       await repo.updateAccount(q, id, changes).catch((err: { code?: string; cause?: { code?: string } }) => {
-        if (err.code === '23505' || err.cause?.code === '23505') throw new AppError('EMAIL_TAKEN', SERVER_MSG.emailTaken, { email: SERVER_MSG.emailTaken });
+        if (err.code === '23505' || err.cause?.code === '23505')
+          throw new AppError('EMAIL_TAKEN', SERVER_MSG.emailTaken, { email: SERVER_MSG.emailTaken });
         throw err;
       });
     },

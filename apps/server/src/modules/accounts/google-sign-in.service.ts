@@ -36,7 +36,8 @@ function identityOf(payload: JWTPayload): GoogleIdentity {
   const email = typeof payload.email === 'string' ? payload.email.trim().toLowerCase() : '';
   // Google sends a boolean; some older tokens carried the string "true"
   const isVerified = payload.email_verified === true || payload.email_verified === 'true';
-  if (!email || email.length > 254 || !email.includes('@')) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
+  if (!email || email.length > 254 || !email.includes('@'))
+    throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
   if (!isVerified) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.emailNotVerified);
   const firstName = text(payload.given_name, 50) || text(payload.name, 50) || email.split('@')[0].slice(0, 50);
   return { email, firstName, lastName: text(payload.family_name, 50), picture: googlePicture(payload.picture) };
@@ -73,7 +74,8 @@ export function createGoogleSignInService({ db, tokens, clientId, jwksUrl }: Dep
     } catch (err) {
       if (err instanceof AppError) throw err;
       if (err instanceof KeySetUnavailable) throw new AppError('PROVIDER_UNAVAILABLE', GOOGLE_MSG.keysUnavailable);
-      if (err instanceof joseErrors.JOSEError || err instanceof TypeError) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
+      if (err instanceof joseErrors.JOSEError || err instanceof TypeError)
+        throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
       throw err;
     }
   }
@@ -98,7 +100,10 @@ export function createGoogleSignInService({ db, tokens, clientId, jwksUrl }: Dep
           }
           const account = await repo.findCredentialsById(tx, existing.id);
           if (!account) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
-          return { message: SERVER_MSG.loginOk, token: await tokens.sign({ id: account.id, role: account.role, tv: account.tokenVersion }) };
+          return {
+            message: SERVER_MSG.loginOk,
+            token: await tokens.sign({ id: account.id, role: account.role, tv: account.tokenVersion }),
+          };
         }
         const created = await repo.insertAccount(tx, {
           role,
@@ -119,7 +124,10 @@ export function createGoogleSignInService({ db, tokens, clientId, jwksUrl }: Dep
         // another request created it a moment ago: the unique (role, e-mail) index kept it one account
         const account = created ? { id: created.id, tokenVersion: 0 } : await repo.findCredentialsByEmail(tx, role, google.email);
         if (!account) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
-        return { message: created ? GOOGLE_MSG.signedUp : SERVER_MSG.loginOk, token: await tokens.sign({ id: account.id, role, tv: account.tokenVersion }) };
+        return {
+          message: created ? GOOGLE_MSG.signedUp : SERVER_MSG.loginOk,
+          token: await tokens.sign({ id: account.id, role, tv: account.tokenVersion }),
+        };
       });
     },
   };

@@ -13,7 +13,11 @@ export async function findAvailability(db: Q, trainerId: string) {
   return row;
 }
 
-export async function saveAvailability(db: Q, trainerId: string, values: { timeZone: string; weekly: Array<{ weekday: number; hours: number[] }> }) {
+export async function saveAvailability(
+  db: Q,
+  trainerId: string,
+  values: { timeZone: string; weekly: Array<{ weekday: number; hours: number[] }> },
+) {
   await db
     .insert(availability)
     .values({ trainerId, ...values })

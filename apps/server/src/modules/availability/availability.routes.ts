@@ -1,6 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ROLE_MSG, SERVER_MSG, ZAvailabilityRequest, ZAvailabilityResponse, ZErrorResponse, ZIdParam, ZSlotsResponse } from '@spotter/shared';
+import {
+  ROLE_MSG,
+  SERVER_MSG,
+  ZAvailabilityRequest,
+  ZAvailabilityResponse,
+  ZErrorResponse,
+  ZIdParam,
+  ZSlotsResponse,
+} from '@spotter/shared';
 import { callerOf, type Auth } from '../../plugins/auth';
 import type { AvailabilityService } from './availability.service';
 
@@ -14,7 +22,11 @@ export function availabilityRoutes(service: AvailabilityService, auth: Auth) {
     r.get(
       '/trainer/availability',
       {
-        schema: { tags: ['bookings'], summary: 'Your weekly hours and time zone (trainers)', response: { 200: ZAvailabilityResponse, ...errors } },
+        schema: {
+          tags: ['bookings'],
+          summary: 'Your weekly hours and time zone (trainers)',
+          response: { 200: ZAvailabilityResponse, ...errors },
+        },
         preHandler: trainerOnly,
       },
       async (req) => service.availabilityOf(callerOf(req).id),

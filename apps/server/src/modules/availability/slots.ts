@@ -65,7 +65,17 @@ export function localHourToUtc(year: number, month: number, day: number, hour: n
  * Start times (ms since epoch, ascending) of the weekly hours that begin after `now` and no
  * later than `days` days after it.
  */
-export function weeklySlots({ weekly, timeZone, now, days }: { weekly: Weekly; timeZone: string; now: Date; days: number }): number[] {
+export function weeklySlots({
+  weekly,
+  timeZone,
+  now,
+  days,
+}: {
+  weekly: Weekly;
+  timeZone: string;
+  now: Date;
+  days: number;
+}): number[] {
   const from = now.getTime();
   const until = from + days * DAY;
   const hoursByWeekday = new Map(weekly.map((w) => [w.weekday, [...new Set(w.hours)].sort((a, b) => a - b)]));

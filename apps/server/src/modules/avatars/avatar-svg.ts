@@ -5,7 +5,18 @@ import { createHash } from 'node:crypto';
  * head, hair and face picked from small palettes by a hash of the seed, so the same seed always
  * draws the same person.
  */
-const BACKGROUNDS = ['#dbeafe', '#fde68a', '#d9f99d', '#fbcfe8', '#c7d2fe', '#fed7aa', '#a7f3d0', '#e9d5ff', '#bae6fd', '#fecaca'];
+const BACKGROUNDS = [
+  '#dbeafe',
+  '#fde68a',
+  '#d9f99d',
+  '#fbcfe8',
+  '#c7d2fe',
+  '#fed7aa',
+  '#a7f3d0',
+  '#e9d5ff',
+  '#bae6fd',
+  '#fecaca',
+];
 const SKIN = ['#f5d0b5', '#e8b48f', '#c98e66', '#a86b47', '#7c4a2d', '#f1c7a1'];
 const HAIR = ['#1f1a17', '#3b2a20', '#6b4a2e', '#a0522d', '#d6b370', '#2d2d2d'];
 const SHIRT = ['#0b1220', '#1e3a8a', '#065f46', '#7c2d12', '#4c1d95', '#be123c', '#0f766e', '#334155'];
@@ -17,7 +28,12 @@ export function avatarSvg(seed: string, gender?: 'male' | 'female'): string {
   const skin = pick(SKIN, 1);
   const hair = pick(HAIR, 2);
   const shirt = pick(SHIRT, 3);
-  const style = gender === 'female' ? ['long', 'bun', 'bob'][h[4] % 3] : gender === 'male' ? ['short', 'buzz', 'quiff'][h[4] % 3] : ['long', 'bun', 'bob', 'short', 'buzz', 'quiff'][h[4] % 6];
+  const style =
+    gender === 'female'
+      ? ['long', 'bun', 'bob'][h[4] % 3]
+      : gender === 'male'
+        ? ['short', 'buzz', 'quiff'][h[4] % 3]
+        : ['long', 'bun', 'bob', 'short', 'buzz', 'quiff'][h[4] % 6];
   const beard = gender !== 'female' && h[5] % 4 === 0;
   const smile = h[6] % 2 === 0 ? 'M86 118 Q100 130 114 118' : 'M88 120 Q100 126 112 120';
 

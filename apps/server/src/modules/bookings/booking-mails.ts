@@ -30,11 +30,21 @@ export const plainName = (s: string) =>
     .trim()
     .slice(0, NAME_MAX);
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** "Tuesday, 24 November 2026 at 10:00 (Africa/Cairo)" */
 function sessionTime(at: Date, timeZone: string) {
-  const local = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+  const local = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
   return `${local} (${timeZone})`;
 }
 
@@ -52,7 +62,8 @@ export function bookingMail(input: BookingMailInput): Mail {
       intro: forUser
         ? `Your one-hour session with ${other} on ${when} is booked and paid (${price}).`
         : `${other} booked a one-hour session with you on ${when} and paid ${price}.`,
-      outro: 'The session is attached as a calendar file. It can be cancelled with a full refund until 24 hours before it starts.',
+      outro:
+        'The session is attached as a calendar file. It can be cancelled with a full refund until 24 hours before it starts.',
     },
     reminder: {
       subject: forUser ? `Tomorrow: your session with ${other}` : `Tomorrow: session with ${other}`,
@@ -93,6 +104,12 @@ export function bookingMail(input: BookingMailInput): Mail {
     text,
     html,
     links: [input.link],
-    attachments: [{ filename: 'session.ics', content: ics, contentType: `text/calendar; charset=utf-8; method=${input.kind === 'cancelled' ? 'CANCEL' : 'PUBLISH'}` }],
+    attachments: [
+      {
+        filename: 'session.ics',
+        content: ics,
+        contentType: `text/calendar; charset=utf-8; method=${input.kind === 'cancelled' ? 'CANCEL' : 'PUBLISH'}`,
+      },
+    ],
   };
 }

@@ -29,7 +29,14 @@ type BookingsModuleDeps = {
  * Availability, bookings and payments services. Build them once per app: the bookings service
  * registers its job kinds on the runner.
  */
-export function createBookingsServices({ database, mailer, config, jobs, now, log }: Omit<BookingsModuleDeps, 'auth' | 'services'> & { log: FastifyBaseLogger }) {
+export function createBookingsServices({
+  database,
+  mailer,
+  config,
+  jobs,
+  now,
+  log,
+}: Omit<BookingsModuleDeps, 'auth' | 'services'> & { log: FastifyBaseLogger }) {
   const db = database.db;
   const availability = createAvailabilityService({ db, now });
   const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, log, now });

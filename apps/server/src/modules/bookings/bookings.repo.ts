@@ -31,7 +31,11 @@ const bookingColumns = {
 };
 
 const withNames = (db: Q) =>
-  db.select(bookingColumns).from(bookings).innerJoin(trainer, eq(trainer.id, bookings.trainerId)).innerJoin(member, eq(member.id, bookings.userId));
+  db
+    .select(bookingColumns)
+    .from(bookings)
+    .innerJoin(trainer, eq(trainer.id, bookings.trainerId))
+    .innerJoin(member, eq(member.id, bookings.userId));
 
 export async function findBooking(db: Q, id: string) {
   const [row] = await withNames(db).where(eq(bookings.id, id)).limit(1);
@@ -50,7 +54,10 @@ export async function findBookingByOrder(db: Q, providerOrderId: string) {
  */
 export async function listBookingsOf(db: Q, who: { role: 'user' | 'trainer'; id: string }, now: Date) {
   const owner = who.role === 'trainer' ? eq(bookings.trainerId, who.id) : eq(bookings.userId, who.id);
-  const visible = or(and(eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now)), and(ne(bookings.status, 'pending'), ne(bookings.status, 'expired')));
+  const visible = or(
+    and(eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now)),
+    and(ne(bookings.status, 'pending'), ne(bookings.status, 'expired')),
+  );
   return withNames(db)
     .where(and(owner, visible))
     .orderBy(
@@ -98,7 +105,14 @@ export async function expireLapsedHoldAt(tx: Tx, trainerId: string, startsAt: Da
   await tx
     .update(bookings)
     .set({ status: 'expired', holdExpiresAt: null, updatedAt: now })
-    .where(and(eq(bookings.trainerId, trainerId), eq(bookings.startsAt, startsAt), eq(bookings.status, 'pending'), lte(bookings.holdExpiresAt, now)));
+    .where(
+      and(
+        eq(bookings.trainerId, trainerId),
+        eq(bookings.startsAt, startsAt),
+        eq(bookings.status, 'pending'),
+        lte(bookings.holdExpiresAt, now),
+      ),
+    );
 }
 
 /**
@@ -133,7 +147,14 @@ export async function attachOrder(
       holdExpiresAt: sql`greatest(${bookings.holdExpiresAt}, ${values.holdExpiresAt.toISOString()}::timestamptz)`,
       updatedAt: values.now,
     })
-    .where(and(eq(bookings.id, id), eq(bookings.userId, values.userId), eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, values.now)))
+    .where(
+      and(
+        eq(bookings.id, id),
+        eq(bookings.userId, values.userId),
+        eq(bookings.status, 'pending'),
+        gt(bookings.holdExpiresAt, values.now),
+      ),
+    )
     .returning({ id: bookings.id });
   return rows.length > 0;
 }
@@ -169,8 +190,15 @@ export async function changeStatus(
 ) {
   const rows = await q
     .update(bookings)
-    .set({ status: to, holdExpiresAt: null, updatedAt: now, ...(to === 'cancelled' || to === 'refunded' ? { cancelledAt: now } : {}) })
-    .where(and(eq(bookings.id, id), eq(bookings.status, from), extra.requireLapsedHold ? lte(bookings.holdExpiresAt, now) : undefined))
+    .set({
+      status: to,
+      holdExpiresAt: null,
+      updatedAt: now,
+      ...(to === 'cancelled' || to === 'refunded' ? { cancelledAt: now } : {}),
+    })
+    .where(
+      and(eq(bookings.id, id), eq(bookings.status, from), extra.requireLapsedHold ? lte(bookings.holdExpiresAt, now) : undefined),
+    )
     .returning({ id: bookings.id });
   return rows.length > 0;
 }

@@ -28,7 +28,11 @@ export function bookingsRoutes(service: BookingsService, auth: Auth) {
     r.get(
       '/bookings',
       {
-        schema: { tags: ['bookings'], summary: "Your sessions (users) or schedule (trainers), upcoming first", response: { 200: ZBookingsResponse, ...errors } },
+        schema: {
+          tags: ['bookings'],
+          summary: 'Your sessions (users) or schedule (trainers), upcoming first',
+          response: { 200: ZBookingsResponse, ...errors },
+        },
         preHandler: auth.requireAuth(),
       },
       async (req) => ({ bookings: await service.listBookings(callerOf(req)) }),

@@ -1,6 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import { BOOKING_MSG, BOOKING_RULES, isId, ROLE_MSG, SERVER_MSG, type TBooking, type ZCreateBookingRequest } from '@spotter/shared';
+import {
+  BOOKING_MSG,
+  BOOKING_RULES,
+  isId,
+  ROLE_MSG,
+  SERVER_MSG,
+  type TBooking,
+  type ZCreateBookingRequest,
+} from '@spotter/shared';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { JobRunner } from '../../lib/jobs';
@@ -79,8 +87,14 @@ export function createBookingsService({ db, availability, jobs, mailer, publicUr
           ? { email: row.userEmail, firstName: row.userFirstName, role: 'user' }
           : { email: row.trainerEmail, firstName: row.trainerFirstName, role: 'trainer' },
         other: toUser
-          ? { firstName: row.trainerDeletedAt ? FORMER_MEMBER.firstName : row.trainerFirstName, lastName: row.trainerDeletedAt ? FORMER_MEMBER.lastName : row.trainerLastName }
-          : { firstName: row.userDeletedAt ? FORMER_MEMBER.firstName : row.userFirstName, lastName: row.userDeletedAt ? FORMER_MEMBER.lastName : row.userLastName },
+          ? {
+              firstName: row.trainerDeletedAt ? FORMER_MEMBER.firstName : row.trainerFirstName,
+              lastName: row.trainerDeletedAt ? FORMER_MEMBER.lastName : row.trainerLastName,
+            }
+          : {
+              firstName: row.userDeletedAt ? FORMER_MEMBER.firstName : row.userFirstName,
+              lastName: row.userDeletedAt ? FORMER_MEMBER.lastName : row.userLastName,
+            },
         bookingId: row.id,
         startsAt: row.startsAt,
         endsAt: row.endsAt,
@@ -107,7 +121,14 @@ export function createBookingsService({ db, availability, jobs, mailer, publicUr
   async function enqueueMails(tx: Tx, bookingId: string, kind: 'confirmed' | 'cancelled', extra: { refunded?: boolean } = {}) {
     const ids: number[] = [];
     for (const to of ['user', 'trainer'] as const) {
-      ids.push(await jobs.enqueue(tx, { kind: JOB.mail, runAt: now(), payload: { bookingId, kind, to, ...extra }, claimFor: RUN_NOW_CLAIM_MS }));
+      ids.push(
+        await jobs.enqueue(tx, {
+          kind: JOB.mail,
+          runAt: now(),
+          payload: { bookingId, kind, to, ...extra },
+          claimFor: RUN_NOW_CLAIM_MS,
+        }),
+      );
     }
     return ids;
   }
@@ -135,7 +156,8 @@ export function createBookingsService({ db, availability, jobs, mailer, publicUr
       const holdExpiresAt = new Date(at.getTime() + BOOKING_RULES.holdMinutes * MINUTE);
       const id = await db.transaction(async (tx) => {
         await repo.lockAccount(tx, caller.id);
-        if ((await repo.countLiveHolds(tx, caller.id, at)) >= BOOKING_RULES.maxPendingHolds) throw new AppError('TOO_MANY_HOLDS', BOOKING_MSG.tooManyHolds);
+        if ((await repo.countLiveHolds(tx, caller.id, at)) >= BOOKING_RULES.maxPendingHolds)
+          throw new AppError('TOO_MANY_HOLDS', BOOKING_MSG.tooManyHolds);
         await repo.expireLapsedHoldAt(tx, trainer.id, startsAt, at);
         const bookingId = await repo.insertHold(tx, {
           trainerId: trainer.id,
@@ -166,7 +188,8 @@ export function createBookingsService({ db, availability, jobs, mailer, publicUr
     /** The booking (its id validated by the route) if the caller is its user or its trainer; 404 for anyone else. */
     async bookingOf(caller: Caller, id: string): Promise<repo.BookingRow> {
       const row = await repo.findBooking(db, id);
-      if (!row || (row.userId !== caller.id && row.trainerId !== caller.id)) throw new AppError('NOT_FOUND', BOOKING_MSG.notFound);
+      if (!row || (row.userId !== caller.id && row.trainerId !== caller.id))
+        throw new AppError('NOT_FOUND', BOOKING_MSG.notFound);
       return row;
     },
 
@@ -234,6 +257,9 @@ export function countSubscribers(db: Db, trainerId: string): Promise<number> {
 }
 
 /** Whether the user had a paid session with the trainer that has ended. */
-export function hasCompletedSession(db: Db, { userId, trainerId, now = new Date() }: { userId: string; trainerId: string; now?: Date }): Promise<boolean> {
+export function hasCompletedSession(
+  db: Db,
+  { userId, trainerId, now = new Date() }: { userId: string; trainerId: string; now?: Date },
+): Promise<boolean> {
   return isId(userId) && isId(trainerId) ? repo.hasCompletedSession(db, userId, trainerId, now) : Promise.resolve(false);
 }

@@ -37,7 +37,11 @@ export function chatsModule(deps: ChatsDeps) {
     const service = createChatsService({ db: database.db });
     const hub = createChatHub({ db: database.db, tokens: deps.tokens, service, log: app.log, options: deps.hub });
     const bus = createNotifyBus(database, app.log);
-    await bus.subscribe(CHAT_CHANNEL, (p) => hub.onChatEvent(p), () => hub.resync());
+    await bus.subscribe(
+      CHAT_CHANNEL,
+      (p) => hub.onChatEvent(p),
+      () => hub.resync(),
+    );
     await bus.subscribe(ACCOUNT_CHANNEL, (p) => hub.onAccountEvent(p));
 
     const sweep = setInterval(() => {

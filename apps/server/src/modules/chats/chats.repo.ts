@@ -136,12 +136,20 @@ export async function countUnread(db: Q, role: Role, accountId: string) {
 }
 
 /** Marks what the other side sent as read; answers how many messages that was. */
-export async function markRead(tx: Tx, { userId, trainerId, readerRole }: { userId: string; trainerId: string; readerRole: Role }) {
+export async function markRead(
+  tx: Tx,
+  { userId, trainerId, readerRole }: { userId: string; trainerId: string; readerRole: Role },
+) {
   const rows = await tx
     .update(messages)
     .set({ readAt: sql`now()` })
     .where(
-      and(eq(messages.trainerId, trainerId), eq(messages.userId, userId), ne(messages.senderRole, readerRole), isNull(messages.readAt)),
+      and(
+        eq(messages.trainerId, trainerId),
+        eq(messages.userId, userId),
+        ne(messages.senderRole, readerRole),
+        isNull(messages.readAt),
+      ),
     )
     .returning({ readAt: messages.readAt });
   return { count: rows.length, readAt: rows[0]?.readAt };
@@ -155,7 +163,10 @@ type UnreadGroup = { userId: string; trainerId: string; senderRole: Role; count:
  * so a conversation is mailed about once until it is read. Sweeps of all processes take turns on
  * one advisory lock, so two never claim the same message or mail one conversation twice.
  */
-export async function claimUnreadForMail(db: Db, { now, cutoff, max }: { now: Date; cutoff: Date; max: number }): Promise<UnreadGroup[]> {
+export async function claimUnreadForMail(
+  db: Db,
+  { now, cutoff, max }: { now: Date; cutoff: Date; max: number },
+): Promise<UnreadGroup[]> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SWEEP_LOCK})`);
     // the outer select sees the table as it was before the update: "earlier" claims only

@@ -67,7 +67,8 @@ export function chatsRoutes(service: ChatsService, hub: ChatHub, auth: Auth, lim
     };
     r.post('/chats', sendOptions, send);
     // the spec posts to `/chats/`; with the router's ignoreTrailingSlash that is the route above
-    if (!app.findRoute({ method: 'POST', url: `${app.prefix}/chats/` })) r.post('/chats/', { ...sendOptions, schema: { ...sendOptions.schema, hide: true } }, send);
+    if (!app.findRoute({ method: 'POST', url: `${app.prefix}/chats/` }))
+      r.post('/chats/', { ...sendOptions, schema: { ...sendOptions.schema, hide: true } }, send);
 
     r.get(
       '/chats/:trainerId',
@@ -87,7 +88,11 @@ export function chatsRoutes(service: ChatsService, hub: ChatHub, auth: Auth, lim
     r.get(
       '/conversations',
       {
-        schema: { tags: ['chats'], summary: 'Your conversations, newest first, with unread counts', response: { 200: ZConversationsResponse, ...errors } },
+        schema: {
+          tags: ['chats'],
+          summary: 'Your conversations, newest first, with unread counts',
+          response: { 200: ZConversationsResponse, ...errors },
+        },
         preHandler: auth.requireAuth(),
       },
       async (req) => ({ conversations: await service.listConversations(callerOf(req)) }),
@@ -104,7 +109,10 @@ export function chatsRoutes(service: ChatsService, hub: ChatHub, auth: Auth, lim
         },
         preHandler: auth.requireAuth(),
       },
-      async (req) => ({ message: CHAT_MSG.markedRead, read: await service.markConversationRead(callerOf(req), req.params.counterpartId) }),
+      async (req) => ({
+        message: CHAT_MSG.markedRead,
+        read: await service.markConversationRead(callerOf(req), req.params.counterpartId),
+      }),
     );
 
     // the first frame authenticates; the token never goes in this URL (it would reach logs)

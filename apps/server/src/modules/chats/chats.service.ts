@@ -1,5 +1,14 @@
 import type { z } from 'zod';
-import { CHAT_LIMITS, CHAT_MSG, isId, ROLE_MSG, type TChatMessage, type TConversation, type ZChatQuery, type ZSendChatRequest } from '@spotter/shared';
+import {
+  CHAT_LIMITS,
+  CHAT_MSG,
+  isId,
+  ROLE_MSG,
+  type TChatMessage,
+  type TConversation,
+  type ZChatQuery,
+  type ZSendChatRequest,
+} from '@spotter/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
@@ -22,9 +31,7 @@ const CONVERSATIONS_MAX = 500;
 const RECENT_TTL_MS = 30_000;
 
 /** What goes through `spotter_chat`: ids only, far below NOTIFY's 8000-byte limit. */
-export type ChatEvent =
-  | { k: 'm'; id: string; u: string; t: string }
-  | { k: 'r'; u: string; t: string; by: string; at: string };
+export type ChatEvent = { k: 'm'; id: string; u: string; t: string } | { k: 'r'; u: string; t: string; by: string; at: string };
 
 /**
  * Tells every process that this account changed, so they close its sockets whose token is no
@@ -53,7 +60,9 @@ function toChatMessage(row: repo.MessageRow): TChatMessage {
 
 /** The conversation between the caller and a counterpart, as (userId, trainerId). */
 function conversationOf(caller: Caller, counterpartId: string) {
-  return caller.role === 'user' ? { userId: caller.id, trainerId: counterpartId } : { userId: counterpartId, trainerId: caller.id };
+  return caller.role === 'user'
+    ? { userId: caller.id, trainerId: counterpartId }
+    : { userId: counterpartId, trainerId: caller.id };
 }
 
 export function createChatsService({ db }: { db: Db }) {
@@ -73,16 +82,22 @@ export function createChatsService({ db }: { db: Db }) {
      * Stores a message from the caller to the other side of a user–trainer conversation, then
      * announces it (delivered to every process once the insert commits).
      */
-    async sendMessage(caller: Caller | undefined, input: Pick<z.output<typeof ZSendChatRequest>, 'recipientId' | 'message'>): Promise<TChatMessage> {
+    async sendMessage(
+      caller: Caller | undefined,
+      input: Pick<z.output<typeof ZSendChatRequest>, 'recipientId' | 'message'>,
+    ): Promise<TChatMessage> {
       if (!caller) throw new AppError('UNAUTHENTICATED', ROLE_MSG.onlyUsersMessage);
-      if (!isId(input.recipientId) || input.recipientId === caller.id) throw new AppError('NOT_FOUND', CHAT_MSG.recipientNotFound);
+      if (!isId(input.recipientId) || input.recipientId === caller.id)
+        throw new AppError('NOT_FOUND', CHAT_MSG.recipientNotFound);
       const found = await repo.findAccounts(db, [caller.id, input.recipientId]);
       const sender = found.find((a) => a.id === caller.id);
       const recipient = found.find((a) => a.id === input.recipientId);
       if (!sender || sender.deletedAt) throw new AppError('TOKEN_INVALID', ROLE_MSG.onlyUsersMessage);
       if (!recipient || recipient.deletedAt) throw new AppError('NOT_FOUND', CHAT_MSG.recipientNotFound);
-      if (caller.role === 'trainer' && recipient.role === 'trainer') throw new AppError('FORBIDDEN_ROLE', ROLE_MSG.trainersCantMessage);
-      if (caller.role === 'user' && recipient.role === 'user') throw new AppError('FORBIDDEN_ROLE', CHAT_MSG.usersCantMessageUsers);
+      if (caller.role === 'trainer' && recipient.role === 'trainer')
+        throw new AppError('FORBIDDEN_ROLE', ROLE_MSG.trainersCantMessage);
+      if (caller.role === 'user' && recipient.role === 'user')
+        throw new AppError('FORBIDDEN_ROLE', CHAT_MSG.usersCantMessageUsers);
 
       const { userId, trainerId } = conversationOf(caller, recipient.id);
       const message = await db.transaction(async (tx) => {
@@ -117,10 +132,12 @@ export function createChatsService({ db }: { db: Db }) {
       trainerId: string,
       query: z.output<typeof ZChatQuery>,
     ): Promise<{ allMessages: TChatMessage[]; hasMore: boolean }> {
-      if (query.before && query.after) throw new AppError('VALIDATION_FAILED', CHAT_MSG.oneCursor, { before: CHAT_MSG.oneCursor });
+      if (query.before && query.after)
+        throw new AppError('VALIDATION_FAILED', CHAT_MSG.oneCursor, { before: CHAT_MSG.oneCursor });
       let scope: { trainerId: string; userId?: string };
       if (caller.role === 'user') {
-        if (query.userId !== undefined && query.userId !== caller.id) throw new AppError('FORBIDDEN', CHAT_MSG.notYourConversation);
+        if (query.userId !== undefined && query.userId !== caller.id)
+          throw new AppError('FORBIDDEN', CHAT_MSG.notYourConversation);
         scope = { trainerId, userId: caller.id };
       } else {
         if (trainerId !== caller.id) throw new AppError('FORBIDDEN', CHAT_MSG.notYourConversation);
@@ -149,7 +166,14 @@ export function createChatsService({ db }: { db: Db }) {
         repo.findLastMessages(db, caller.role, caller.id, CONVERSATIONS_MAX),
         repo.countUnread(db, caller.role, caller.id),
       ]);
-      const people = new Map((await repo.findAccounts(db, last.map((l) => l.counterpartId))).map((a) => [a.id, a]));
+      const people = new Map(
+        (
+          await repo.findAccounts(
+            db,
+            last.map((l) => l.counterpartId),
+          )
+        ).map((a) => [a.id, a]),
+      );
       const unreadOf = new Map(unread.map((u) => [u.counterpartId, u.n]));
       return last.map((l) => {
         const p = people.get(l.counterpartId);
@@ -223,7 +247,8 @@ export async function sweepUnreadChats({
     const to = people.get(recipientId);
     const from = people.get(senderId);
     if (!to || to.deletedAt || !to.notifyAccount || !to.emailVerifiedAt) continue;
-    const senderName = !from || from.deletedAt ? `${FORMER_MEMBER.firstName} ${FORMER_MEMBER.lastName}` : `${from.firstName} ${from.lastName}`;
+    const senderName =
+      !from || from.deletedAt ? `${FORMER_MEMBER.firstName} ${FORMER_MEMBER.lastName}` : `${from.firstName} ${from.lastName}`;
     const inbox = new URL(to.role === 'trainer' ? '/trainer/chat' : '/user/chatOfUser', publicUrl).toString();
     try {
       await mailer.send(chatUnreadMail({ to: to.email, firstName: to.firstName, senderName, count: g.count, link: inbox }));

@@ -23,7 +23,13 @@ export type HubOptions = { authTimeoutMs?: number; socketsPerAccount?: number; b
  * This process's chat sockets. A socket authenticates with its first frame (never the URL, which
  * ends up in logs), then receives the pushes for its account that any process announced.
  */
-export function createChatHub(deps: { db: Db; tokens: TokenService; service: ChatsService; log: FastifyBaseLogger; options?: HubOptions }) {
+export function createChatHub(deps: {
+  db: Db;
+  tokens: TokenService;
+  service: ChatsService;
+  log: FastifyBaseLogger;
+  options?: HubOptions;
+}) {
   const { db, tokens, service, log } = deps;
   const authTimeoutMs = deps.options?.authTimeoutMs ?? CHAT_LIMITS.authTimeoutMs;
   const socketsPerAccount = deps.options?.socketsPerAccount ?? CHAT_LIMITS.socketsPerAccount;

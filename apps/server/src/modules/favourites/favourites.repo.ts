@@ -15,7 +15,10 @@ export async function findFavouriteIds(db: Db, userId: string): Promise<string[]
 /** The ids among `ids` that are listed trainers. */
 export async function listedTrainerIds(db: Db, ids: string[]): Promise<string[]> {
   if (!ids.length) return [];
-  const rows = await db.select({ id: accounts.id }).from(accounts).where(and(inArray(accounts.id, ids), LISTED_TRAINER));
+  const rows = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(inArray(accounts.id, ids), LISTED_TRAINER));
   return rows.map((r) => r.id);
 }
 

@@ -11,22 +11,53 @@ export function favouritesRoutes(service: FavouritesService, auth: Auth) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const userOnly = auth.requireAuth('user', FAVOURITES_ARE_FOR_USERS);
-    r.get('/favorites', { schema: { tags: ['favourites'], summary: 'Your favourite trainer ids', response: { 200: ZFavoritesResponse, ...errors } }, preHandler: userOnly }, async (req) => ({
-      favorites: await service.list(callerOf(req).id),
-    }));
+    r.get(
+      '/favorites',
+      {
+        schema: { tags: ['favourites'], summary: 'Your favourite trainer ids', response: { 200: ZFavoritesResponse, ...errors } },
+        preHandler: userOnly,
+      },
+      async (req) => ({
+        favorites: await service.list(callerOf(req).id),
+      }),
+    );
     r.post(
       '/favorites/merge',
-      { schema: { tags: ['favourites'], summary: 'Add the browser’s favourites at login', body: ZMergeFavoritesRequest, response: { 200: ZFavoritesResponse, ...errors } }, preHandler: userOnly },
+      {
+        schema: {
+          tags: ['favourites'],
+          summary: 'Add the browser’s favourites at login',
+          body: ZMergeFavoritesRequest,
+          response: { 200: ZFavoritesResponse, ...errors },
+        },
+        preHandler: userOnly,
+      },
       async (req) => ({ favorites: await service.merge(callerOf(req).id, req.body.favorites) }),
     );
     r.put(
       '/favorites/:trainerId',
-      { schema: { tags: ['favourites'], summary: 'Add a favourite', params: ZTrainerIdParams, response: { 200: ZFavoritesResponse, ...errors } }, preHandler: userOnly },
+      {
+        schema: {
+          tags: ['favourites'],
+          summary: 'Add a favourite',
+          params: ZTrainerIdParams,
+          response: { 200: ZFavoritesResponse, ...errors },
+        },
+        preHandler: userOnly,
+      },
       async (req) => ({ favorites: await service.add(callerOf(req).id, req.params.trainerId) }),
     );
     r.delete(
       '/favorites/:trainerId',
-      { schema: { tags: ['favourites'], summary: 'Remove a favourite', params: ZTrainerIdParams, response: { 200: ZFavoritesResponse, ...errors } }, preHandler: userOnly },
+      {
+        schema: {
+          tags: ['favourites'],
+          summary: 'Remove a favourite',
+          params: ZTrainerIdParams,
+          response: { 200: ZFavoritesResponse, ...errors },
+        },
+        preHandler: userOnly,
+      },
       async (req) => ({ favorites: await service.remove(callerOf(req).id, req.params.trainerId) }),
     );
   };

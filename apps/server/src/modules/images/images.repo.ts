@@ -7,7 +7,11 @@ const OWNER_LOCK_SEED = 724_005;
 type NewImage = { sha256: string; mime: string; bytes: Buffer; width: number; height: number; ownerId: string };
 
 export async function findImage(db: Db, sha256: string) {
-  const [row] = await db.select({ bytes: images.bytes, mime: images.mime }).from(images).where(eq(images.sha256, sha256)).limit(1);
+  const [row] = await db
+    .select({ bytes: images.bytes, mime: images.mime })
+    .from(images)
+    .where(eq(images.sha256, sha256))
+    .limit(1);
   return row;
 }
 
@@ -43,7 +47,10 @@ export async function insertImage(tx: Tx, image: NewImage) {
  * absolute on any host: the last 81 characters are `/api/images/<sha256>.webp`); one owner's or
  * everyone's. Answers how many rows went.
  */
-export async function deleteUnreferenced(db: Db, { ownerId, minAgeSeconds }: { ownerId?: string; minAgeSeconds: number }): Promise<number> {
+export async function deleteUnreferenced(
+  db: Db,
+  { ownerId, minAgeSeconds }: { ownerId?: string; minAgeSeconds: number },
+): Promise<number> {
   const referenced = db
     .select({ one: sql`1` })
     .from(accounts)

@@ -44,7 +44,8 @@ export function imagesRoutes(service: ImagesService, auth: Auth) {
         try {
           input = await file.toBuffer();
         } catch (err) {
-          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', SETTINGS_MSG.imageTooLarge);
+          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+            throw new AppError('PAYLOAD_TOO_LARGE', SETTINGS_MSG.imageTooLarge);
           throw new AppError('BAD_REQUEST', SETTINGS_MSG.imageMissing);
         }
         try {

@@ -37,7 +37,12 @@ function guard(input: Buffer): { format: ImageFormat; data: Buffer } {
   } catch (err) {
     if (!(err instanceof ImageGuardError)) throw err;
     if (err.reason === 'type') throw new AppError('UNSUPPORTED_MEDIA_TYPE', SETTINGS_MSG.imageType);
-    const message = err.reason === 'damaged' ? IMAGES_MSG.damaged : err.reason === 'icc' ? IMAGES_MSG.profileTooLarge : IMAGES_MSG.tooMuchMetadata;
+    const message =
+      err.reason === 'damaged'
+        ? IMAGES_MSG.damaged
+        : err.reason === 'icc'
+          ? IMAGES_MSG.profileTooLarge
+          : IMAGES_MSG.tooMuchMetadata;
     throw new AppError('INVALID_IMAGE', message, { file: err.message });
   }
 }
@@ -52,7 +57,8 @@ async function decode(format: ImageFormat, input: Buffer): Promise<{ data: Buffe
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', SETTINGS_MSG.imageType);
   }
   if (meta.format !== format) throw new AppError('UNSUPPORTED_MEDIA_TYPE', SETTINGS_MSG.imageType);
-  if (!meta.width || !meta.height || meta.width * meta.height > MAX_PIXELS) throw new AppError('INVALID_IMAGE', SETTINGS_MSG.imageTooManyPixels);
+  if (!meta.width || !meta.height || meta.width * meta.height > MAX_PIXELS)
+    throw new AppError('INVALID_IMAGE', SETTINGS_MSG.imageTooManyPixels);
   try {
     const { data, info } = await sharp(input, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
       .rotate()
@@ -64,7 +70,6 @@ async function decode(format: ImageFormat, input: Buffer): Promise<{ data: Buffe
     throw new AppError('INVALID_IMAGE', `${SETTINGS_MSG.imageType}: this file could not be read as an image`);
   }
 }
-
 
 /** Fixed one-hour windows per account, in this process (like lib/rate-limiter.ts). */
 function createUploadCounter(max: number, windowMs: number) {
@@ -93,7 +98,8 @@ export function createImagesService({ db, options = {} }: { db: Db; options?: Im
   const countUpload = createUploadCounter(limits.uploadsPerHour, 60 * 60 * 1000);
   const isFull = (u: { count: number; bytes: number }, extraBytes: number) =>
     u.count >= limits.storedImages || u.bytes + extraBytes > limits.storedBytes;
-  const pruneUnreferenced = (ownerId: string) => repo.deleteUnreferenced(db, { ownerId, minAgeSeconds: limits.unreferencedGraceSeconds });
+  const pruneUnreferenced = (ownerId: string) =>
+    repo.deleteUnreferenced(db, { ownerId, minAgeSeconds: limits.unreferencedGraceSeconds });
 
   return {
     /**

@@ -20,7 +20,14 @@ export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: st
     const transport = nodemailer.createTransport(opts.smtpUrl);
     return {
       async send(mail) {
-        await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments });
+        await transport.sendMail({
+          from: opts.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          attachments: mail.attachments,
+        });
       },
     };
   }
@@ -29,12 +36,23 @@ export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: st
   let counter = 0;
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, attachments: mail.attachments });
+      const info = await transport.sendMail({
+        from: opts.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        attachments: mail.attachments,
+      });
       mkdirSync(outbox, { recursive: true, mode: 0o700 });
       const name = `${Date.now()}-${String(++counter).padStart(4, '0')}-${mail.to.replace(/[^a-z0-9@.-]/gi, '_')}`;
       const privateFile = { mode: 0o600 } as const;
       writeFileSync(join(outbox, `${name}.eml`), info.message as Buffer, privateFile);
-      writeFileSync(join(outbox, `${name}.json`), JSON.stringify({ to: mail.to, subject: mail.subject, text: mail.text, links: mail.links }, null, 2), privateFile);
+      writeFileSync(
+        join(outbox, `${name}.json`),
+        JSON.stringify({ to: mail.to, subject: mail.subject, text: mail.text, links: mail.links }, null, 2),
+        privateFile,
+      );
       opts.log.info({ to: mail.to, subject: mail.subject }, `mail written to ${join(outbox, name)}.eml`);
     },
   };
@@ -60,7 +78,15 @@ export function mailName(name: string): string {
   return capped || 'there';
 }
 
-function layout(opts: { to: string; firstName: string; intro: string; action: string; link: string; outro: string; subject: string }): Mail {
+function layout(opts: {
+  to: string;
+  firstName: string;
+  intro: string;
+  action: string;
+  link: string;
+  outro: string;
+  subject: string;
+}): Mail {
   const plain = mailName(opts.firstName);
   const name = escapeHtml(plain);
   const text = `Hi ${plain},\n\n${opts.intro}\n\n${opts.action}: ${opts.link}\n\n${opts.outro}\n\n— Spotter, find your personal trainer\n`;

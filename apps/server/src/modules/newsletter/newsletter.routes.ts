@@ -8,7 +8,12 @@ export function newsletterRoutes(service: NewsletterService, perIp: preHandlerAs
     app.withTypeProvider<ZodTypeProvider>().post(
       '/newsletter',
       {
-        schema: { tags: ['newsletter'], summary: 'Subscribe to the newsletter', body: ZNewsletterRequest, response: { 200: ZMessageResponse, 400: ZErrorResponse, 429: ZErrorResponse } },
+        schema: {
+          tags: ['newsletter'],
+          summary: 'Subscribe to the newsletter',
+          body: ZNewsletterRequest,
+          response: { 200: ZMessageResponse, 400: ZErrorResponse, 429: ZErrorResponse },
+        },
         preHandler: perIp,
       },
       async (req) => ({ message: await service.subscribe(req.body.email) }),

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { PaymentProvider } from './payment-provider';
 
-const idFrom = (prefix: string, seed: string) => `${prefix}-${createHash('sha256').update(seed).digest('hex').slice(0, 17).toUpperCase()}`;
+const idFrom = (prefix: string, seed: string) =>
+  `${prefix}-${createHash('sha256').update(seed).digest('hex').slice(0, 17).toUpperCase()}`;
 
 /**
  * The default provider when PayPal is not configured: the same flow and answers, no money moves

@@ -21,7 +21,13 @@ export interface PaymentProvider {
   readonly name: ProviderName;
   /** The public client id the browser's checkout needs (PayPal only). */
   readonly clientId?: string;
-  createOrder(input: { requestId: string; amountCents: number; currency: string; description: string; referenceId?: string }): Promise<ProviderOrder>;
+  createOrder(input: {
+    requestId: string;
+    amountCents: number;
+    currency: string;
+    description: string;
+    referenceId?: string;
+  }): Promise<ProviderOrder>;
   captureOrder(input: { orderId: string; requestId: string }): Promise<ProviderCapture>;
   refundCapture(input: { captureId: string; amountCents: number; currency?: string; requestId: string }): Promise<ProviderRefund>;
 }

@@ -27,7 +27,8 @@ const providerErrors = { 422: ZPaymentErrorResponse, '4xx': ZPaymentErrorRespons
 /** Answers a provider failure itself (the app's error handler hides 5xx messages); rethrows anything else. */
 function sendProviderError(reply: FastifyReply, err: unknown) {
   if (err instanceof PaymentRejectedError) {
-    const status = err.statusCode >= 400 && err.statusCode < 500 && err.statusCode in DEFAULT_CODE_OF_STATUS ? err.statusCode : 422;
+    const status =
+      err.statusCode >= 400 && err.statusCode < 500 && err.statusCode in DEFAULT_CODE_OF_STATUS ? err.statusCode : 422;
     return reply.status(status).send({
       ...errorBody(codeOfStatus(status), err.message || PAYMENT_MSG.providerRejected),
       ...(err.providerName ? { name: err.providerName } : {}),
@@ -50,7 +51,13 @@ export function paymentsRoutes(service: PaymentsService, auth: Auth) {
 
     r.get(
       '/payments/config',
-      { schema: { tags: ['payments'], summary: 'Which payment provider takes payments (paypal, or demo: no money moves)', response: { 200: ZPaymentsConfigResponse } } },
+      {
+        schema: {
+          tags: ['payments'],
+          summary: 'Which payment provider takes payments (paypal, or demo: no money moves)',
+          response: { 200: ZPaymentsConfigResponse },
+        },
+      },
       async () => service.config(),
     );
 
@@ -118,7 +125,11 @@ export function paymentsRoutes(service: PaymentsService, auth: Auth) {
     r.get(
       '/payments',
       {
-        schema: { tags: ['payments'], summary: 'Your payments (users) or earnings (trainers), with totals', response: { 200: ZPaymentsResponse, ...errors } },
+        schema: {
+          tags: ['payments'],
+          summary: 'Your payments (users) or earnings (trainers), with totals',
+          response: { 200: ZPaymentsResponse, ...errors },
+        },
         preHandler: auth.requireAuth(),
       },
       async (req) => service.listPayments(callerOf(req)),

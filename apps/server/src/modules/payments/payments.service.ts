@@ -82,14 +82,26 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
   };
 
   /** The answer the spec reads (purchase_units[0].payments.captures[0]), for a stored payment. */
-  function captureAnswer(orderId: string, payment: { captureId: string; amountCents: number; currency: string }, booking: TBooking): TCaptureResponse {
+  function captureAnswer(
+    orderId: string,
+    payment: { captureId: string; amountCents: number; currency: string },
+    booking: TBooking,
+  ): TCaptureResponse {
     return {
       id: orderId,
       status: 'COMPLETED',
       purchase_units: [
         {
           reference_id: booking._id,
-          payments: { captures: [{ id: payment.captureId, status: 'COMPLETED', amount: { currency_code: payment.currency, value: centsToDecimalString(payment.amountCents) } }] },
+          payments: {
+            captures: [
+              {
+                id: payment.captureId,
+                status: 'COMPLETED',
+                amount: { currency_code: payment.currency, value: centsToDecimalString(payment.amountCents) },
+              },
+            ],
+          },
         },
       ],
       booking,
@@ -114,7 +126,8 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
       if (row.userId !== user.id) throw new AppError('FORBIDDEN', BOOKING_MSG.notFound);
       if (row.status === 'confirmed' || row.status === 'completed') throw new AppError('ALREADY_PAID', BOOKING_MSG.alreadyPaid);
       const at = now();
-      if (row.status !== 'pending' || !row.holdExpiresAt || row.holdExpiresAt <= at) throw new AppError('HOLD_EXPIRED', BOOKING_MSG.holdExpired);
+      if (row.status !== 'pending' || !row.holdExpiresAt || row.holdExpiresAt <= at)
+        throw new AppError('HOLD_EXPIRED', BOOKING_MSG.holdExpired);
       const trainer = await bookings.findBookableTrainer(row.trainerId);
       if (!trainer || trainer.priceCents === null) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
       const amountCents = trainer.priceCents;
@@ -127,8 +140,17 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
         description: `Spotter: one-hour session with ${plainName(`${row.trainerFirstName} ${row.trainerLastName}`)}`,
         referenceId: row.id,
       });
-      const holdUntil = new Date(Math.min(at.getTime() + BOOKING_RULES.holdMinutes * MINUTE, row.createdAt.getTime() + HOLD_CAP_MS));
-      const attached = await bookings.attachOrder(row.id, { userId: user.id, provider: provider.name, providerOrderId: order.id, priceCents: amountCents, holdExpiresAt: holdUntil, now: at });
+      const holdUntil = new Date(
+        Math.min(at.getTime() + BOOKING_RULES.holdMinutes * MINUTE, row.createdAt.getTime() + HOLD_CAP_MS),
+      );
+      const attached = await bookings.attachOrder(row.id, {
+        userId: user.id,
+        provider: provider.name,
+        providerOrderId: order.id,
+        priceCents: amountCents,
+        holdExpiresAt: holdUntil,
+        now: at,
+      });
       if (!attached) throw new AppError('HOLD_EXPIRED', BOOKING_MSG.holdExpired);
       if (holdUntil > row.holdExpiresAt) await bookings.scheduleHoldExpiry(row.id, holdUntil);
       return { id: order.id, status: order.status, amount: money(amountCents) };
@@ -157,7 +179,9 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
       if (row.status !== 'pending' || !(await bookings.extendLiveHold(row.id, new Date(now().getTime() + CAPTURE_HOLD_MS)))) {
         const concurrent = await storedAnswer();
         if (concurrent) return concurrent;
-        throw row.status === 'confirmed' ? new AppError('ALREADY_PAID', BOOKING_MSG.alreadyPaid) : new AppError('HOLD_EXPIRED', BOOKING_MSG.holdExpired);
+        throw row.status === 'confirmed'
+          ? new AppError('ALREADY_PAID', BOOKING_MSG.alreadyPaid)
+          : new AppError('HOLD_EXPIRED', BOOKING_MSG.holdExpired);
       }
 
       const result = await p.captureOrder({ orderId, requestId: `spotter-capture-${orderId}` });
@@ -168,7 +192,9 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
         return {
           id: result.orderId,
           status: result.status,
-          purchase_units: [{ reference_id: row.id, payments: { captures: capture ? [{ id: capture.id, status: capture.status }] : [] } }],
+          purchase_units: [
+            { reference_id: row.id, payments: { captures: capture ? [{ id: capture.id, status: capture.status }] : [] } },
+          ],
           booking: bookings.toBooking(row),
         };
       }
@@ -201,13 +227,18 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
         const again = await repo.findPaymentByOrder(db, p.name, orderId);
         const fresh = await bookings.findBooking(row.id);
         // a concurrent capture of the same order confirmed it: answer what it stored
-        if (again && fresh && ['confirmed', 'completed', 'refunded'].includes(fresh.status)) return captureAnswer(orderId, again, bookings.toBooking(fresh));
+        if (again && fresh && ['confirmed', 'completed', 'refunded'].includes(fresh.status))
+          return captureAnswer(orderId, again, bookings.toBooking(fresh));
         // the booking was cancelled while the money moved: give it back at once
         if (again && again.status === 'completed') await refundPayment(again, 'the booking was cancelled during its capture');
         throw new AppError('BOOKING_CLOSED', BOOKING_MSG.notPayable);
       }
       await bookings.runMails(outcome.mailJobs);
-      return captureAnswer(orderId, { captureId: capture.id, amountCents, currency: capture.currency ?? row.currency }, bookings.toBooking((await bookings.findBooking(row.id))!));
+      return captureAnswer(
+        orderId,
+        { captureId: capture.id, amountCents, currency: capture.currency ?? row.currency },
+        bookings.toBooking((await bookings.findBooking(row.id))!),
+      );
     },
 
     /**
@@ -269,7 +300,10 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
    * Refunds a payment in full through the provider it was made with, then marks the payment and its
    * booking refunded in one transaction. The request id makes a repeated refund a no-op at the provider.
    */
-  async function refundPayment(payment: NonNullable<Awaited<ReturnType<typeof repo.findPaymentOfBooking>>>, reason: string): Promise<boolean> {
+  async function refundPayment(
+    payment: NonNullable<Awaited<ReturnType<typeof repo.findPaymentOfBooking>>>,
+    reason: string,
+  ): Promise<boolean> {
     const refund = await providerOf(payment.provider).refundCapture({
       captureId: payment.captureId,
       amountCents: payment.amountCents,

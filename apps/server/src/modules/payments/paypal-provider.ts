@@ -13,11 +13,18 @@ type PaypalOptions = {
   now?: () => number;
 };
 
-type PaypalError = { name?: string; message?: string; details?: Array<{ issue: string; description?: string; field?: string }>; debug_id?: string };
+type PaypalError = {
+  name?: string;
+  message?: string;
+  details?: Array<{ issue: string; description?: string; field?: string }>;
+  debug_id?: string;
+};
 type PaypalCaptureAnswer = {
   id: string;
   status: string;
-  purchase_units?: Array<{ payments?: { captures?: Array<{ id: string; status: string; amount?: { currency_code: string; value: string } }> } }>;
+  purchase_units?: Array<{
+    payments?: { captures?: Array<{ id: string; status: string; amount?: { currency_code: string; value: string } }> };
+  }>;
 };
 
 /** Tokens are renewed this long before PayPal says they expire. */
@@ -54,7 +61,8 @@ export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
       return (await res.json()) as T;
     } catch (err) {
       const name = (err as Error).name;
-      if (name === 'TimeoutError' || name === 'AbortError') throw new ProviderUnavailableError('timeout', 'PayPal did not finish its answer in time');
+      if (name === 'TimeoutError' || name === 'AbortError')
+        throw new ProviderUnavailableError('timeout', 'PayPal did not finish its answer in time');
       throw new ProviderUnavailableError('down', `PayPal answered ${res.status} with a body that is not JSON`);
     }
   }
@@ -63,7 +71,11 @@ export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
     const basic = Buffer.from(`${opts.clientId}:${opts.clientSecret}`).toString('base64');
     const res = await send('/v1/oauth2/token', {
       method: 'POST',
-      headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+      headers: {
+        Authorization: `Basic ${basic}`,
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Accept: 'application/json',
+      },
       body: 'grant_type=client_credentials',
     });
     if (!res.ok) {
@@ -85,7 +97,11 @@ export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
     return pendingToken;
   }
 
-  async function call<T>(method: 'GET' | 'POST', path: string, { body, requestId }: { body?: unknown; requestId?: string } = {}): Promise<T> {
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    { body, requestId }: { body?: unknown; requestId?: string } = {},
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       const bearer = await accessToken();
       const res = await send(path, {
@@ -114,8 +130,17 @@ export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
           opts.log?.error({ status: res.status, path, debugId: err.debug_id }, 'PayPal refused our credentials');
           throw new ProviderUnavailableError('down', `PayPal answered ${res.status}`);
         }
-        opts.log?.info({ status: res.status, path, name: err.name, issue: err.details?.[0]?.issue, debugId: err.debug_id }, 'PayPal refused the request');
-        throw new PaymentRejectedError(res.status, err.message ?? err.details?.[0]?.description ?? 'PayPal refused the request', err.name, err.details, err.debug_id);
+        opts.log?.info(
+          { status: res.status, path, name: err.name, issue: err.details?.[0]?.issue, debugId: err.debug_id },
+          'PayPal refused the request',
+        );
+        throw new PaymentRejectedError(
+          res.status,
+          err.message ?? err.details?.[0]?.description ?? 'PayPal refused the request',
+          err.name,
+          err.details,
+          err.debug_id,
+        );
       }
       return readJson<T>(res);
     }
@@ -143,7 +168,10 @@ export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
     },
 
     async captureOrder({ orderId, requestId }): Promise<ProviderCapture> {
-      const raw = await call<PaypalCaptureAnswer>('POST', `/v2/checkout/orders/${encodeURIComponent(orderId)}/capture`, { requestId, body: {} });
+      const raw = await call<PaypalCaptureAnswer>('POST', `/v2/checkout/orders/${encodeURIComponent(orderId)}/capture`, {
+        requestId,
+        body: {},
+      });
       const capture = raw.purchase_units?.[0]?.payments?.captures?.[0];
       return {
         orderId: raw.id,
@@ -159,10 +187,14 @@ export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
     },
 
     async refundCapture({ captureId, amountCents, currency = 'USD', requestId }) {
-      const raw = await call<{ id: string; status: string }>('POST', `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`, {
-        requestId,
-        body: { amount: { currency_code: currency, value: centsToDecimalString(amountCents) } },
-      });
+      const raw = await call<{ id: string; status: string }>(
+        'POST',
+        `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`,
+        {
+          requestId,
+          body: { amount: { currency_code: currency, value: centsToDecimalString(amountCents) } },
+        },
+      );
       return { id: raw.id, status: raw.status, raw };
     },
   };

@@ -30,7 +30,9 @@ export type ReviewRow = Awaited<ReturnType<typeof findReviewsOfTrainer>>[number]
 
 /** Locks the trainer's row so concurrent reviews recompute the average one after another. */
 export async function lockTrainer(tx: Tx, trainerId: string) {
-  const rows = await tx.execute(sql`select id from accounts where id = ${trainerId} and role = 'trainer' and deleted_at is null and email_verified_at is not null for update`);
+  const rows = await tx.execute(
+    sql`select id from accounts where id = ${trainerId} and role = 'trainer' and deleted_at is null and email_verified_at is not null for update`,
+  );
   return (rows as unknown as { rows: unknown[] }).rows.length > 0;
 }
 

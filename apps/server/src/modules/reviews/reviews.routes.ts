@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { REVIEW_MSG, SERVER_MSG, ZCreateReviewRequest, ZCreateReviewResponse, ZErrorResponse, ZReviewsResponse, ZIdParam } from '@spotter/shared';
+import {
+  REVIEW_MSG,
+  SERVER_MSG,
+  ZCreateReviewRequest,
+  ZCreateReviewResponse,
+  ZErrorResponse,
+  ZReviewsResponse,
+  ZIdParam,
+} from '@spotter/shared';
 import type { Auth } from '../../plugins/auth';
 import type { ReviewsService } from './reviews.service';
 
@@ -13,7 +21,12 @@ export function reviewsRoutes(service: ReviewsService, auth: Auth) {
     r.get(
       '/trainer/reviews/:id',
       {
-        schema: { tags: ['reviews'], summary: "A trainer's reviews, newest first", params: ZIdParam(SERVER_MSG.trainerNotFound), response: { 200: ZReviewsResponse, ...errors } },
+        schema: {
+          tags: ['reviews'],
+          summary: "A trainer's reviews, newest first",
+          params: ZIdParam(SERVER_MSG.trainerNotFound),
+          response: { 200: ZReviewsResponse, ...errors },
+        },
         preHandler: auth.optionalAuth,
       },
       async (req) => ({ allReviews: await service.listReviews(req.params.id, req.caller?.id) }),

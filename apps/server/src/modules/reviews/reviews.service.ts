@@ -35,7 +35,10 @@ type Deps = {
 export function createReviewsService({ db, accounts, bookings }: Deps) {
   /** The reviewers among `rows` who had a session with the trainer that is over: one query for the list. */
   const verifiedAmong = (trainerId: string, rows: repo.ReviewRow[]) =>
-    bookings.usersWithCompletedSession(trainerId, rows.map((r) => r.userId));
+    bookings.usersWithCompletedSession(
+      trainerId,
+      rows.map((r) => r.userId),
+    );
 
   return {
     /** Reviews of a trainer whose id the route validated (ZIdParam). */
@@ -55,7 +58,12 @@ export function createReviewsService({ db, accounts, bookings }: Deps) {
       if (!isId(input.trainerId)) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
       await db.transaction(async (tx) => {
         if (!(await repo.lockTrainer(tx, input.trainerId))) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
-        await repo.upsertReview(tx, { trainerId: input.trainerId, userId: caller.id, rating: input.rating, comment: input.comment });
+        await repo.upsertReview(tx, {
+          trainerId: input.trainerId,
+          userId: caller.id,
+          rating: input.rating,
+          comment: input.comment,
+        });
         await repo.refreshTrainerRating(tx, input.trainerId);
       });
       const mine = (await repo.findReview(db, input.trainerId, caller.id))!;

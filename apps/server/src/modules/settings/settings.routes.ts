@@ -43,7 +43,12 @@ export function settingsRoutes(service: SettingsService, auth: Auth) {
       r.patch(
         `/${role}/edit`,
         {
-          schema: { tags, summary: 'Personal details: only the fields sent change; a new e-mail needs currentPassword', body: role === 'trainer' ? ZEditTrainerProfileRequest : ZEditProfileRequest, response: { 200: ZMessageResponse, ...errors } },
+          schema: {
+            tags,
+            summary: 'Personal details: only the fields sent change; a new e-mail needs currentPassword',
+            body: role === 'trainer' ? ZEditTrainerProfileRequest : ZEditProfileRequest,
+            response: { 200: ZMessageResponse, ...errors },
+          },
           preHandler: mine,
         },
         async (req) => ({ message: await service.editProfile(callerOf(req).id, role, req.body) }),
@@ -51,14 +56,27 @@ export function settingsRoutes(service: SettingsService, auth: Auth) {
 
       r.patch(
         `/${role}/edit/photo`,
-        { schema: { tags, summary: 'Set the photo to an uploaded image', body: ZEditPhotoRequest, response: { 200: ZMessageResponse, ...errors } }, preHandler: mine },
+        {
+          schema: {
+            tags,
+            summary: 'Set the photo to an uploaded image',
+            body: ZEditPhotoRequest,
+            response: { 200: ZMessageResponse, ...errors },
+          },
+          preHandler: mine,
+        },
         async (req) => ({ message: await service.setPhoto(callerOf(req).id, req.body.picture) }),
       );
 
       r.patch(
         `/${role}/contact`,
         {
-          schema: { tags, summary: 'Phone, website, weight and height', body: ZContactRequest, response: { 200: ZMessageResponse, ...errors } },
+          schema: {
+            tags,
+            summary: 'Phone, website, weight and height',
+            body: ZContactRequest,
+            response: { 200: ZMessageResponse, ...errors },
+          },
           preHandler: [mine, contactSaves],
         },
         async (req) => ({ message: await service.editContact(callerOf(req).id, req.body) }),
@@ -66,14 +84,22 @@ export function settingsRoutes(service: SettingsService, auth: Auth) {
 
       r.get(
         `/${role}/weights`,
-        { schema: { tags, summary: 'Every saved weight, oldest first', response: { 200: ZWeightsResponse, ...errors } }, preHandler: mine },
+        {
+          schema: { tags, summary: 'Every saved weight, oldest first', response: { 200: ZWeightsResponse, ...errors } },
+          preHandler: mine,
+        },
         async (req) => ({ weights: await service.weights(callerOf(req).id) }),
       );
 
       r.patch(
         `/${role}/password`,
         {
-          schema: { tags, summary: 'Change the password; older tokens stop working, a fresh one is answered', body: ZChangePasswordRequest, response: { 200: ZLoginResponse, ...errors } },
+          schema: {
+            tags,
+            summary: 'Change the password; older tokens stop working, a fresh one is answered',
+            body: ZChangePasswordRequest,
+            response: { 200: ZLoginResponse, ...errors },
+          },
           preHandler: mine,
         },
         async (req) => ({
@@ -84,13 +110,29 @@ export function settingsRoutes(service: SettingsService, auth: Auth) {
 
       r.patch(
         `/${role}/notifications`,
-        { schema: { tags, summary: 'Account and marketing e-mails', body: ZNotificationsRequest, response: { 200: ZMessageResponse, ...errors } }, preHandler: mine },
+        {
+          schema: {
+            tags,
+            summary: 'Account and marketing e-mails',
+            body: ZNotificationsRequest,
+            response: { 200: ZMessageResponse, ...errors },
+          },
+          preHandler: mine,
+        },
         async (req) => ({ message: await service.setNotifications(callerOf(req).id, req.body) }),
       );
 
       r.delete(
         `/${role}`,
-        { schema: { tags, summary: 'Delete the account (password required)', body: ZDeleteAccountRequest, response: { 200: ZMessageResponse, ...errors } }, preHandler: mine },
+        {
+          schema: {
+            tags,
+            summary: 'Delete the account (password required)',
+            body: ZDeleteAccountRequest,
+            response: { 200: ZMessageResponse, ...errors },
+          },
+          preHandler: mine,
+        },
         async (req) => ({ message: await service.deleteAccount(callerOf(req).id, req.body.password) }),
       );
     }

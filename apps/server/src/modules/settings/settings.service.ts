@@ -49,10 +49,13 @@ export function createSettingsService({ db, tokens, accounts, images, favourites
       const emailChanged = input.email !== undefined && input.email.toLowerCase() !== before.email.toLowerCase();
       if (emailChanged) {
         if (!input.currentPassword) {
-          throw new AppError('VALIDATION_FAILED', SETTINGS_MSG.currentPasswordForEmail, { currentPassword: SETTINGS_MSG.currentPasswordForEmail });
+          throw new AppError('VALIDATION_FAILED', SETTINGS_MSG.currentPasswordForEmail, {
+            currentPassword: SETTINGS_MSG.currentPasswordForEmail,
+          });
         }
         await checkPassword(id, input.currentPassword, 'currentPassword');
-        if (await accounts.isEmailTaken(role, input.email!, id)) throw new AppError('EMAIL_TAKEN', SERVER_MSG.emailTaken, { email: SERVER_MSG.emailTaken });
+        if (await accounts.isEmailTaken(role, input.email!, id))
+          throw new AppError('EMAIL_TAKEN', SERVER_MSG.emailTaken, { email: SERVER_MSG.emailTaken });
       }
       const changes: AccountChanges = {};
       if (input.firstName !== undefined) changes.firstName = input.firstName;

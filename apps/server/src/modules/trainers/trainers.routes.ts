@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { SERVER_MSG, ZErrorResponse, ZIdParam, ZTrainerProfileResponse, ZTrainersQuery, ZTrainersResponse } from '@spotter/shared';
+import {
+  SERVER_MSG,
+  ZErrorResponse,
+  ZIdParam,
+  ZTrainerProfileResponse,
+  ZTrainersQuery,
+  ZTrainersResponse,
+} from '@spotter/shared';
 import type { TrainersService } from './trainers.service';
 
 export function trainersRoutes(service: TrainersService) {

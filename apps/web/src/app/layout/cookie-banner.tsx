@@ -6,8 +6,7 @@ import { cn } from '@/lib/cn';
 const COOKIE_NAME = 'cookie-accepted';
 const ONE_YEAR_SECONDS = 31_536_000;
 
-const hasAcceptedCookies = () =>
-  document.cookie.split(';').some((entry) => entry.trim() === `${COOKIE_NAME}=true`);
+const hasAcceptedCookies = () => document.cookie.split(';').some((entry) => entry.trim() === `${COOKIE_NAME}=true`);
 
 const acceptCookies = () => {
   document.cookie = `${COOKIE_NAME}=true; path=/; max-age=${ONE_YEAR_SECONDS}; SameSite=Lax`;

@@ -46,8 +46,8 @@ export function Footer() {
         <div>
           <Logo tone="light" />
           <p className="mt-4 max-w-xs text-sm text-on-ink-muted">
-            Personal trainers you can trust, with honest reviews, chat and booking in one place. Helping people
-            train better since 2010.
+            Personal trainers you can trust, with honest reviews, chat and booking in one place. Helping people train better since
+            2010.
           </p>
         </div>
         <LinkList title="Company" links={companyLinks} />

@@ -76,10 +76,7 @@ export function Header() {
             </>
           ) : (
             <>
-              <Link
-                to={paths.register.trainer.getHref()}
-                className={buttonClasses({ className: 'max-sm:hidden' })}
-              >
+              <Link to={paths.register.trainer.getHref()} className={buttonClasses({ className: 'max-sm:hidden' })}>
                 Become A Trainer
               </Link>
               <Link

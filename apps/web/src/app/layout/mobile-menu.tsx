@@ -71,11 +71,7 @@ export function MobileMenu({ session, onLogout, isOpen, onOpenChange }: MobileMe
             </>
           ) : (
             <>
-              <Link
-                to={paths.register.trainer.getHref()}
-                onClick={close}
-                className={buttonClasses({ className: 'w-full' })}
-              >
+              <Link to={paths.register.trainer.getHref()} onClick={close} className={buttonClasses({ className: 'w-full' })}>
                 Become A Trainer
               </Link>
               <Link

@@ -52,10 +52,7 @@ export function PagesMenu({ linkClassName }: { linkClassName: string }) {
         className={cn(linkClassName, 'gap-1', isOpen && 'text-on-ink')}
       >
         Pages
-        <ChevronDown
-          className={cn('size-4 transition-transform duration-150', isOpen && 'rotate-180')}
-          aria-hidden="true"
-        />
+        <ChevronDown className={cn('size-4 transition-transform duration-150', isOpen && 'rotate-180')} aria-hidden="true" />
       </button>
       <ul
         id={listId}

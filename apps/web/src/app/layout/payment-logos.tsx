@@ -6,7 +6,16 @@ export function PaymentLogos() {
     <ul className="flex flex-wrap items-center gap-2" aria-label="Accepted payment methods">
       <li>
         <svg role="img" aria-label="Visa" viewBox="0 0 48 32" className={badge}>
-          <text x="24" y="21" textAnchor="middle" fontFamily="Arial, sans-serif" fontSize="13" fontWeight="800" fontStyle="italic" className="fill-brand-visa">
+          <text
+            x="24"
+            y="21"
+            textAnchor="middle"
+            fontFamily="Arial, sans-serif"
+            fontSize="13"
+            fontWeight="800"
+            fontStyle="italic"
+            className="fill-brand-visa"
+          >
             VISA
           </text>
         </svg>
@@ -21,14 +30,30 @@ export function PaymentLogos() {
       <li>
         <svg role="img" aria-label="American Express" viewBox="0 0 48 32" className={badge}>
           <rect x="4" y="6" width="40" height="20" rx="3" className="fill-brand-amex" />
-          <text x="24" y="20" textAnchor="middle" fontFamily="Arial, sans-serif" fontSize="9" fontWeight="800" className="fill-canvas">
+          <text
+            x="24"
+            y="20"
+            textAnchor="middle"
+            fontFamily="Arial, sans-serif"
+            fontSize="9"
+            fontWeight="800"
+            className="fill-canvas"
+          >
             AMEX
           </text>
         </svg>
       </li>
       <li>
         <svg role="img" aria-label="PayPal" viewBox="0 0 48 32" className={badge}>
-          <text x="24" y="20" textAnchor="middle" fontFamily="Arial, sans-serif" fontSize="10" fontWeight="800" fontStyle="italic">
+          <text
+            x="24"
+            y="20"
+            textAnchor="middle"
+            fontFamily="Arial, sans-serif"
+            fontSize="10"
+            fontWeight="800"
+            fontStyle="italic"
+          >
             <tspan className="fill-brand-paypal-dark">Pay</tspan>
             <tspan className="fill-brand-paypal">Pal</tspan>
           </text>

@@ -83,7 +83,9 @@ describe('OwnProfileRoute', () => {
     const card = within(favourites).getByRole('link', { name: 'View profile' });
     expect(card).toHaveAttribute('href', '/trainer/profile/t9');
     expect(card).toHaveAccessibleDescription('Nadia Samir');
-    expect(within(screen.getByLabelText('Your numbers')).getByText('Favourite trainers').parentElement).toHaveTextContent(/^Favourite trainers1$/);
+    expect(within(screen.getByLabelText('Your numbers')).getByText('Favourite trainers').parentElement).toHaveTextContent(
+      /^Favourite trainers1$/,
+    );
     expect(await screen.findAllByTestId('weight-point')).toHaveLength(2);
     expect(fetchMock).toHaveBeenCalledWith('/api/trainers?ids=t9&limit=100', expect.anything());
   });
@@ -103,7 +105,9 @@ describe('OwnProfileRoute', () => {
     await user.click(within(favourites).getByRole('button', { name: 'Remove Nadia from favourites' }));
 
     expect(await screen.findByText('No favourite trainers yet')).toBeInTheDocument();
-    expect(within(screen.getByLabelText('Your numbers')).getByText('Favourite trainers').parentElement).toHaveTextContent(/^Favourite trainers0$/);
+    expect(within(screen.getByLabelText('Your numbers')).getByText('Favourite trainers').parentElement).toHaveTextContent(
+      /^Favourite trainers0$/,
+    );
     expect(fetchMock).toHaveBeenCalledWith('/api/favorites/t9', expect.objectContaining({ method: 'DELETE' }));
     expect(JSON.parse(localStorage.getItem('favorites') ?? 'null')).toEqual([]);
   });

@@ -45,13 +45,11 @@ describe('TrainerProfileRoute', () => {
     expect(callsOf(fetchMock)).not.toContain('GET /api/trainer/reviews/t1');
 
     const breakdown = await screen.findByRole('list', { name: 'Rating breakdown' });
-    expect(within(breakdown).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      '5 stars: 12',
-      '4 stars: 0',
-      '3 stars: 1',
-      '2 stars: 0',
-      '1 star: 0',
-    ]);
+    expect(
+      within(breakdown)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['5 stars: 12', '4 stars: 0', '3 stars: 1', '2 stars: 0', '1 star: 0']);
   });
 
   it('gives a visitor the role toasts for booking and chat', async () => {
@@ -96,7 +94,10 @@ describe('TrainerProfileRoute', () => {
     const fetchMock = stubApi((url, init) => {
       if (url.pathname === '/api/reviews/new' && init.method === 'POST') {
         posted = true;
-        return jsonResponse({ message: 'Thank you for sharing your experience!', review: makeReview({ rating: 5, isMine: true }) }, 201);
+        return jsonResponse(
+          { message: 'Thank you for sharing your experience!', review: makeReview({ rating: 5, isMine: true }) },
+          201,
+        );
       }
       if (url.pathname === '/api/trainerData/t1') {
         return jsonResponse({ trainerData: posted ? makeTrainer({ rating: 4.7, ratingCount: 3 }) : makeTrainer() });
@@ -105,7 +106,9 @@ describe('TrainerProfileRoute', () => {
         return jsonResponse({ distribution: posted ? { ...distribution, '5': 13 } : distribution });
       }
       if (url.pathname === '/api/trainer/reviews/t1') {
-        return jsonResponse({ allReviews: posted ? [makeReview({ _id: 'r2', rating: 5, isMine: true }), makeReview()] : [makeReview()] });
+        return jsonResponse({
+          allReviews: posted ? [makeReview({ _id: 'r2', rating: 5, isMine: true }), makeReview()] : [makeReview()],
+        });
       }
       if (url.pathname === '/api/userData') return jsonResponse({ userData: testUser() });
       if (url.pathname === '/api/favorites') return jsonResponse({ favorites: ['t1'] });
@@ -179,7 +182,13 @@ describe('TrainerProfileRoute', () => {
 
   it("opens a user's booking dialog from 'Book now!' with the trainer's free slots", async () => {
     logInAs('user');
-    stubApi((url) => (url.pathname === '/api/trainers/t1/slots' ? jsonResponse({ slots: ['2030-01-07T09:00:00.000Z'], timeZone: 'Africa/Cairo' }) : undefined), profileRoutes());
+    stubApi(
+      (url) =>
+        url.pathname === '/api/trainers/t1/slots'
+          ? jsonResponse({ slots: ['2030-01-07T09:00:00.000Z'], timeZone: 'Africa/Cairo' })
+          : undefined,
+      profileRoutes(),
+    );
     const { user } = renderProfile();
     await screen.findByRole('heading', { level: 1, name: 'Nadia Samir' });
 
@@ -191,10 +200,16 @@ describe('TrainerProfileRoute', () => {
 
   it('shows a trainer on their own profile a link to their availability instead of booking', async () => {
     logInAs('trainer');
-    stubApi((url) => (url.pathname === '/api/trainerData' ? jsonResponse({ trainerData: testTrainer() }) : undefined), profileRoutes());
+    stubApi(
+      (url) => (url.pathname === '/api/trainerData' ? jsonResponse({ trainerData: testTrainer() }) : undefined),
+      profileRoutes(),
+    );
     renderProfile();
 
-    expect((await screen.findAllByRole('link', { name: 'Edit your availability' }))[0]).toHaveAttribute('href', '/trainer/settings#availability');
+    expect((await screen.findAllByRole('link', { name: 'Edit your availability' }))[0]).toHaveAttribute(
+      'href',
+      '/trainer/settings#availability',
+    );
     expect(screen.queryByRole('button', { name: 'Book now!' })).not.toBeInTheDocument();
   });
 

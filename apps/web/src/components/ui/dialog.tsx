@@ -40,9 +40,7 @@ export function DialogContent({
         )}
       >
         <div className="mb-4 flex items-center justify-between gap-4">
-          <RadixDialog.Title className={cn('font-display text-xl font-bold', !showTitle && 'sr-only')}>
-            {title}
-          </RadixDialog.Title>
+          <RadixDialog.Title className={cn('font-display text-xl font-bold', !showTitle && 'sr-only')}>{title}</RadixDialog.Title>
           <RadixDialog.Close
             aria-label="Close"
             className="ml-auto inline-flex size-11 items-center justify-center rounded-full hover:bg-surface"

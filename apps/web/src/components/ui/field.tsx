@@ -57,10 +57,7 @@ export function TextField({
       </label>
       <div className="relative">
         {prefix && (
-          <span
-            aria-hidden="true"
-            className="pointer-events-none absolute inset-y-0 left-0 flex items-center pl-3.5 text-subtle"
-          >
+          <span aria-hidden="true" className="pointer-events-none absolute inset-y-0 left-0 flex items-center pl-3.5 text-subtle">
             {prefix}
           </span>
         )}

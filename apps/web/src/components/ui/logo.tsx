@@ -22,12 +22,7 @@ export function Logo({ className, tone = 'ink' }: LogoProps) {
   return (
     <span className={cn('inline-flex items-center gap-2', className)}>
       <LogoMark className={tone === 'light' ? 'ring-1 ring-ink-line rounded-lg' : undefined} />
-      <span
-        className={cn(
-          'font-display text-2xl font-bold tracking-tight',
-          tone === 'light' ? 'text-on-ink' : 'text-ink',
-        )}
-      >
+      <span className={cn('font-display text-2xl font-bold tracking-tight', tone === 'light' ? 'text-on-ink' : 'text-ink')}>
         Spotter
       </span>
     </span>

@@ -55,11 +55,7 @@ export function PasswordField({
       spellCheck={false}
       suffix={
         hasToggle ? (
-          <PasswordToggle
-            isVisible={visible}
-            onToggle={() => setVisible(!visible)}
-            controls={[id, ...alsoControls].join(' ')}
-          />
+          <PasswordToggle isVisible={visible} onToggle={() => setVisible(!visible)} controls={[id, ...alsoControls].join(' ')} />
         ) : undefined
       }
       {...props}

@@ -9,7 +9,6 @@ export const authConfigKeys = {
 
 const getAuthConfig = () => apiRequest<TAuthConfigResponse>('/auth/config');
 
-const authConfigQueryOptions = () =>
-  queryOptions({ queryKey: authConfigKeys.all, queryFn: getAuthConfig, staleTime: Infinity });
+const authConfigQueryOptions = () => queryOptions({ queryKey: authConfigKeys.all, queryFn: getAuthConfig, staleTime: Infinity });
 
 export const useAuthConfig = () => useQuery(authConfigQueryOptions());

@@ -1,4 +1,11 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import {
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
 import type { TChatMessage, TChatMessagesResponse, TConversation, TWsServerFrame } from '@spotter/shared';
 import { useMemo } from 'react';
 import { apiRequest } from '../api-client';
@@ -159,7 +166,11 @@ export function receiveMessage(queryClient: QueryClient, viewer: ChatViewer, mes
 type ReadFrame = Extract<TWsServerFrame, { type: 'read' }>;
 
 /** Someone read a conversation: the viewer (no unread left) or the other side (the viewer's messages are read). */
-export function applyRead(queryClient: QueryClient, viewer: ChatViewer, { userId, trainerId, readerId, readAt }: Omit<ReadFrame, 'type'>) {
+export function applyRead(
+  queryClient: QueryClient,
+  viewer: ChatViewer,
+  { userId, trainerId, readerId, readAt }: Omit<ReadFrame, 'type'>,
+) {
   const counterpartId = viewer.role === 'user' ? trainerId : userId;
   if (viewer.id !== userId && viewer.id !== trainerId) return;
   const readSender = readerId === viewer.id ? counterpartId : viewer.id;

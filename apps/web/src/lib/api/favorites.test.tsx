@@ -14,7 +14,9 @@ function logInAs(role: 'user' | 'trainer', token: string) {
 }
 
 /** The hearts' view of the favourites, in a query client of its own (as one page view). */
-function renderFavorites(queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })) {
+function renderFavorites(
+  queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } }),
+) {
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={queryClient}>
       {children}
@@ -122,7 +124,10 @@ describe('favourites', () => {
 
   it('loads a logged-in user’s list from the server and follows another tab’s changes', async () => {
     logInAs('user', 'token-load');
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse({ favorites: ['a', 'b'] })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse({ favorites: ['a', 'b'] })),
+    );
     const { result } = renderFavorites();
 
     await waitFor(() => expect(result.current.ids).toEqual(['a', 'b']));

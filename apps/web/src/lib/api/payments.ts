@@ -56,7 +56,9 @@ export class PaymentError extends ApiError {
   /** "ISSUE description (debug_id)" as PayPal's own sample shows it; the message when there are no details. */
   get detail() {
     if (!this.issue) return this.message;
-    return [`${this.issue}${this.description ? ` ${this.description}` : ''}`, this.debugId && `(${this.debugId})`].filter(Boolean).join(' ');
+    return [`${this.issue}${this.description ? ` ${this.description}` : ''}`, this.debugId && `(${this.debugId})`]
+      .filter(Boolean)
+      .join(' ');
   }
 }
 
@@ -71,7 +73,11 @@ async function postPayment<T>(path: string, body?: unknown): Promise<T> {
   if (token) headers.Authorization = `Bearer ${token}`;
   let response: Response;
   try {
-    response = await fetch(`/api${path}`, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(`/api${path}`, {
+      method: 'POST',
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch {
     throw new ApiError(0, NETWORK_ERROR_MESSAGE);
   }

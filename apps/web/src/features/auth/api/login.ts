@@ -8,7 +8,10 @@ export type LoginPayload = z.output<typeof ZLoginRequest>;
 
 /** POST /api/users/login or /api/trainers/login; 200 `{ message, token }`. */
 const login = ({ role, data }: { role: Role; data: LoginPayload }) =>
-  apiRequest<{ message: string; token: string }>(`/${role === 'trainer' ? 'trainers' : 'users'}/login`, { method: 'POST', body: data });
+  apiRequest<{ message: string; token: string }>(`/${role === 'trainer' ? 'trainers' : 'users'}/login`, {
+    method: 'POST',
+    body: data,
+  });
 
 export function useLogin() {
   return useMutation({ mutationFn: login });

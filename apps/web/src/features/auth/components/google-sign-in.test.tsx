@@ -10,7 +10,10 @@ const CLIENT_ID = '1234567890-spotter.apps.googleusercontent.com';
 const googleScripts = () => document.querySelectorAll('script[src*="accounts.google.com"]');
 
 /** A fake server: the auth config, and POST /api/auth/google answering `google`. */
-function stubServer(googleClientId: string | null, google: Response = jsonResponse({ message: 'Signed up with Google', token: 'google.session.token' })) {
+function stubServer(
+  googleClientId: string | null,
+  google: Response = jsonResponse({ message: 'Signed up with Google', token: 'google.session.token' }),
+) {
   const fetchMock = vi.fn(async (url: string) => (url === '/api/auth/config' ? jsonResponse({ googleClientId }) : google));
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
@@ -47,7 +50,7 @@ describe('Google sign-in on the login screens', () => {
     expect(screen.getByRole('button', { name: 'Login' })).toBeInTheDocument();
   });
 
-  it('shows the button area and adds Google\'s script once a client id is configured', async () => {
+  it("shows the button area and adds Google's script once a client id is configured", async () => {
     stubServer(CLIENT_ID);
     renderWithProviders(<LoginForm role="user" />, { route: '/users/login' });
 
@@ -56,7 +59,7 @@ describe('Google sign-in on the login screens', () => {
     expect(googleScripts()[0]).toHaveAttribute('src', GOOGLE_SCRIPT_SRC);
   });
 
-  it('draws Google\'s button and one tap, sends the credential untouched with the role, and logs in', async () => {
+  it("draws Google's button and one tap, sends the credential untouched with the role, and logs in", async () => {
     const google = stubGoogle();
     const fetchMock = stubServer(CLIENT_ID);
     const { unmount } = renderWithProviders(<LoginForm role="trainer" />, { route: '/trainers/login' });
@@ -79,9 +82,19 @@ describe('Google sign-in on the login screens', () => {
     expect(google.id.cancel).toHaveBeenCalled();
   });
 
-  it('shows the server\'s refusal in the red alert and stores nothing', async () => {
+  it("shows the server's refusal in the red alert and stores nothing", async () => {
     const google = stubGoogle();
-    stubServer(CLIENT_ID, jsonResponse({ message: 'Google sign-in failed: the credential is invalid or has expired', statusCode: 401, code: 'INVALID_CREDENTIALS' }, 401));
+    stubServer(
+      CLIENT_ID,
+      jsonResponse(
+        {
+          message: 'Google sign-in failed: the credential is invalid or has expired',
+          statusCode: 401,
+          code: 'INVALID_CREDENTIALS',
+        },
+        401,
+      ),
+    );
     renderWithProviders(<LoginForm role="user" />, { route: '/users/login' });
 
     await waitFor(() => expect(google.id.initialize).toHaveBeenCalled());

@@ -74,7 +74,9 @@ function GoogleButton({ clientId, onCredential }: GoogleSignInProps & { clientId
       </div>
       <div ref={buttonRef} role="group" aria-label="Sign in with Google" className="mt-4 flex min-h-11 justify-center" />
       {isUnavailable && (
-        <p className="mt-2 text-center text-sm text-muted">Google sign-in could not be loaded. Log in with your e-mail instead.</p>
+        <p className="mt-2 text-center text-sm text-muted">
+          Google sign-in could not be loaded. Log in with your e-mail instead.
+        </p>
       )}
     </div>
   );

@@ -15,7 +15,11 @@ const userData = {
 /** A fake server: login answers `login`, GET /api/userData the profile, Google sign-in is off. */
 function stubServer(login: Response) {
   const fetchMock = vi.fn(async (url: string) =>
-    url === '/api/userData' ? jsonResponse({ userData }) : url === '/api/auth/config' ? jsonResponse({ googleClientId: null }) : login,
+    url === '/api/userData'
+      ? jsonResponse({ userData })
+      : url === '/api/auth/config'
+        ? jsonResponse({ googleClientId: null })
+        : login,
   );
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
@@ -97,9 +101,6 @@ describe('LoginForm', () => {
 
   it('links to the password reset of its role', () => {
     renderWithProviders(<LoginForm role="trainer" />, { route: '/trainers/login' });
-    expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute(
-      'href',
-      '/forgot-password?role=trainer',
-    );
+    expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', '/forgot-password?role=trainer');
   });
 });

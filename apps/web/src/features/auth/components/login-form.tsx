@@ -121,13 +121,7 @@ export function LoginForm({ role }: { role: Role }) {
             </Link>
           </p>
         </div>
-        <Button
-          type="submit"
-          size="lg"
-          className="w-full"
-          isLoading={loginMutation.isPending}
-          disabled={isDone}
-        >
+        <Button type="submit" size="lg" className="w-full" isLoading={loginMutation.isPending} disabled={isDone}>
           Login
         </Button>
       </form>

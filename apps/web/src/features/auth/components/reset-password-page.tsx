@@ -32,12 +32,7 @@ export function ResetPasswordPage() {
   const [isVisible, setIsVisible] = useState(false);
   const resolver = useMemo(() => withPasswordMatch(zodResolver(ZResetPasswordRequest)), []);
 
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState,
-  } = useForm<ResetValues, unknown, ResetPasswordPayload>({
+  const { register, handleSubmit, setError, formState } = useForm<ResetValues, unknown, ResetPasswordPayload>({
     mode: 'onTouched',
     defaultValues: { token, password: '', confirmPassword: '' },
     resolver,

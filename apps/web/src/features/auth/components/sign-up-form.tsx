@@ -41,10 +41,7 @@ const FIELDS = Object.keys(defaultValues) as FieldPath<SignUpValues>[];
 
 function signUpResolver(role: Role): Resolver<SignUpValues, unknown, SignUpPayload> {
   // The user schema drops the trainer-only `price`, so one value type serves both roles.
-  const schema = (role === 'trainer' ? ZTrainerSignUpRequest : ZUserSignUpRequest) as z.ZodType<
-    SignUpPayload,
-    SignUpValues
-  >;
+  const schema = (role === 'trainer' ? ZTrainerSignUpRequest : ZUserSignUpRequest) as z.ZodType<SignUpPayload, SignUpValues>;
   return withPasswordMatch(zodResolver(schema));
 }
 
@@ -57,12 +54,7 @@ export function SignUpForm({ role }: { role: Role }) {
   const [isDone, setIsDone] = useState(false);
   const resolver = useMemo(() => signUpResolver(role), [role]);
 
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState,
-  } = useForm<SignUpValues, unknown, SignUpPayload>({
+  const { register, handleSubmit, setError, formState } = useForm<SignUpValues, unknown, SignUpPayload>({
     mode: 'onTouched',
     defaultValues,
     resolver,
@@ -149,7 +141,15 @@ export function SignUpForm({ role }: { role: Role }) {
           {...register('gender')}
         />
         <div className="grid gap-5 sm:grid-cols-3">
-          <TextField label="Age" type="number" inputMode="numeric" min={18} max={100} error={errorFor('age')} {...register('age')} />
+          <TextField
+            label="Age"
+            type="number"
+            inputMode="numeric"
+            min={18}
+            max={100}
+            error={errorFor('age')}
+            {...register('age')}
+          />
           <TextField
             label="Height"
             type="number"
@@ -181,13 +181,7 @@ export function SignUpForm({ role }: { role: Role }) {
             {...register('price')}
           />
         )}
-        <Button
-          type="submit"
-          size="lg"
-          className="w-full"
-          isLoading={registerAccount.isPending}
-          disabled={isDone}
-        >
+        <Button type="submit" size="lg" className="w-full" isLoading={registerAccount.isPending} disabled={isDone}>
           Sign Up
         </Button>
       </form>

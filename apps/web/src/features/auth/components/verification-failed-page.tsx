@@ -13,8 +13,8 @@ export function VerificationFailedPage() {
       <h1 className="mt-6 font-display text-3xl font-bold text-ink sm:text-4xl">This link is invalid or has expired</h1>
       <p className="mt-3 text-muted">
         Verification links work once and only for a limited time. Log in to your account and press{' '}
-        <strong className="font-semibold text-ink">Resend</strong> on the reminder at the top of the page, and we will
-        e-mail you a new link.
+        <strong className="font-semibold text-ink">Resend</strong> on the reminder at the top of the page, and we will e-mail you
+        a new link.
       </p>
       <div className="mt-8 flex flex-wrap justify-center gap-3">
         <Link to={paths.login.user.getHref()} className={buttonClasses({ size: 'lg' })}>

@@ -13,9 +13,7 @@ export function VerificationSuccessPage() {
       <span className="flex size-16 items-center justify-center rounded-full bg-success-soft text-success">
         <CircleCheck className="size-9" aria-hidden="true" />
       </span>
-      <h1 className="mt-6 font-display text-3xl font-bold text-ink sm:text-4xl">
-        You account has been verified successfully!
-      </h1>
+      <h1 className="mt-6 font-display text-3xl font-bold text-ink sm:text-4xl">You account has been verified successfully!</h1>
       <p className="mt-3 text-muted">Your e-mail is confirmed. Log in to pick up where you left off.</p>
       <Link to={paths.login[role].getHref()} className={buttonClasses({ size: 'lg', className: 'mt-8' })}>
         Login now!

@@ -11,7 +11,15 @@ export type GoogleAccountsId = {
   }): void;
   renderButton(
     parent: HTMLElement,
-    options: { type?: 'standard' | 'icon'; theme?: 'outline' | 'filled_blue' | 'filled_black'; size?: 'large' | 'medium' | 'small'; text?: 'signin_with' | 'continue_with'; shape?: 'rectangular' | 'pill'; width?: number; logo_alignment?: 'left' | 'center' },
+    options: {
+      type?: 'standard' | 'icon';
+      theme?: 'outline' | 'filled_blue' | 'filled_black';
+      size?: 'large' | 'medium' | 'small';
+      text?: 'signin_with' | 'continue_with';
+      shape?: 'rectangular' | 'pill';
+      width?: number;
+      logo_alignment?: 'left' | 'center';
+    },
   ): void;
   /** One tap. */
   prompt(): void;

@@ -111,11 +111,7 @@ export function BmiCalculator() {
         <p className="text-sm text-subtle">Nothing you enter leaves this page: the calculation runs in your browser.</p>
       </form>
 
-      <section
-        ref={resultRef}
-        aria-labelledby="bmi-result-title"
-        className="scroll-mt-24 rounded-card bg-surface p-6 sm:p-8"
-      >
+      <section ref={resultRef} aria-labelledby="bmi-result-title" className="scroll-mt-24 rounded-card bg-surface p-6 sm:p-8">
         <h2 id="bmi-result-title" className="font-display text-xl font-semibold text-ink">
           Your result
         </h2>

@@ -47,10 +47,11 @@ const completed = (booking: TBooking) => ({
 });
 
 const config = (url: URL) =>
-  url.pathname === '/api/payments/config' ? jsonResponse({ provider: 'demo', currency: 'USD', label: 'Demo payment: no money moves' }) : undefined;
+  url.pathname === '/api/payments/config'
+    ? jsonResponse({ provider: 'demo', currency: 'USD', label: 'Demo payment: no money moves' })
+    : undefined;
 
-const renderDialog = () =>
-  renderWithProviders(<BookingDialog trainer={trainer} isOpen onOpenChange={() => undefined} />);
+const renderDialog = () => renderWithProviders(<BookingDialog trainer={trainer} isOpen onOpenChange={() => undefined} />);
 
 async function chooseAndContinue(user: ReturnType<typeof renderDialog>['user'], day: string, time: string) {
   const group = await screen.findByRole('group', { name: day });
@@ -60,13 +61,25 @@ async function chooseAndContinue(user: ReturnType<typeof renderDialog>['user'], 
 
 describe('BookingDialog', () => {
   it("groups the free slots by the visitor's local day and shows the price and the total", async () => {
-    stubApi((url) => (url.pathname === '/api/trainers/t1/slots' ? jsonResponse({ slots: [TUE_01, MON_22, TUE_00], timeZone: 'Africa/Cairo' }) : undefined));
+    stubApi((url) =>
+      url.pathname === '/api/trainers/t1/slots'
+        ? jsonResponse({ slots: [TUE_01, MON_22, TUE_00], timeZone: 'Africa/Cairo' })
+        : undefined,
+    );
     const { user } = renderDialog();
 
     const monday = await screen.findByRole('group', { name: 'Monday 7 January' });
-    expect(within(monday).getAllByRole('button').map((b) => b.textContent)).toEqual(['22:00']);
+    expect(
+      within(monday)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['22:00']);
     const tuesday = screen.getByRole('group', { name: 'Tuesday 8 January' });
-    expect(within(tuesday).getAllByRole('button').map((b) => b.textContent)).toEqual(['00:00', '01:00']);
+    expect(
+      within(tuesday)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['00:00', '01:00']);
     expect(screen.getByText('$150 per one-hour session')).toBeInTheDocument();
     expect(screen.getByText('Total:').nextSibling).toHaveTextContent('$0');
     expect(screen.getByRole('button', { name: 'Continue to payment' })).toBeDisabled();
@@ -137,13 +150,23 @@ describe('BookingDialog', () => {
         captures += 1;
         if (captures === 1) {
           return jsonResponse(
-            { message: 'Instrument declined', statusCode: 422, details: [{ issue: 'INSTRUMENT_DECLINED', description: 'The card was refused' }], debug_id: 'dbg1' },
+            {
+              message: 'Instrument declined',
+              statusCode: 422,
+              details: [{ issue: 'INSTRUMENT_DECLINED', description: 'The card was refused' }],
+              debug_id: 'dbg1',
+            },
             422,
           );
         }
         if (captures === 2) {
           return jsonResponse(
-            { message: 'Unprocessable', statusCode: 422, details: [{ issue: 'TRANSACTION_REFUSED', description: 'Refused' }], debug_id: 'dbg2' },
+            {
+              message: 'Unprocessable',
+              statusCode: 422,
+              details: [{ issue: 'TRANSACTION_REFUSED', description: 'Refused' }],
+              debug_id: 'dbg2',
+            },
             422,
           );
         }
@@ -177,7 +200,8 @@ describe('BookingDialog', () => {
     const fetchMock = stubApi(config, (url, init) => {
       if (url.pathname === '/api/trainers/t1/slots') return jsonResponse({ slots: [TUE_01], timeZone: 'Africa/Cairo' });
       if (url.pathname === '/api/bookings' && init.method === 'POST') return jsonResponse({ booking: makeBooking() }, 201);
-      if (url.pathname === '/api/bookings/b1/cancel') return jsonResponse({ message: 'Your booking is cancelled', booking: makeBooking({ status: 'cancelled' }) });
+      if (url.pathname === '/api/bookings/b1/cancel')
+        return jsonResponse({ message: 'Your booking is cancelled', booking: makeBooking({ status: 'cancelled' }) });
       return undefined;
     });
     const { user } = renderDialog();

@@ -58,12 +58,16 @@ export function BookingFlow({ trainer, onClose }: BookingFlowProps) {
 
   return (
     <div className="space-y-4">
-      <div role="status" className="flex items-start gap-3 rounded-xl border border-success-line bg-success-soft p-4 text-success">
+      <div
+        role="status"
+        className="flex items-start gap-3 rounded-xl border border-success-line bg-success-soft p-4 text-success"
+      >
         <CircleCheck className="mt-0.5 size-6 shrink-0" aria-hidden="true" />
         <div>
           <p className="font-display text-lg font-bold">You are booked!</p>
           <p className="font-medium">
-            {trainer.firstName} {trainer.lastName}, {formatDateTime(step.booking.startsAt)}. Paid {formatPrice(step.booking.price)}.
+            {trainer.firstName} {trainer.lastName}, {formatDateTime(step.booking.startsAt)}. Paid{' '}
+            {formatPrice(step.booking.price)}.
           </p>
           <p className="mt-1 text-sm">Payment reference: {step.captureId}</p>
         </div>

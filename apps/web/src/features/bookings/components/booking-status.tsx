@@ -19,7 +19,6 @@ const TONES: Record<TBookingStatus, string> = {
   expired: 'border-line bg-surface text-muted',
 };
 
-
 export function BookingStatus({ status }: { status: TBookingStatus }) {
   return (
     <span className={cn('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold', TONES[status])}>

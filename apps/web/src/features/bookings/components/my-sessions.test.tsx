@@ -25,8 +25,23 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
 });
 
 const upcoming = makeBooking();
-const soon = makeBooking({ _id: 'b2', trainerFirstName: 'Omar', trainerLastName: 'Farouk', startsAt: '2030-03-01T08:00:00.000Z', endsAt: '2030-03-01T09:00:00.000Z', isRefundable: false, canCancel: false });
-const past = makeBooking({ _id: 'b3', startsAt: '2020-05-01T10:00:00.000Z', endsAt: '2020-05-01T11:00:00.000Z', status: 'completed', canCancel: false, isRefundable: false });
+const soon = makeBooking({
+  _id: 'b2',
+  trainerFirstName: 'Omar',
+  trainerLastName: 'Farouk',
+  startsAt: '2030-03-01T08:00:00.000Z',
+  endsAt: '2030-03-01T09:00:00.000Z',
+  isRefundable: false,
+  canCancel: false,
+});
+const past = makeBooking({
+  _id: 'b3',
+  startsAt: '2020-05-01T10:00:00.000Z',
+  endsAt: '2020-05-01T11:00:00.000Z',
+  status: 'completed',
+  canCancel: false,
+  isRefundable: false,
+});
 const lapsed = makeBooking({ _id: 'b4', status: 'expired', trainerFirstName: 'Lapsed', canCancel: false, isRefundable: false });
 
 describe('MySessions', () => {
@@ -50,10 +65,14 @@ describe('MySessions', () => {
   it('cancels after confirmation: the refund message shows and the session moves to past as Refunded', async () => {
     let isCancelled = false;
     const fetchMock = stubApi((url, init) => {
-      if (url.pathname === '/api/bookings') return jsonResponse({ bookings: [isCancelled ? { ...upcoming, status: 'refunded', canCancel: false } : upcoming] });
+      if (url.pathname === '/api/bookings')
+        return jsonResponse({ bookings: [isCancelled ? { ...upcoming, status: 'refunded', canCancel: false } : upcoming] });
       if (url.pathname === '/api/bookings/b1/cancel' && init.method === 'POST') {
         isCancelled = true;
-        return jsonResponse({ message: 'Your booking is cancelled and the payment refunded', booking: { ...upcoming, status: 'refunded' } });
+        return jsonResponse({
+          message: 'Your booking is cancelled and the payment refunded',
+          booking: { ...upcoming, status: 'refunded' },
+        });
       }
       if (url.pathname === '/api/payments') return jsonResponse({});
       return undefined;
@@ -90,7 +109,9 @@ describe('MySessions', () => {
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('This session starts within 24 hours');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel session' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Sessions can be cancelled only up to 24 hours before they start');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'Sessions can be cancelled only up to 24 hours before they start',
+    );
   });
 
   it('offers to find a trainer when there are no sessions, and Retry after a failure', async () => {

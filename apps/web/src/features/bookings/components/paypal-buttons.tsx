@@ -22,7 +22,12 @@ function loadSdk(clientId: string, currency: string): Promise<PaypalSdk> {
   const existing = (window as { paypal?: PaypalSdk }).paypal;
   if (existing) return Promise.resolve(existing);
   return new Promise((resolve, reject) => {
-    const params = new URLSearchParams({ 'client-id': clientId, currency, components: 'buttons', 'enable-funding': 'paylater,venmo,card' });
+    const params = new URLSearchParams({
+      'client-id': clientId,
+      currency,
+      components: 'buttons',
+      'enable-funding': 'paylater,venmo,card',
+    });
     const script = (document.getElementById(SDK_ID) as HTMLScriptElement | null) ?? document.createElement('script');
     script.id = SDK_ID;
     script.src = `https://www.paypal.com/sdk/js?${params}`;

@@ -85,7 +85,9 @@ export function WeekSchedule() {
                 <ul className="space-y-2">
                   {day.sessions.map((session) => (
                     <li key={session._id} className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
-                      <span className="font-semibold text-ink tabular-nums">{formatTimeRange(session.startsAt, session.endsAt)}</span>
+                      <span className="font-semibold text-ink tabular-nums">
+                        {formatTimeRange(session.startsAt, session.endsAt)}
+                      </span>
                       <span className="text-ink">
                         {session.userFirstName} {session.userLastName}
                       </span>

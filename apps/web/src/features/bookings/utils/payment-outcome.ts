@@ -28,4 +28,3 @@ export function readCapture(answer: TCaptureResponse): { captureId: string } | {
   const detail = transaction ? `Transaction ${transaction.status}: ${transaction.id}` : `Order ${answer.status}: ${answer.id}`;
   return { failure: { title: CHECKOUT_MSG.captureFailed, detail } };
 }
-

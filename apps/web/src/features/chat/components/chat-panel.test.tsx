@@ -62,7 +62,9 @@ describe('ChatPanel', () => {
 
   it('shows the raw error when the conversation fails to load', async () => {
     logInAs('u1', 'user');
-    stubApi((url) => (url.pathname === '/api/chats/t1' ? jsonResponse({ message: 'The database is resting', statusCode: 503 }, 503) : undefined));
+    stubApi((url) =>
+      url.pathname === '/api/chats/t1' ? jsonResponse({ message: 'The database is resting', statusCode: 503 }, 503) : undefined,
+    );
     const { user } = renderPanel();
     await user.click(openButton());
     expect(await screen.findByRole('alert')).toHaveTextContent('The database is resting');
@@ -122,7 +124,8 @@ describe('ChatPanel', () => {
     logInAs('u1', 'user');
     const fetchMock = stubApi((url, init) => {
       if (url.pathname === '/api/chats/t1') return jsonResponse({ allMessages: [makeMessage()], hasMore: false });
-      if (url.pathname === '/api/conversations/t1/read' && init.method === 'POST') return jsonResponse({ message: 'ok', read: 1 });
+      if (url.pathname === '/api/conversations/t1/read' && init.method === 'POST')
+        return jsonResponse({ message: 'ok', read: 1 });
       return undefined;
     });
     const { user, queryClient } = renderPanel();
@@ -135,7 +138,13 @@ describe('ChatPanel', () => {
       receiveMessage(
         queryClient,
         { id: 'u1', role: 'user' },
-        makeMessage({ _id: 'm2', senderId: 't1', recipientId: 'u1', message: 'Sure, 7 works', messageDate: '2025-01-10T10:05:00.000Z' }),
+        makeMessage({
+          _id: 'm2',
+          senderId: 't1',
+          recipientId: 'u1',
+          message: 'Sure, 7 works',
+          messageDate: '2025-01-10T10:05:00.000Z',
+        }),
       ),
     );
     expect(await within(log).findByText('Sure, 7 works')).toBeInTheDocument();

@@ -32,12 +32,18 @@ export function ConversationList({ conversations, selectedId }: ConversationList
               <span className="min-w-0 flex-1">
                 <span className="flex items-baseline justify-between gap-2">
                   <span className={cn('truncate text-ink', c.unread > 0 ? 'font-bold' : 'font-semibold')}>{name}</span>
-                  <time dateTime={c.lastMessageDate} title={formatMessageTime(c.lastMessageDate)} className="shrink-0 text-xs text-subtle">
+                  <time
+                    dateTime={c.lastMessageDate}
+                    title={formatMessageTime(c.lastMessageDate)}
+                    className="shrink-0 text-xs text-subtle"
+                  >
                     {formatMessageAge(c.lastMessageDate, now)}
                   </time>
                 </span>
                 <span className="mt-0.5 flex items-center justify-between gap-2">
-                  <span className={cn('truncate text-sm', c.unread > 0 ? 'font-semibold text-ink' : 'text-muted')}>{c.lastMessage}</span>
+                  <span className={cn('truncate text-sm', c.unread > 0 ? 'font-semibold text-ink' : 'text-muted')}>
+                    {c.lastMessage}
+                  </span>
                   {c.unread > 0 && (
                     <span className="inline-flex h-5 min-w-5 shrink-0 items-center justify-center rounded-full bg-ink px-1.5 text-xs font-bold text-accent">
                       {c.unread}

@@ -47,7 +47,15 @@ function MessageItem({ message, isMine, senderName }: { message: TChatMessage; i
  * or on scrolling to the top, keeping the reading position) and the input. Opening it, and any
  * new message from the other side while it is open, marks the conversation read.
  */
-export function Conversation({ viewer, counterpart, emptyText, sentMessage, hasUnread = false, refusal, className }: ConversationProps) {
+export function Conversation({
+  viewer,
+  counterpart,
+  emptyText,
+  sentMessage,
+  hasUnread = false,
+  refusal,
+  className,
+}: ConversationProps) {
   const query = useConversationMessages(viewer, counterpart.id);
   const { mutate: markRead } = useMarkConversationRead(viewer);
   const messages = flattenMessages(query.data);

@@ -30,7 +30,7 @@ describe('InboxPage', () => {
     expect(router.state.location.pathname).toBe('/trainers/login');
   });
 
-  it("shows a trainer one row per user with the latest message, its age and the unread badge; opening one reads it and a reply toasts", async () => {
+  it('shows a trainer one row per user with the latest message, its age and the unread badge; opening one reads it and a reply toasts', async () => {
     logInAs('t1', 'trainer');
     let isRead = false;
     const fetchMock = stubApi((url, init) => {
@@ -38,8 +38,19 @@ describe('InboxPage', () => {
       if (url.pathname === '/api/conversations') {
         return jsonResponse({
           conversations: [
-            makeConversation({ counterpartId: 'u1', lastMessage: 'Can we train at 7?', lastMessageDate: minutesAgo(5), unread: isRead ? 0 : 2 }),
-            makeConversation({ counterpartId: 'u2', firstName: 'Karim', lastName: 'Nabil', lastMessage: 'Thanks!', lastMessageDate: minutesAgo(42) }),
+            makeConversation({
+              counterpartId: 'u1',
+              lastMessage: 'Can we train at 7?',
+              lastMessageDate: minutesAgo(5),
+              unread: isRead ? 0 : 2,
+            }),
+            makeConversation({
+              counterpartId: 'u2',
+              firstName: 'Karim',
+              lastName: 'Nabil',
+              lastMessage: 'Thanks!',
+              lastMessageDate: minutesAgo(42),
+            }),
           ],
         });
       }
@@ -51,7 +62,18 @@ describe('InboxPage', () => {
         return jsonResponse({ message: 'Conversation marked as read', read: 2 });
       }
       if (url.pathname === '/api/chats' && init.method === 'POST') {
-        return jsonResponse({ message: makeMessage({ _id: 'm2', senderId: 't1', recipientId: 'u1', message: 'Yes, see you', messageDate: new Date().toISOString() }) }, 201);
+        return jsonResponse(
+          {
+            message: makeMessage({
+              _id: 'm2',
+              senderId: 't1',
+              recipientId: 'u1',
+              message: 'Yes, see you',
+              messageDate: new Date().toISOString(),
+            }),
+          },
+          201,
+        );
       }
       return undefined;
     });
@@ -93,7 +115,9 @@ describe('InboxPage', () => {
     stubApi((url) => {
       if (url.pathname === '/api/userData') return jsonResponse({ userData: testUser() });
       if (url.pathname === '/api/conversations') {
-        return jsonResponse({ conversations: [makeConversation({ counterpartId: 't1', firstName: 'Nadia', lastName: 'Samir', lastMessage: 'Sure' })] });
+        return jsonResponse({
+          conversations: [makeConversation({ counterpartId: 't1', firstName: 'Nadia', lastName: 'Samir', lastMessage: 'Sure' })],
+        });
       }
       if (url.pathname === '/api/chats/t1') return jsonResponse({ allMessages: [], hasMore: false });
       return undefined;
@@ -112,7 +136,8 @@ describe('InboxPage', () => {
     const fetchMock = stubApi((url, init) => {
       if (url.pathname === '/api/trainerData') return jsonResponse({ trainerData: testTrainer() });
       if (url.pathname === '/api/conversations') return jsonResponse({ conversations: [makeConversation()] });
-      if (url.pathname === '/api/chats/t1' && url.searchParams.get('before') === 'b1') return jsonResponse({ allMessages: older, hasMore: false });
+      if (url.pathname === '/api/chats/t1' && url.searchParams.get('before') === 'b1')
+        return jsonResponse({ allMessages: older, hasMore: false });
       if (url.pathname === '/api/chats/t1') return jsonResponse({ allMessages: newest, hasMore: true });
       if (init.method === 'POST') return jsonResponse({ message: 'ok' });
       return undefined;
@@ -131,7 +156,9 @@ describe('InboxPage', () => {
     await user.click(within(log).getByRole('button', { name: 'Load earlier messages' }));
     await waitFor(() => expect(within(log).getAllByRole('listitem')).toHaveLength(100));
     expect(callsOf(fetchMock)).toContain('GET /api/chats/t1?userId=u1&before=b1');
-    const texts = within(log).getAllByRole('listitem').map((li) => li.querySelector('p')?.textContent);
+    const texts = within(log)
+      .getAllByRole('listitem')
+      .map((li) => li.querySelector('p')?.textContent);
     expect(texts[0]).toBe('Mona: a message 1');
     expect(texts[99]).toBe('Mona: b message 50');
     // the same message stays where it was: 50 messages (2000 px) came in above it

@@ -51,7 +51,8 @@ export function MessageComposer({ viewer, recipientId, sentMessage, refusal }: M
         notify.success(sentMessage);
       },
       (error: unknown) => {
-        if (!showServerErrors(error, ['message'], setError)) setError('message', { type: 'server', message: errorMessage(error) }, { shouldFocus: true });
+        if (!showServerErrors(error, ['message'], setError))
+          setError('message', { type: 'server', message: errorMessage(error) }, { shouldFocus: true });
       },
     ),
   );

@@ -53,9 +53,7 @@ export function FavoriteTrainers() {
         <div className="flex flex-col items-center rounded-xl border border-dashed border-line-strong bg-surface px-4 py-8 text-center">
           <Heart className="size-8 text-subtle" aria-hidden="true" />
           <p className="mt-3 font-semibold text-ink">No favourite trainers yet</p>
-          <p className="mt-1 max-w-sm text-sm text-muted">
-            Tap the heart on a trainer you like and they will wait for you here.
-          </p>
+          <p className="mt-1 max-w-sm text-sm text-muted">Tap the heart on a trainer you like and they will wait for you here.</p>
           <Link to={paths.trainers.getHref()} className={buttonClasses({ className: 'mt-4' })}>
             Browse trainers
           </Link>

@@ -27,8 +27,8 @@ export function Hero() {
             Shape Your <span className="text-accent">Ideal Body</span>
           </h1>
           <p className="mt-6 max-w-xl text-lg text-on-ink-muted">
-            Find a certified personal trainer who fits your goals and your budget. Compare honest reviews, chat before
-            you book, and train with someone in your corner.
+            Find a certified personal trainer who fits your goals and your budget. Compare honest reviews, chat before you book,
+            and train with someone in your corner.
           </p>
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">
             <Link to={paths.trainers.getHref()} className={buttonClasses({ size: 'lg' })}>

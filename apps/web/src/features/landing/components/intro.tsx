@@ -29,8 +29,8 @@ export function Intro() {
             Helping people train with a coach since 2010
           </h2>
           <p className="mt-4 text-lg text-muted">
-            We started as a small gym that kept a list of coaches our members trusted. That list became Spotter: a place
-            to find a personal trainer who is good at what you need, fits your budget and turns up on time.
+            We started as a small gym that kept a list of coaches our members trusted. That list became Spotter: a place to find a
+            personal trainer who is good at what you need, fits your budget and turns up on time.
           </p>
         </div>
         <ul className="grid gap-6 sm:grid-cols-3 lg:grid-cols-1">

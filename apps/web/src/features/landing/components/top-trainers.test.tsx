@@ -61,7 +61,10 @@ describe('TopTrainers', () => {
   });
 
   it('steps aside quietly when the call fails', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse({ message: 'Boom', statusCode: 500 }, 500)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse({ message: 'Boom', statusCode: 500 }, 500)),
+    );
     renderWithProviders(<TopTrainers />);
 
     expect(screen.getByRole('heading', { name: 'Meet our top-rated coaches' })).toBeInTheDocument();
@@ -69,12 +72,12 @@ describe('TopTrainers', () => {
   });
 
   it('points coaches to the sign-up when no trainer is listed yet', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => answer([])));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => answer([])),
+    );
     renderWithProviders(<TopTrainers />);
 
-    expect(await screen.findByRole('link', { name: 'Join Spotter as a trainer' })).toHaveAttribute(
-      'href',
-      '/trainers/register',
-    );
+    expect(await screen.findByRole('link', { name: 'Join Spotter as a trainer' })).toHaveAttribute('href', '/trainers/register');
   });
 });

@@ -27,7 +27,10 @@ export function TopTrainers() {
             </h2>
             <p className="mt-3 text-lg text-muted">Rated by the people who train with them.</p>
           </div>
-          <Link to={paths.trainers.getHref()} className={buttonClasses({ variant: 'outline', className: 'self-start sm:self-auto' })}>
+          <Link
+            to={paths.trainers.getHref()}
+            className={buttonClasses({ variant: 'outline', className: 'self-start sm:self-auto' })}
+          >
             View all trainers
             <ArrowRight className="size-4" aria-hidden="true" />
           </Link>

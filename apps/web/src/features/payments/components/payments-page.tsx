@@ -75,7 +75,9 @@ function PaymentRow({ payment, role }: { payment: TPayment; role: Role }) {
         </p>
       </div>
       <div className="flex flex-col items-end gap-1 text-right">
-        <p className={cn('font-bold tabular-nums', isRefunded ? 'text-muted line-through' : 'text-ink')}>{money(payment.amount)}</p>
+        <p className={cn('font-bold tabular-nums', isRefunded ? 'text-muted line-through' : 'text-ink')}>
+          {money(payment.amount)}
+        </p>
         {role === 'trainer' && !isRefunded && (
           <p className="text-xs text-subtle tabular-nums">
             fee {money(payment.fee)} · you get {money(payment.net)}
@@ -101,14 +103,21 @@ function PaymentsContent({ role, data }: { role: Role; data: TPaymentsResponse }
       : [
           { label: 'Paid', value: money(totals.charged - totals.refunded), hint: plural(totals.count, 'payment', 'payments') },
           { label: 'Refunded', value: money(totals.refunded), hint: 'Cancelled more than 24 h ahead' },
-          { label: 'Upcoming', value: String(upcoming.count), hint: upcoming.count === 0 ? 'No sessions booked' : `Worth ${money(upcoming.amount)}` },
+          {
+            label: 'Upcoming',
+            value: String(upcoming.count),
+            hint: upcoming.count === 0 ? 'No sessions booked' : `Worth ${money(upcoming.amount)}`,
+          },
           { label: 'Charged in all', value: money(totals.charged), hint: data.currency },
         ];
 
   return (
     <div className="space-y-6">
       <Stats stats={stats} label={role === 'trainer' ? 'Your earnings' : 'Your payments'} />
-      <SectionCard title={role === 'trainer' ? 'Earnings by session' : 'Payment history'} note="Newest first; times in your local time.">
+      <SectionCard
+        title={role === 'trainer' ? 'Earnings by session' : 'Payment history'}
+        note="Newest first; times in your local time."
+      >
         {data.payments.length === 0 ? (
           <div className="flex flex-col items-center rounded-xl border border-dashed border-line-strong px-6 py-8 text-center">
             <ReceiptText className="size-8 text-subtle" aria-hidden="true" />
@@ -187,7 +196,9 @@ function PaymentsBody({ role }: { role: Role }) {
       <div>
         <h1 className="font-display text-3xl font-bold text-ink">Payments</h1>
         <p className="mt-1 text-muted">
-          {role === 'trainer' ? 'What your sessions earned, after Spotter’s fee.' : 'What you paid for your sessions, and what came back.'}
+          {role === 'trainer'
+            ? 'What your sessions earned, after Spotter’s fee.'
+            : 'What you paid for your sessions, and what came back.'}
         </p>
       </div>
       {content}

@@ -6,8 +6,7 @@ import type { Role } from '@/lib/paths';
 export type WeightEntry = { weight: number; recordedAt: string };
 
 /** GET /api/{role}/weights: every weight saved in Contact Info, oldest first. */
-const getWeights = (role: Role) =>
-  apiRequest<{ weights: WeightEntry[] }>(`/${role}/weights`).then(({ weights }) => weights);
+const getWeights = (role: Role) => apiRequest<{ weights: WeightEntry[] }>(`/${role}/weights`).then(({ weights }) => weights);
 
 /** Keyed under the account so saving contact info in settings refreshes it too. */
 export function useWeights(role: Role) {

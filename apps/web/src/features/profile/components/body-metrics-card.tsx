@@ -24,7 +24,8 @@ const bands = [
 ];
 
 function BmiGauge({ bmi }: { bmi: number }) {
-  const percent = (value: number) => ((Math.min(Math.max(value, GAUGE.from), GAUGE.to) - GAUGE.from) / (GAUGE.to - GAUGE.from)) * 100;
+  const percent = (value: number) =>
+    ((Math.min(Math.max(value, GAUGE.from), GAUGE.to) - GAUGE.from) / (GAUGE.to - GAUGE.from)) * 100;
   let start = GAUGE.from;
   return (
     <div aria-hidden="true" className="relative mt-4 pt-3">
@@ -110,12 +111,7 @@ export function BodyMetricsCard({ account }: { account: OwnAccount }) {
           ) : (
             <>
               <p className="mt-1 font-display text-4xl font-bold text-ink">{bmi.toFixed(2)}</p>
-              <p
-                className={cn(
-                  'mt-1 font-semibold',
-                  category === 'Normal weight' ? 'text-success' : 'text-warning-ink',
-                )}
-              >
+              <p className={cn('mt-1 font-semibold', category === 'Normal weight' ? 'text-success' : 'text-warning-ink')}>
                 {bmiMessage(bmi)}
               </p>
               <p className="mt-1 text-sm text-subtle">

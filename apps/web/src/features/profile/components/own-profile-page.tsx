@@ -110,7 +110,15 @@ function AboutCard({ role, account }: { role: Role; account: OwnAccount }) {
   );
 }
 
-function UserProfile({ account, favoritesSection, sessions }: { account: OwnAccount; favoritesSection: ReactNode; sessions: ReactNode }) {
+function UserProfile({
+  account,
+  favoritesSection,
+  sessions,
+}: {
+  account: OwnAccount;
+  favoritesSection: ReactNode;
+  sessions: ReactNode;
+}) {
   const favorites = useFavoriteTrainers();
   return (
     <div className="space-y-6">

@@ -41,12 +41,7 @@ export function WeightChart({ weights }: { weights: WeightEntry[] }) {
 
   return (
     <figure className="m-0">
-      <svg
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-labelledby={summaryId}
-        className="h-auto w-full overflow-visible"
-      >
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={summaryId} className="h-auto w-full overflow-visible">
         <g className="text-line" stroke="currentColor" strokeDasharray="3 4">
           <line x1={PAD.left} x2={WIDTH - PAD.right} y1={yMax} y2={yMax} />
           {max !== min && <line x1={PAD.left} x2={WIDTH - PAD.right} y1={yMin} y2={yMin} />}

@@ -91,7 +91,10 @@ describe('ReviewForm', () => {
     logInAs('user');
     stubApi((url, init) => {
       if (url.pathname === '/api/reviews/new') {
-        return jsonResponse({ message: 'Verify your e-mail address to post a review', statusCode: 403, code: 'EMAIL_NOT_VERIFIED' }, 403);
+        return jsonResponse(
+          { message: 'Verify your e-mail address to post a review', statusCode: 403, code: 'EMAIL_NOT_VERIFIED' },
+          403,
+        );
       }
       if (url.pathname === '/api/verify/resend' && init.method === 'POST') {
         return jsonResponse({ message: 'We sent you a new verification link' });
@@ -109,10 +112,13 @@ describe('ReviewForm', () => {
     expect(await findToast('We sent you a new verification link')).toHaveAttribute('data-type', 'success');
   });
 
-  it('puts the server\'s field messages under their fields', async () => {
+  it("puts the server's field messages under their fields", async () => {
     logInAs('user');
     stubApi(() =>
-      jsonResponse({ message: 'Some fields are not valid', statusCode: 400, errors: { comment: 'Max number of characters is 1000' } }, 400),
+      jsonResponse(
+        { message: 'Some fields are not valid', statusCode: 400, errors: { comment: 'Max number of characters is 1000' } },
+        400,
+      ),
     );
     const { user } = renderWithProviders(<ReviewForm trainerId="t1" firstName="Nadia" />);
     await user.click(screen.getByRole('radio', { name: '4 stars' }));
@@ -120,7 +126,9 @@ describe('ReviewForm', () => {
     await user.click(screen.getByRole('button', { name: 'Post review' }));
 
     expect(await screen.findByText('Max number of characters is 1000')).toBeInTheDocument();
-    expect(screen.getByLabelText('Your review')).toHaveAccessibleDescription(expect.stringContaining('Max number of characters is 1000'));
+    expect(screen.getByLabelText('Your review')).toHaveAccessibleDescription(
+      expect.stringContaining('Max number of characters is 1000'),
+    );
     expect(screen.getByRole('alert')).toHaveTextContent('Some fields are not valid');
   });
 

@@ -35,8 +35,7 @@ const FIELDS = ['rating', 'comment'] as const;
 type Failure = { message: string; isUnverified: boolean };
 
 /** The server's answer to an account that has not confirmed its e-mail. */
-const isUnverifiedRefusal = (error: unknown) =>
-  error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED';
+const isUnverifiedRefusal = (error: unknown) => error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED';
 
 /** Post a review; posting again edits it (DECISIONS 15). Only users may post (spec section 6). */
 export function ReviewForm({ trainerId, firstName, myReview }: ReviewFormProps) {
@@ -94,7 +93,12 @@ export function ReviewForm({ trainerId, firstName, myReview }: ReviewFormProps) 
   };
 
   return (
-    <form noValidate onSubmit={onSubmit} aria-labelledby={`${commentId}-title`} className="space-y-5 rounded-card border border-line bg-surface p-5 sm:p-6">
+    <form
+      noValidate
+      onSubmit={onSubmit}
+      aria-labelledby={`${commentId}-title`}
+      className="space-y-5 rounded-card border border-line bg-surface p-5 sm:p-6"
+    >
       <h3 id={`${commentId}-title`} className="text-lg font-bold text-ink">
         {myReview ? 'Update your review' : `Review ${firstName}`}
       </h3>
@@ -124,7 +128,10 @@ export function ReviewForm({ trainerId, firstName, myReview }: ReviewFormProps) 
           </label>
           <span
             id={counterId}
-            className={cn('text-sm tabular-nums', commentLength > REVIEW_COMMENT_MAX ? 'font-semibold text-danger' : 'text-subtle')}
+            className={cn(
+              'text-sm tabular-nums',
+              commentLength > REVIEW_COMMENT_MAX ? 'font-semibold text-danger' : 'text-subtle',
+            )}
           >
             {commentLength}/{REVIEW_COMMENT_MAX}
           </span>

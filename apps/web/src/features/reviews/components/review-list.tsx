@@ -18,7 +18,10 @@ function ReviewerAvatar({ review }: { review: TReview }) {
     );
   }
   return (
-    <span aria-hidden="true" className="flex size-11 shrink-0 items-center justify-center rounded-full bg-ink text-sm font-bold text-on-ink">
+    <span
+      aria-hidden="true"
+      className="flex size-11 shrink-0 items-center justify-center rounded-full bg-ink text-sm font-bold text-on-ink"
+    >
       {initials(review.reviewerFirstName, review.reviewerLastName) || '?'}
     </span>
   );

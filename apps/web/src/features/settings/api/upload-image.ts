@@ -9,7 +9,11 @@ type UploadImageOptions = {
   signal?: AbortSignal;
 };
 
-function messageOf(xhr: XMLHttpRequest): { message?: string; errors?: Record<string, string>; code?: ReturnType<typeof errorCodeOf> } {
+function messageOf(xhr: XMLHttpRequest): {
+  message?: string;
+  errors?: Record<string, string>;
+  code?: ReturnType<typeof errorCodeOf>;
+} {
   try {
     const body: unknown = JSON.parse(xhr.responseText);
     if (typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string') {

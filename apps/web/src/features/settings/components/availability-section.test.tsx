@@ -49,7 +49,8 @@ describe('AvailabilitySection', () => {
   it('clears a day and shows a failed save under the form', async () => {
     stubApi((url, init) => {
       if (url.pathname !== '/api/trainer/availability') return undefined;
-      if (init.method === 'PUT') return jsonResponse({ message: 'Choose a valid time zone, such as Africa/Cairo', statusCode: 400 }, 400);
+      if (init.method === 'PUT')
+        return jsonResponse({ message: 'Choose a valid time zone, such as Africa/Cairo', statusCode: 400 }, 400);
       return jsonResponse(saved);
     });
     const { user } = renderWithProviders(<AvailabilitySection />);

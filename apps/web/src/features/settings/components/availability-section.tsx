@@ -140,7 +140,9 @@ function AvailabilityForm({ availability }: { availability: TAvailability }) {
                       onClick={() => toggle(weekday, hour)}
                       className={cn(
                         'min-h-11 rounded-lg border text-sm font-semibold tabular-nums transition-colors duration-150',
-                        isOn ? 'border-ink bg-accent text-ink' : 'border-line bg-canvas text-muted hover:border-line-strong hover:text-ink',
+                        isOn
+                          ? 'border-ink bg-accent text-ink'
+                          : 'border-line bg-canvas text-muted hover:border-line-strong hover:text-ink',
                       )}
                     >
                       {hourLabel(hour)}

@@ -24,7 +24,11 @@ describe('DeleteAccountSection', () => {
       'fetch',
       vi.fn(async () =>
         jsonResponse(
-          { message: 'Your current password is not correct', statusCode: 400, errors: { password: 'Your current password is not correct' } },
+          {
+            message: 'Your current password is not correct',
+            statusCode: 400,
+            errors: { password: 'Your current password is not correct' },
+          },
           400,
         ),
       ),

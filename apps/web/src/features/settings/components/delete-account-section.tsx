@@ -83,20 +83,15 @@ export function DeleteAccountSection({ role }: { role: Role }) {
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
       <p className="max-w-prose text-sm text-muted">
-        Your profile, photo, contact details, favourites and weight history are removed and you are signed out
-        everywhere. {role === 'user'
-          ? 'Reviews you wrote stay, shown as "Former member".'
-          : 'Your profile leaves the trainer list.'}
+        Your profile, photo, contact details, favourites and weight history are removed and you are signed out everywhere.{' '}
+        {role === 'user' ? 'Reviews you wrote stay, shown as "Former member".' : 'Your profile leaves the trainer list.'}
       </p>
       <Dialog>
         <DialogTrigger className={cn(dangerButton, 'shrink-0')}>
           <Trash className="size-4" aria-hidden="true" />
           Delete Account
         </DialogTrigger>
-        <DialogContent
-          title="Delete your account?"
-          description="This cannot be undone. Enter your password to confirm."
-        >
+        <DialogContent title="Delete your account?" description="This cannot be undone. Enter your password to confirm.">
           <DeleteAccountForm role={role} />
         </DialogContent>
       </Dialog>

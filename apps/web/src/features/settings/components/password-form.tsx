@@ -27,7 +27,10 @@ const resolver: Resolver<PasswordValues, unknown, ChangePasswordPayload> = async
   if (isMismatch && !result.errors.confirmPassword) {
     return {
       values: {},
-      errors: { ...result.errors, confirmPassword: { type: 'custom', message: MSG.passwordsMatch } } as FieldErrors<PasswordValues>,
+      errors: {
+        ...result.errors,
+        confirmPassword: { type: 'custom', message: MSG.passwordsMatch },
+      } as FieldErrors<PasswordValues>,
     };
   }
   return result as Awaited<ReturnType<Resolver<PasswordValues, unknown, ChangePasswordPayload>>>;

@@ -54,12 +54,20 @@ describe('PersonalDetailsForm', () => {
     expect(url).toBe('/api/user/edit');
     expect(init.method).toBe('PATCH');
     // a blank title is sent as null: the server reads an empty string as "unchanged"
-    expect(JSON.parse(init.body as string)).toEqual({ firstName: 'Mariam', lastName: 'Adel', email: 'mona@example.com', title: null, description: null });
+    expect(JSON.parse(init.body as string)).toEqual({
+      firstName: 'Mariam',
+      lastName: 'Adel',
+      email: 'mona@example.com',
+      title: null,
+      description: null,
+    });
     expect(JSON.parse(localStorage.getItem('userData') ?? '{}')).toMatchObject({ firstName: 'Mariam' });
   });
 
   it('asks for the current password only when the e-mail changes, and sends it', async () => {
-    const fetchMock = vi.fn(async () => jsonResponse({ message: 'Your details are saved. We sent a verification link to your new e-mail' }));
+    const fetchMock = vi.fn(async () =>
+      jsonResponse({ message: 'Your details are saved. We sent a verification link to your new e-mail' }),
+    );
     vi.stubGlobal('fetch', fetchMock);
     const { user } = renderWithProviders(<PersonalDetailsForm role="user" account={testUser()} />);
     expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
@@ -113,7 +121,11 @@ describe('PersonalDetailsForm', () => {
       'fetch',
       vi.fn(async () =>
         jsonResponse(
-          { message: 'An account with this email already exists', statusCode: 409, errors: { email: 'An account with this email already exists' } },
+          {
+            message: 'An account with this email already exists',
+            statusCode: 409,
+            errors: { email: 'An account with this email already exists' },
+          },
           409,
         ),
       ),

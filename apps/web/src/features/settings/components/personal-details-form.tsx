@@ -30,7 +30,15 @@ type PersonalValues = {
 };
 type PersonalOutput = z.output<typeof ZPersonalDetailsForm> & { price?: number };
 
-const FIELDS = ['firstName', 'lastName', 'email', 'title', 'description', 'price', 'currentPassword'] as const satisfies FieldPath<PersonalValues>[];
+const FIELDS = [
+  'firstName',
+  'lastName',
+  'email',
+  'title',
+  'description',
+  'price',
+  'currentPassword',
+] as const satisfies FieldPath<PersonalValues>[];
 
 function valuesOf(account: OwnAccount): PersonalValues {
   return {

@@ -154,11 +154,7 @@ export function PhotoSection({ role, account }: { role: Role; account: OwnAccoun
     <div className="space-y-5">
       {phase.kind === 'cropping' ? (
         <>
-          <PhotoCropper
-            image={phase.image}
-            crop={phase.crop}
-            onCropChange={(crop) => setPhase({ ...phase, crop })}
-          />
+          <PhotoCropper image={phase.image} crop={phase.crop} onCropChange={(crop) => setPhase({ ...phase, crop })} />
           <div className="flex flex-wrap justify-center gap-3">
             <Button variant="outline" onClick={cancel}>
               Cancel

@@ -68,11 +68,7 @@ function SettingsContent({ role, account }: { role: Role; account: OwnAccount })
           </ul>
         </nav>
       </div>
-      <SettingsSection
-        id="personal-details"
-        title={labelOf('personal-details')}
-        description="How you appear on Spotter."
-      >
+      <SettingsSection id="personal-details" title={labelOf('personal-details')} description="How you appear on Spotter.">
         <PersonalDetailsForm role={role} account={account} />
       </SettingsSection>
       <SettingsSection id="photo" title={labelOf('photo')} description="Shown on your profile and next to your messages.">

@@ -27,12 +27,7 @@ export function TextAreaField({ label, error, length, maxLength, id, className, 
         rows={4}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
-        className={cn(
-          inputClasses,
-          'resize-y',
-          error ? 'border-danger' : 'border-line-strong hover:border-muted',
-          className,
-        )}
+        className={cn(inputClasses, 'resize-y', error ? 'border-danger' : 'border-line-strong hover:border-muted', className)}
         {...props}
       />
       {length !== undefined && maxLength !== undefined && (

@@ -22,20 +22,17 @@ function Block({ block }: { block: BlogBlock }) {
   return <p className="mt-4">{block.text}</p>;
 }
 
-const backLinkClass =
-  'inline-flex min-h-11 items-center gap-2 text-sm font-semibold text-ink underline-offset-4 hover:underline';
+const backLinkClass = 'inline-flex min-h-11 items-center gap-2 text-sm font-semibold text-ink underline-offset-4 hover:underline';
 
 function PostNotFound() {
   return (
     <section className="mx-auto flex w-full max-w-3xl flex-col items-start px-4 py-20 sm:px-6 sm:py-28">
       <title>Post not found · Spotter</title>
-      <p className="rounded-full bg-accent-soft px-3 py-1 text-xs font-semibold tracking-wide text-accent-ink uppercase">
-        Blog
-      </p>
+      <p className="rounded-full bg-accent-soft px-3 py-1 text-xs font-semibold tracking-wide text-accent-ink uppercase">Blog</p>
       <h1 className="mt-3 font-display text-4xl font-bold text-ink sm:text-5xl">Post not found</h1>
       <p className="mt-4 max-w-xl text-lg text-muted">
-        We could not find that article. It may have moved, or the address may have a typo. The blog has everything we
-        have published.
+        We could not find that article. It may have moved, or the address may have a typo. The blog has everything we have
+        published.
       </p>
       <Link to={paths.blog.getHref()} className={buttonClasses({ variant: 'outline', className: 'mt-8' })}>
         <ArrowLeft className="size-4" aria-hidden="true" />

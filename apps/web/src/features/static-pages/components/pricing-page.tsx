@@ -50,8 +50,7 @@ export function PricingPage() {
   return (
     <div className="mx-auto w-full max-w-7xl px-4 py-14 sm:px-6 sm:py-20">
       <PageIntro eyebrow="Company" title="Pricing">
-        Trainees pay only for the sessions they book, at each trainer’s own price. Coaches pick the plan that fits
-        their business.
+        Trainees pay only for the sessions they book, at each trainer’s own price. Coaches pick the plan that fits their business.
       </PageIntro>
 
       <div className="mt-10">

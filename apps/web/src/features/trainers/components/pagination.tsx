@@ -35,7 +35,11 @@ export function Pagination({ page, pageCount, hrefFor }: PaginationProps) {
       <ul className="flex items-center justify-between gap-2 sm:justify-center">
         <li>
           {hasPrevious ? (
-            <Link to={hrefFor(page - 1)} rel="prev" className={cn(itemClass, 'border border-line-strong text-ink hover:bg-surface')}>
+            <Link
+              to={hrefFor(page - 1)}
+              rel="prev"
+              className={cn(itemClass, 'border border-line-strong text-ink hover:bg-surface')}
+            >
               <ChevronLeft className="size-4" aria-hidden="true" />
               Previous
             </Link>
@@ -69,7 +73,11 @@ export function Pagination({ page, pageCount, hrefFor }: PaginationProps) {
         )}
         <li>
           {hasNext ? (
-            <Link to={hrefFor(page + 1)} rel="next" className={cn(itemClass, 'border border-line-strong text-ink hover:bg-surface')}>
+            <Link
+              to={hrefFor(page + 1)}
+              rel="next"
+              className={cn(itemClass, 'border border-line-strong text-ink hover:bg-surface')}
+            >
               Next
               <ChevronRight className="size-4" aria-hidden="true" />
             </Link>

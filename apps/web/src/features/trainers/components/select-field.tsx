@@ -19,10 +19,7 @@ export function SelectField({ label, options, isInline = false, id, className, c
   const selectId = id ?? generated;
   return (
     <div className={cn(isInline && 'flex items-center gap-2', containerClassName)}>
-      <label
-        htmlFor={selectId}
-        className={cn('block text-sm font-semibold text-ink', isInline ? 'shrink-0' : 'mb-1.5')}
-      >
+      <label htmlFor={selectId} className={cn('block text-sm font-semibold text-ink', isInline ? 'shrink-0' : 'mb-1.5')}>
         {label}
       </label>
       <div className="relative min-w-0 flex-1">

@@ -3,13 +3,7 @@ import { EGYPT_CITIES } from '@spotter/shared';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { useDebouncedField } from '../hooks/use-debounced-field';
-import {
-  hasActiveFilters,
-  MAX_PRICE,
-  MIN_RATING_OPTIONS,
-  type Gender,
-  type TrainerSearch,
-} from '../utils/trainer-search';
+import { hasActiveFilters, MAX_PRICE, MIN_RATING_OPTIONS, type Gender, type TrainerSearch } from '../utils/trainer-search';
 import { SelectField } from './select-field';
 
 type TrainerFiltersProps = {
@@ -76,8 +70,16 @@ export function TrainerFilters({ search, onChange, onClear, favoriteCount }: Tra
       <fieldset>
         <legend className="mb-2 text-sm font-semibold text-ink">Price per session</legend>
         <div className="grid grid-cols-2 gap-3">
-          <PriceField label="Min price" value={search.minPrice} onCommit={(minPrice) => onChange({ minPrice }, { replace: true })} />
-          <PriceField label="Max price" value={search.maxPrice} onCommit={(maxPrice) => onChange({ maxPrice }, { replace: true })} />
+          <PriceField
+            label="Min price"
+            value={search.minPrice}
+            onCommit={(minPrice) => onChange({ minPrice }, { replace: true })}
+          />
+          <PriceField
+            label="Max price"
+            value={search.maxPrice}
+            onCommit={(maxPrice) => onChange({ maxPrice }, { replace: true })}
+          />
         </div>
       </fieldset>
 

@@ -123,8 +123,6 @@ describe('TrainerListPage', () => {
 
     await user.click(screen.getByLabelText('Favourites only'));
 
-    await waitFor(() =>
-      expect(callsOf(fetchMock)).toContain('GET /api/trainers?sort=rating&page=1&limit=24&ids=a%2Cb'),
-    );
+    await waitFor(() => expect(callsOf(fetchMock)).toContain('GET /api/trainers?sort=rating&page=1&limit=24&ids=a%2Cb'));
   });
 });

@@ -11,7 +11,13 @@ import { useTrainers } from '@/lib/api/trainers';
 import { cn } from '@/lib/cn';
 import { formatCount } from '@/lib/format';
 import { useTrainerSearch } from '../hooks/use-trainer-search';
-import { hasActiveFilters, toTrainersQuery, writeTrainerSearch, type TrainerSearch, type TrainerSort } from '../utils/trainer-search';
+import {
+  hasActiveFilters,
+  toTrainersQuery,
+  writeTrainerSearch,
+  type TrainerSearch,
+  type TrainerSort,
+} from '../utils/trainer-search';
 import { Pagination } from './pagination';
 import { SelectField } from './select-field';
 import { TrainerFilters } from './trainer-filters';
@@ -88,9 +94,7 @@ export function TrainerListPage() {
   const data = trainers.data;
   const pageCount = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
 
-  const filters = (
-    <TrainerFilters search={search} onChange={update} onClear={clearFilters} favoriteCount={favoriteIds.length} />
-  );
+  const filters = <TrainerFilters search={search} onChange={update} onClear={clearFilters} favoriteCount={favoriteIds.length} />;
   const filterCount = activeFilterCount(search);
 
   let status = 'Loading trainers…';
@@ -102,7 +106,9 @@ export function TrainerListPage() {
       <title>Find a trainer · Spotter</title>
       <div className="max-w-2xl">
         <h1 className="text-4xl font-bold text-ink sm:text-5xl">Find your trainer</h1>
-        <p className="mt-3 text-lg text-muted">Compare certified personal trainers by price, reviews and city, and save your favourites.</p>
+        <p className="mt-3 text-lg text-muted">
+          Compare certified personal trainers by price, reviews and city, and save your favourites.
+        </p>
       </div>
 
       <div className="mt-8 max-w-2xl">
@@ -200,9 +206,7 @@ export function TrainerListPage() {
             )}
           </div>
 
-          {data && !trainers.isError && (
-            <Pagination page={search.page} pageCount={pageCount} hrefFor={hrefFor} />
-          )}
+          {data && !trainers.isError && <Pagination page={search.page} pageCount={pageCount} hrefFor={hrefFor} />}
         </section>
       </div>
     </div>

@@ -37,7 +37,10 @@ function useIsOwnProfile(trainerId: string) {
 /** On their own profile a trainer cannot book themselves: the button leads to their availability instead. */
 function OwnAvailabilityLink({ className }: { className?: string }) {
   return (
-    <Link to={`${paths.settings.trainer.getHref()}#availability`} className={buttonClasses({ variant: 'secondary', size: 'lg', className })}>
+    <Link
+      to={`${paths.settings.trainer.getHref()}#availability`}
+      className={buttonClasses({ variant: 'secondary', size: 'lg', className })}
+    >
       <CalendarCog className="size-5" aria-hidden="true" />
       Edit your availability
     </Link>
@@ -92,13 +95,7 @@ function BookingCard({ trainer, onBook, isOwn, onMessage }: BookingActionProps) 
             Book now!
           </Button>
         )}
-        <Button
-          variant="outline"
-          size="lg"
-          className="w-full"
-          aria-label={`Message ${trainer.firstName}`}
-          onClick={message}
-        >
+        <Button variant="outline" size="lg" className="w-full" aria-label={`Message ${trainer.firstName}`} onClick={message}>
           <MessageCircle className="size-5" aria-hidden="true" />
           Message
         </Button>

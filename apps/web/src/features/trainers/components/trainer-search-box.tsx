@@ -37,7 +37,10 @@ export function TrainerSearchBox({ value, onSearch }: TrainerSearchBoxProps) {
           placeholder="Name, speciality or goal"
           autoComplete="off"
           enterKeyHint="search"
-          className={cn(inputClasses, 'min-h-12 rounded-full border-line-strong pr-12 pl-12 hover:border-muted [&::-webkit-search-cancel-button]:hidden')}
+          className={cn(
+            inputClasses,
+            'min-h-12 rounded-full border-line-strong pr-12 pl-12 hover:border-muted [&::-webkit-search-cancel-button]:hidden',
+          )}
         />
         {draft && (
           <button

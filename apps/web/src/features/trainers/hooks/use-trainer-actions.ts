@@ -6,7 +6,10 @@ import { notify } from '@/lib/toast';
  * 'Book now!' and the chat button follow the role rules of spec section 6: a user's 'Book now!'
  * calls `onBook` (the booking dialog), their 'Message' calls `onMessage` (the chat panel).
  */
-export function useTrainerActions(firstName: string, { onBook, onMessage }: { onBook?: () => void; onMessage?: () => void } = {}) {
+export function useTrainerActions(
+  firstName: string,
+  { onBook, onMessage }: { onBook?: () => void; onMessage?: () => void } = {},
+) {
   const { isLoggedIn, role } = useSession();
 
   const book = () => {

@@ -30,7 +30,16 @@ export function useTrainerSearch() {
   );
 
   const clearFilters = useCallback(
-    () => update({ q: '', minPrice: undefined, maxPrice: undefined, minRating: undefined, gender: undefined, city: undefined, favoritesOnly: false }),
+    () =>
+      update({
+        q: '',
+        minPrice: undefined,
+        maxPrice: undefined,
+        minRating: undefined,
+        gender: undefined,
+        city: undefined,
+        favoritesOnly: false,
+      }),
     [update],
   );
 

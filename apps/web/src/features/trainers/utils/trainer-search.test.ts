@@ -5,7 +5,9 @@ const parse = (search: string) => parseTrainerSearch(new URLSearchParams(search)
 
 describe('the trainer list address', () => {
   it('reads every filter through the shared schema', () => {
-    expect(parse('q=yoga%20&minPrice=100&maxPrice=300&minRating=4.5&gender=female&city=Giza&sort=price_asc&page=3&favorites=1')).toEqual({
+    expect(
+      parse('q=yoga%20&minPrice=100&maxPrice=300&minRating=4.5&gender=female&city=Giza&sort=price_asc&page=3&favorites=1'),
+    ).toEqual({
       q: 'yoga ',
       minPrice: 100,
       maxPrice: 300,
