@@ -32,7 +32,7 @@ const upload = (token: string, file: Buffer) => {
 };
 const flat = (format: 'png' | 'jpeg' | 'webp', width = 64, height = 64, r = 200, g = 80) =>
   sharp({ create: { width, height, channels: 3, background: { r, g, b: 40 } } })
-    [format]()
+    .toFormat(format)
     .toBuffer();
 /** A photo no earlier run stored (the PostgreSQL test database is shared and kept). */
 const uniquePng = () => flat('png', 24, 24, Math.floor(Math.random() * 256), Math.floor(Math.random() * 256));
