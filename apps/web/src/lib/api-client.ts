@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ErrorCode } from '@spotter/shared';
+import { ERROR_CODES, type ErrorCode } from '@spotter/shared/error-codes';
 import { storage } from './storage';
 
 /**

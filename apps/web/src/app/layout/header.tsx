@@ -1,8 +1,8 @@
-import { LogIn, LogOut, UserRound } from 'lucide-react';
+import { LogIn, LogOut, MessageCircle, UserRound } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { Link, NavLink } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { Logo } from '@/components/ui/logo';
-import { ChatLink } from '@/features/chat/components/chat-link';
 import { useLogout } from '@/lib/logout';
 import { cn } from '@/lib/cn';
 import { paths } from '@/lib/paths';
@@ -11,6 +11,10 @@ import { MobileMenuButton } from './mobile-menu-button';
 import { mainNav } from './nav-items';
 import { PagesMenu } from './pages-menu';
 import { useScrolledPast } from './use-scrolled-past';
+
+// The chat icon keeps a WebSocket and validates its frames: it loads after the first paint, and
+// only for people who are logged in, so a visitor's first page does not carry it.
+const ChatLink = lazy(() => import('@/features/chat/components/chat-link').then((m) => ({ default: m.ChatLink })));
 
 /** Spec section 9: the top bar turns sticky at 50 px of scroll (it is always pinned; a shadow shows it lifting). */
 const STICKY_OFFSET = 50;
@@ -56,7 +60,20 @@ export function Header() {
         <div className="ml-auto flex items-center gap-1 sm:gap-2">
           {session.isLoggedIn ? (
             <>
-              <ChatLink role={session.role ?? 'user'} />
+              <Suspense
+                fallback={
+                  <Link
+                    to={paths.inbox[session.role ?? 'user'].getHref()}
+                    aria-label="Messages"
+                    title="Messages"
+                    className={buttonClasses({ variant: 'on-ink', size: 'icon' })}
+                  >
+                    <MessageCircle className="size-6" aria-hidden="true" />
+                  </Link>
+                }
+              >
+                <ChatLink role={session.role ?? 'user'} />
+              </Suspense>
               <Link
                 to={paths.profile[session.role ?? 'user'].getHref()}
                 aria-label="My profile"
@@ -76,6 +93,12 @@ export function Header() {
             </>
           ) : (
             <>
+              <Link
+                to={paths.register.user.getHref()}
+                className={buttonClasses({ variant: 'on-ink', className: 'px-3 max-sm:hidden' })}
+              >
+                Sign up
+              </Link>
               <Link to={paths.register.trainer.getHref()} className={buttonClasses({ className: 'max-sm:hidden' })}>
                 Become A Trainer
               </Link>
