@@ -17,7 +17,10 @@ for (const role of ['user', 'trainer'] as const) {
     await page.getByLabel('Age', { exact: true }).fill('30');
     await page.getByLabel('Height', { exact: true }).fill('170');
     await page.getByLabel('Weight', { exact: true }).fill('65');
-    if (role === 'trainer') await page.getByLabel('Price', { exact: true }).fill('250');
+    if (role === 'trainer') {
+      await page.getByLabel('Price', { exact: true }).fill('250');
+      await page.getByLabel('City', { exact: true }).fill('Giza');
+    }
     await page.getByRole('button', { name: 'Sign Up' }).click();
 
     await expect(page.getByText(/account created/i)).toBeVisible();
@@ -27,7 +30,7 @@ for (const role of ['user', 'trainer'] as const) {
     expect(mail.subject).toContain('Spotter');
     await page.goto(mail.links[0]);
     await expect(page).toHaveURL(new RegExp(`/verification/success\\?role=${role}`));
-    await expect(page.getByText('You account has been verified successfully!')).toBeVisible();
+    await expect(page.getByText('Your account has been verified successfully!')).toBeVisible();
     await page.getByRole('link', { name: 'Login now!' }).click();
     await expect(page).toHaveURL(new RegExp(`/${plural}/login$`));
 

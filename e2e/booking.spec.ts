@@ -26,7 +26,7 @@ async function createAccount(request: APIRequestContext, role: Role) {
       age: 29,
       height: 168,
       weight: 61,
-      ...(role === 'trainer' ? { price: 300 } : {}),
+      ...(role === 'trainer' ? { price: 300, city: 'Cairo' } : {}),
     },
   });
   expect(response.status(), await response.text()).toBe(201);

@@ -26,7 +26,7 @@ async function createAccount(request: APIRequestContext, role: Role, firstName: 
       age: 29,
       height: 168,
       weight: 61,
-      ...(role === 'trainer' ? { price: 300 } : {}),
+      ...(role === 'trainer' ? { price: 300, city: 'Cairo' } : {}),
     },
   });
   expect(registered.status(), await registered.text()).toBe(201);
@@ -136,9 +136,9 @@ test('a user writes from the profile panel, the trainer sees it live in the inbo
   expect(trainerErrors, 'trainer console errors').toEqual([]);
 });
 
-test('a visitor of an inbox goes to the login of its role', async ({ page }) => {
+test('a visitor of an inbox goes to the login of its role, with the inbox as return address', async ({ page }) => {
   await page.goto('/user/chatOfUser');
-  await expect(page).toHaveURL(/\/users\/login$/);
+  await expect(page).toHaveURL(/\/users\/login\?next=%2Fuser%2FchatOfUser$/);
   await page.goto('/trainer/chatOfTrainer');
-  await expect(page).toHaveURL(/\/trainers\/login$/);
+  await expect(page).toHaveURL(/\/trainers\/login\?next=%2Ftrainer%2FchatOfTrainer$/);
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
-import { MSG, SERVER_MSG } from '@spotter/shared';
+import { MSG, SERVER_MSG, ZTrainerSignUpForm } from '@spotter/shared';
 import { createAccount, uniqueEmail, useTestApp, validSignUp, validTrainerSignUp } from './helper';
 
 const t = await useTestApp();
@@ -280,6 +280,42 @@ describe('public trainer data', () => {
   });
 });
 
+describe('city and country at sign-up', () => {
+  it("a trainer's city is 2-50 characters and the country defaults to Egypt; the spec's payload (no city) still signs up", async () => {
+    const missing = await post('/api/trainers/register', validTrainerSignUp({ city: undefined }));
+    expect(missing.statusCode).toBe(201);
+    // the sign-up screen's schema is the one that asks for the city
+    const form = ZTrainerSignUpForm.safeParse(validTrainerSignUp({ city: undefined }));
+    expect(form.success).toBe(false);
+    expect(form.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['city', MSG.required]]);
+    const short = await post('/api/trainers/register', validTrainerSignUp({ city: 'X' }));
+    expect(short.json().errors).toEqual({ city: MSG.min(2) });
+    const long = await post('/api/trainers/register', validTrainerSignUp({ city: 'x'.repeat(51) }));
+    expect(long.json().errors).toEqual({ city: MSG.max(50) });
+
+    const tr = await createAccount(t, 'trainer', { city: 'Dahab' });
+    const own = (await get('/api/trainerData', { authorization: tr.token })).json().trainerData;
+    expect(own).toMatchObject({ city: 'Dahab', country: 'Egypt' });
+    const abroad = await createAccount(t, 'trainer', { city: 'Amman', country: 'Jordan' });
+    expect((await get(`/api/trainerData/${abroad.id}`)).json().trainerData).toMatchObject({ city: 'Amman', country: 'Jordan' });
+  });
+
+  it("a user may give them; the spec's payload (none) still signs up", async () => {
+    const without = await createAccount(t, 'user');
+    expect((await get('/api/userData', { authorization: without.token })).json().userData).toMatchObject({
+      city: '',
+      country: 'Egypt',
+    });
+    const withCity = await createAccount(t, 'user', { city: 'Giza', country: '' });
+    expect((await get('/api/userData', { authorization: withCity.token })).json().userData).toMatchObject({
+      city: 'Giza',
+      country: 'Egypt',
+    });
+    const bad = await post('/api/users/register', validSignUp({ country: 'E' }));
+    expect(bad.json().errors).toEqual({ country: MSG.min(2) });
+  });
+});
+
 describe('e-mail verification', () => {
   it('the mailed link verifies once and redirects to the success page of the role', async () => {
     const body = validTrainerSignUp();
@@ -290,10 +326,36 @@ describe('e-mail verification', () => {
     expect(first.headers.location).toBe('/verification/success?role=trainer');
     const token = (await post('/api/trainers/login', { email: body.email, password: body.password })).json().token;
     expect((await get('/api/trainerData', { authorization: token })).json().trainerData.emailVerified).toBe(true);
-    const again = await get(link.pathname + link.search);
-    expect(again.headers.location).toBe('/verification/failed');
     expect((await get('/api/verify?token=bogus')).headers.location).toBe('/verification/failed');
     expect((await get('/api/verify')).headers.location).toBe('/verification/failed');
+  });
+
+  it('the link opened again by the verified account says it is already verified; an expired one does not', async () => {
+    const body = validSignUp();
+    await post('/api/users/register', body);
+    const link = new URL(t.outbox().find((m) => m.to === body.email)!.links[0]);
+    expect((await get(link.pathname + link.search)).headers.location).toBe('/verification/success?role=user');
+    expect((await get(link.pathname + link.search)).headers.location).toBe('/verification/success?role=user&already=1');
+
+    const { accountTokens } = await import('../src/db/schema');
+    const { eq, sql } = await import('drizzle-orm');
+    const { hashLinkToken } = await import('../src/lib/tokens');
+    await t.database.db
+      .update(accountTokens)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(eq(accountTokens.tokenHash, hashLinkToken(link.searchParams.get('token')!)));
+    expect((await get(link.pathname + link.search)).headers.location).toBe('/verification/failed');
+  });
+
+  it('a second, unused link of an account verified by the first says already verified', async () => {
+    const u = await createAccount(t, 'user', {}, { verify: false });
+    expect((await post('/api/verify/resend', {}, { authorization: u.token })).statusCode).toBe(200);
+    const [first, second] = t
+      .outbox()
+      .filter((m) => m.to === u.email)
+      .map((m) => new URL(m.links[0]));
+    expect((await get(first.pathname + first.search)).headers.location).toBe('/verification/success?role=user');
+    expect((await get(second.pathname + second.search)).headers.location).toBe('/verification/success?role=user&already=1');
   });
 
   it('resend needs a token, mails a new link, and says when already verified', async () => {

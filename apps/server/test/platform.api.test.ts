@@ -322,6 +322,13 @@ describe('every error answer has the one shape, also before a route runs', async
     expect(res.headers.allow).toBe('GET, HEAD');
   });
 
+  it("sends a broken address of the web app to its not-found screen, and keeps JSON for the API's", async () => {
+    const page = await t.app.inject({ url: '/trainer/profile/%E0%A4%A' });
+    expect(page.statusCode).toBe(302);
+    expect(page.headers.location).toBe('/not-found');
+    expect((await t.app.inject({ url: '/api/trainerData/%E0%A4%A' })).statusCode).toBe(400);
+  });
+
   it('answers the clear messages', async () => {
     expect((await t.app.inject({ url: '/api/trainerData/%E0%A4%A' })).json().message).toBe(SERVER_MSG.badUrl);
     const plain = await t.app.inject({

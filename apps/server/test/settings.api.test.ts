@@ -201,6 +201,29 @@ describe('personal details: a PATCH changes only what it carries', () => {
   });
 });
 
+describe('personal details: city and country', () => {
+  it.each(['user', 'trainer'] as const)('a %s sets them; blank leaves them; they are answered and filterable', async (role) => {
+    const acc = await createAccount(t, role);
+    const town = `Movetown${Date.now().toString(36)}${role}`;
+    const edit = (payload: object) => call('PATCH', `/api/${role}/edit`, acc.token, payload);
+    expect((await edit({ city: ` ${town} `, country: 'Jordan' })).statusCode).toBe(200);
+    expect((await edit({ city: '', country: '   ' })).statusCode).toBe(200);
+    expect(await me(role, acc.token)).toMatchObject({ city: town, country: 'Jordan' });
+    const bad = await edit({ city: 'x'.repeat(51), country: 'J' });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json().errors).sort()).toEqual(['city', 'country']);
+    if (role === 'trainer') {
+      const listed = (await call('GET', `/api/trainers?city=${town.toUpperCase()}`)).json().viewAllTrainers;
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toMatchObject({ _id: acc.id, city: town, country: 'Jordan' });
+      expect((await call('GET', `/api/trainerData/${acc.id}`)).json().trainerData).toMatchObject({
+        city: town,
+        country: 'Jordan',
+      });
+    }
+  });
+});
+
 describe('personal details: a new e-mail needs the current password', () => {
   it('missing or wrong → 400 under currentPassword, and nothing changes', async () => {
     const u = await createAccount(t, 'user');

@@ -167,15 +167,46 @@ describe('GET /api/trainerData/:id (public profile)', () => {
 });
 
 describe('a trainer who signs up and verifies appears in the list', () => {
-  it('is listed after verification with the price in dollars', async () => {
+  it('is listed under the city given at sign-up (any case), with the price in dollars', async () => {
     const own = `Owncity${Date.now().toString(36)}`;
-    const tr = await createAccount(t, 'trainer', { price: 450 });
-    const { accounts } = await import('../src/db/schema');
-    const { eq } = await import('drizzle-orm');
-    await t.database.db.update(accounts).set({ city: own }).where(eq(accounts.id, tr.id));
-    const body = (await list(`city=${own}`)).body;
+    const tr = await createAccount(t, 'trainer', { price: 450, city: ` ${own} ` });
+    const body = (await list(`city=${own.toLowerCase()}`)).body;
     expect(body.viewAllTrainers).toHaveLength(1);
-    expect(body.viewAllTrainers[0]).toMatchObject({ _id: tr.id, price: 450, rating: 0, ratingCount: 0 });
+    expect(body.viewAllTrainers[0]).toMatchObject({
+      _id: tr.id,
+      city: own,
+      country: 'Egypt',
+      price: 450,
+      rating: 0,
+      ratingCount: 0,
+    });
+    expect((await t.app.inject(`/api/trainerData/${tr.id}`)).json().trainerData).toMatchObject({ city: own, country: 'Egypt' });
+  });
+});
+
+describe('"Best rated" ranks by a Bayesian average (docs/decisions/016-bayesian-rating.md)', () => {
+  it('one 5-star review ranks below ten reviews averaging 4.8; the answer keeps the plain average', async () => {
+    const town = `Bayestown${Date.now().toString(36)}`;
+    const one = await insertTrainer(t, { firstName: 'Once', city: town });
+    const ten = await insertTrainer(t, { firstName: 'Often', city: town });
+    const weak = await insertTrainer(t, { firstName: 'Weak', city: 'Elsewhere' });
+    const users = await Promise.all(Array.from({ length: 10 }, () => createAccount(t, 'user')));
+    const review = (trainerId: string, token: string, rating: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/reviews/new',
+        headers: { authorization: token },
+        payload: { trainerId, rating, comment: 'Ok' },
+      });
+    // a site mean like a real one (well under 4.8), read when each score is written
+    for (const u of users) expect((await review(weak.id, u.token, 2)).statusCode).toBe(201);
+    for (const [i, u] of users.entries()) await review(ten.id, u.token, i < 8 ? 5 : 4);
+    await review(one.id, users[0].token, 5);
+
+    const body = (await list(`city=${town}&sort=rating`)).body;
+    expect(names(body)).toEqual(['Often', 'Once']);
+    expect(body.viewAllTrainers[0]).toMatchObject({ rating: 4.8, ratingCount: 10 });
+    expect(body.viewAllTrainers[1]).toMatchObject({ rating: 5, ratingCount: 1 });
   });
 });
 

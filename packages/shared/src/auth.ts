@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { MSG } from './messages';
 import {
   AgeSchema,
+  CitySchema,
+  CountrySchema,
+  DEFAULT_COUNTRY,
   EmailSchema,
   GenderSchema,
   HeightSchema,
@@ -37,10 +40,33 @@ const passwordsMatch = <T extends { password: string; confirmPassword: string }>
   }
 };
 
-export const ZUserSignUpRequest = z.object(signUpFields).superRefine(passwordsMatch);
+/** A blank form field ('' or spaces) counts as not sent. */
+const blankAsAbsent = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+/** The spec's user payload has no city or country; a user may give them (stored, or left blank). */
+export const ZUserSignUpRequest = z
+  .object({
+    ...signUpFields,
+    city: z.preprocess(blankAsAbsent, CitySchema.optional()),
+    country: z.preprocess(blankAsAbsent, CountrySchema.optional()),
+  })
+  .superRefine(passwordsMatch);
 export type TUserSignUpRequest = z.input<typeof ZUserSignUpRequest>;
 
-export const ZTrainerSignUpRequest = z.object({ ...signUpFields, price: PriceSchema }).superRefine(passwordsMatch);
+const trainerSignUpFields = {
+  ...signUpFields,
+  price: PriceSchema,
+  country: z.preprocess(blankAsAbsent, CountrySchema.default(DEFAULT_COUNTRY)),
+};
+
+/**
+ * The API keeps the spec's trainer payload working (no city); a city sent is checked and stored.
+ * The sign-up screen asks for it (ZTrainerSignUpForm), so the list's city filter finds new trainers.
+ */
+export const ZTrainerSignUpRequest = z
+  .object({ ...trainerSignUpFields, city: z.preprocess(blankAsAbsent, CitySchema.optional()) })
+  .superRefine(passwordsMatch);
+export const ZTrainerSignUpForm = z.object({ ...trainerSignUpFields, city: CitySchema }).superRefine(passwordsMatch);
 export type TTrainerSignUpRequest = z.input<typeof ZTrainerSignUpRequest>;
 
 export const ZLoginRequest = z.object({

@@ -16,6 +16,10 @@ export const LIMITS = {
   priceMin: 100,
   priceMax: 100_000,
   emailMax: 254,
+  cityMin: 2,
+  cityMax: 50,
+  countryMin: 2,
+  countryMax: 56,
 } as const;
 
 /** "Required" when missing, the given message for any other type. */
@@ -95,3 +99,19 @@ export const WebsiteSchema = z
   .trim()
   .max(200, MSG.websiteInvalid)
   .refine((v) => v === '' || /^https?:\/\/[^\s/$.?#][^\s]*$/i.test(v), MSG.websiteInvalid);
+
+/** Free text: the list's cities (CITY_SUGGESTIONS) are offered, any other city may be typed. */
+export const CitySchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, MSG.required)
+  .min(LIMITS.cityMin, MSG.min(LIMITS.cityMin))
+  .max(LIMITS.cityMax, MSG.max(LIMITS.cityMax));
+
+export const DEFAULT_COUNTRY = 'Egypt';
+export const CountrySchema = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, MSG.required)
+  .min(LIMITS.countryMin, MSG.min(LIMITS.countryMin))
+  .max(LIMITS.countryMax, MSG.max(LIMITS.countryMax));

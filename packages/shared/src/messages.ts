@@ -6,6 +6,7 @@
 export const MSG = {
   required: 'Required',
   nameMin: 'Min 2 characters',
+  min: (n: number) => `Min ${n} characters`,
   max: (n: number) => `Max number of characters is ${n}`,
   emailRequired: 'Please enter your Email',
   emailInvalid: 'Invalid email format',

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { MSG } from './messages';
 import { minutesText } from './auth';
 import {
+  CitySchema,
+  CountrySchema,
   DescriptionSchema,
   EmailSchema,
   HeightSchema,
@@ -34,6 +36,9 @@ export const ZEditProfileRequest = z.object({
   email: unchangedIfBlank(EmailSchema),
   title: unchangedIfBlank(TitleSchema.nullable()),
   description: unchangedIfBlank(DescriptionSchema.nullable()),
+  /** free text (the list's cities are suggestions); blank leaves it as it is */
+  city: unchangedIfBlank(CitySchema),
+  country: unchangedIfBlank(CountrySchema),
   /** required (and checked) only when the e-mail changes */
   currentPassword: unchangedIfBlank(CurrentPasswordSchema),
   /** accepted for compatibility with the spec's payload; photos change through /edit/photo */
@@ -54,6 +59,9 @@ export const ZPersonalDetailsForm = z.object({
   email: EmailSchema,
   title: TitleSchema,
   description: DescriptionSchema,
+  /** optional even here: an account made before cities (or by Google) has none; blank saves no change */
+  city: unchangedIfBlank(CitySchema),
+  country: unchangedIfBlank(CountrySchema),
   currentPassword: CurrentPasswordSchema.optional(),
 });
 export const ZTrainerPersonalDetailsForm = ZPersonalDetailsForm.extend({ price: PriceSchema });

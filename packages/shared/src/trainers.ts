@@ -3,7 +3,8 @@ import { ZPublicTrainer } from './accounts';
 import { isId } from './ids';
 
 export const TRAINER_SORTS = ['rating', 'price_asc', 'price_desc', 'newest'] as const;
-export const EGYPT_CITIES = [
+/** The cities the list's filter offers, and the suggestions of every city field (free text). */
+export const CITY_SUGGESTIONS = [
   'Cairo',
   'Giza',
   'Alexandria',
@@ -20,6 +21,11 @@ export const EGYPT_CITIES = [
   'Asyut',
   'Faiyum',
 ] as const;
+/**
+ * The same list under its first name (the list's filter still imports it).
+ * @alias
+ */
+export const EGYPT_CITIES = CITY_SUGGESTIONS;
 
 /** Limits of the trainer list query: the server enforces them, the web's address falls back inside them. */
 export const TRAINER_LIST_LIMITS = {

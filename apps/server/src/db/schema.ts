@@ -65,6 +65,8 @@ export const accounts = pgTable(
     priceCents: integer('price_cents'),
     ratingAvg: numeric('rating_avg', { precision: 3, scale: 2, mode: 'number' }).notNull().default(0),
     ratingCount: integer('rating_count').notNull().default(0),
+    /** What "Best rated" sorts by: the Bayesian average (docs/decisions/016-bayesian-rating.md); 0 without reviews. */
+    ratingScore: numeric('rating_score', { precision: 5, scale: 4, mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
@@ -74,11 +76,11 @@ export const accounts = pgTable(
     // key is lower(city): an index-only scan needs the column itself) (added by hand in
     // migration 0001; drizzle-kit cannot write INCLUDE), so a page is found by an index-only scan
     // and only its 24 rows are read (docs/decisions/006-trainer-list-speed.md).
-    index('accounts_trainer_rating_idx').on(t.ratingAvg.desc(), t.id).where(TRAINER_INDEX_PREDICATE),
+    index('accounts_trainer_rating_idx').on(t.ratingScore.desc(), t.id).where(TRAINER_INDEX_PREDICATE),
     index('accounts_trainer_price_idx').on(t.priceCents, t.id).where(TRAINER_INDEX_PREDICATE),
     index('accounts_trainer_newest_idx').on(t.createdAt.desc(), t.id).where(TRAINER_INDEX_PREDICATE),
     index('accounts_trainer_city_idx')
-      .on(sql`lower(${t.city})`, t.ratingAvg.desc(), t.id)
+      .on(sql`lower(${t.city})`, t.ratingScore.desc(), t.id)
       .where(TRAINER_INDEX_PREDICATE),
     index('accounts_trainer_city_price_idx')
       .on(sql`lower(${t.city})`, t.priceCents, t.id)

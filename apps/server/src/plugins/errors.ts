@@ -70,8 +70,12 @@ export function registerErrorHandling(app: FastifyInstance) {
  * Fastify's `frameworkErrors`: errors found while routing, before any route or hook runs (a path
  * whose percent-encoding does not decode, a parameter over the length limit). Same shape as the rest.
  */
-export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply) {
-  if (err.code === 'FST_ERR_BAD_URL') return send(reply, 'BAD_REQUEST', SERVER_MSG.badUrl);
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  if (err.code === 'FST_ERR_BAD_URL') {
+    // a person who opened a broken address of the web app gets its not-found screen, not JSON
+    if (!req.url.startsWith('/api/') && req.method === 'GET') return reply.redirect('/not-found', 302);
+    return send(reply, 'BAD_REQUEST', SERVER_MSG.badUrl);
+  }
   const code = codeOfStatus(err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400);
   return send(reply, code, code === 'URI_TOO_LONG' ? SERVER_MSG.badUrl : SERVER_MSG.badRequest);
 }

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 
@@ -26,6 +26,11 @@ describe('route table', () => {
     expect(screen.getByRole('contentinfo')).toBeInTheDocument();
   });
 
+  it('shows the not-found page for a malformed trainer address', async () => {
+    renderAt('/trainer/profile/%E0%A4%A');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' }, slow)).toBeInTheDocument();
+  });
+
   it('renders the landing page at /', async () => {
     renderAt('/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Shape Your Ideal Body' }, slow)).toBeInTheDocument();
@@ -46,14 +51,43 @@ describe('route table', () => {
 
   it('links the verified page to the login of the role in the address', async () => {
     renderAt('/verification/success?role=user');
-    expect(await screen.findByText('You account has been verified successfully!', {}, slow)).toBeInTheDocument();
+    expect(await screen.findByText('Your account has been verified successfully!', {}, slow)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Login now!' })).toHaveAttribute('href', '/users/login');
+  });
+
+  it('tells a person who opens the verification link twice that the account is already verified', async () => {
+    renderAt('/verification/success?role=trainer&already=1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your account is already verified' }, slow)).toBeInTheDocument();
+    expect(screen.queryByText(/invalid or expired/i)).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Login now!' })).toHaveAttribute('href', '/trainers/login');
   });
 
   it('sends a visitor of the trainer inbox to the trainer login', async () => {
     const router = renderAt('/trainer/chatOfTrainer');
     expect(await screen.findByRole('button', { name: 'Login' }, slow)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/trainers/login');
+    expect(router.state.location.search).toBe(`?next=${encodeURIComponent('/trainer/chatOfTrainer')}`);
+  });
+
+  it('sends a visitor of the user inbox to the user login with the inbox as return address', async () => {
+    const router = renderAt('/user/chatOfUser?with=abc');
+    expect(await screen.findByRole('button', { name: 'Login' }, slow)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/users/login');
+    expect(new URLSearchParams(router.state.location.search).get('next')).toBe('/user/chatOfUser?with=abc');
+  });
+
+  it('sends a logged-in user away from trainer-only pages and the login pages to their profile', async () => {
+    window.localStorage.setItem('token', 'header.e30.sig');
+    window.localStorage.setItem('userType', 'user');
+    try {
+      for (const url of ['/trainer/settings', '/users/login', '/trainers/register']) {
+        const router = renderAt(url);
+        await waitFor(() => expect(router.state.location.pathname).toBe('/user/profile'), slow);
+        cleanup();
+      }
+    } finally {
+      window.localStorage.clear();
+    }
   });
 
   it('sends a visitor of a profile page to the login of that role', async () => {

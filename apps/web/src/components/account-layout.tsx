@@ -98,9 +98,12 @@ function AccountHeader({ role, account, isNameHeading }: { role: Role; account: 
       <AccountAvatar account={account} alt="Your profile photo" className="-mt-12 ring-4 ring-canvas" />
       <div className="min-w-0 flex-1 sm:pt-3">
         <Name className="font-display text-2xl font-bold break-words text-ink sm:text-3xl">{fullName(account)}</Name>
-        <p className={cn('mt-1 break-words', account.title ? 'text-muted' : 'text-subtle italic')}>
-          {account.title || 'Go to profile settings to edit your Title'}
-        </p>
+        {/* The spec's fallback is the trainer's (their title is public); a user without one shows none. */}
+        {(account.title || role === 'trainer') && (
+          <p className={cn('mt-1 break-words', account.title ? 'text-muted' : 'text-subtle italic')}>
+            {account.title || 'Go to profile settings to edit your Title'}
+          </p>
+        )}
         {account.website && (
           <a
             href={account.website}

@@ -35,9 +35,9 @@ export function formatDate(iso: string) {
   return Number.isNaN(value.getTime()) ? '' : moment.format(value);
 }
 
-const calendarDay = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const calendarDay = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 
-/** "18 September 2025" for a calendar date (yyyy-mm-dd), read and shown in UTC so it never shifts a day. */
+/** "18 Sep 2025" (the same format as `formatDate`) for a calendar date (yyyy-mm-dd), read in UTC so it never shifts a day. */
 export const formatCalendarDate = (isoDate: string) => calendarDay.format(new Date(`${isoDate}T00:00:00Z`));
 
 /** "MA" for ('Mona', 'Adel'): the first letter of each name given. */

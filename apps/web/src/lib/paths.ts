@@ -21,7 +21,10 @@ export const paths = {
     getHref: (id: string) => `/trainer/profile/${encodeURIComponent(id)}`,
   },
   register: { user: fixed('/users/register'), trainer: fixed('/trainers/register') },
-  login: { user: fixed('/users/login'), trainer: fixed('/trainers/login') },
+  login: {
+    user: { path: '/users/login', getHref: (next?: string) => withQuery('/users/login', { next }) },
+    trainer: { path: '/trainers/login', getHref: (next?: string) => withQuery('/trainers/login', { next }) },
+  },
   profile: { user: fixed('/user/profile'), trainer: fixed('/trainer/profile') },
   settings: { user: fixed('/user/settings'), trainer: fixed('/trainer/settings') },
   payments: { user: fixed('/user/payments'), trainer: fixed('/trainer/payments') },
@@ -58,3 +61,7 @@ export const isRole = (value: unknown): value is Role => value === 'user' || val
 
 /** Reads a `?role=` value, falling back when it is missing or unknown. */
 export const roleFrom = (value: string | null | undefined, fallback: Role): Role => (isRole(value) ? value : fallback);
+
+/** A `?next=` return address, kept only when it is a path on this site (never `//host` or a full URL). */
+export const safeNext = (value: string | null | undefined): string | null =>
+  value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : null;

@@ -73,7 +73,7 @@ export const TITLES = [
   'Rehab trainer',
   'Bodybuilding coach',
 ];
-export const FOCUS: Record<string, string> = {
+const FOCUS: Record<string, string> = {
   'Strength coach': 'barbell basics: squat, press and pull with clean form',
   'Yoga teacher': 'vinyasa and yin sessions that build strength and calm',
   'Boxing coach': 'footwork, combinations and conditioning on the pads',
@@ -108,3 +108,53 @@ export const REVIEW_COMMENTS: Record<number, string[]> = {
   2: ['Sessions started late twice. The training itself was fine.'],
   1: ['Not the right fit for me; the plan ignored my knee injury.'],
 };
+
+/**
+ * How a description opens: who it is for and the specialty come first, so a one-line clamp on a
+ * card keeps the useful part. Each opener starts with its own two words.
+ */
+const OPENERS: Array<(focus: string) => string> = [
+  (f) => `Complete beginners welcome: ${f}.`,
+  (f) => `Busy professionals get ${f}, in 45-minute sessions.`,
+  (f) => `New to training? Start with ${f}.`,
+  (f) => `Women over 40: ${f}, at your pace.`,
+  (f) => `Desk workers, this is for you: ${f}.`,
+  (f) => `Students on a budget: ${f}.`,
+  (f) => `Coming back after a break? We rebuild with ${f}.`,
+  (f) => `Adults of every level trust me with ${f}.`,
+  (f) => `Parents short on time: ${f}, at home or in the gym.`,
+  (f) => `Serious about results? Focused coaching in ${f}.`,
+  (f) => `Former athletes who miss competing: ${f}.`,
+  (f) => `Nervous about the gym? I coach ${f}, one step at a time.`,
+  (f) => `Shift workers, early or late: ${f}.`,
+  (f) => `Seniors keeping active: ${f}, gently and safely.`,
+  (f) => `Runners, cyclists and swimmers use my sessions for ${f}.`,
+  (f) => `Couples and friends train together here: ${f}.`,
+  (f) => `Online or in person, I teach ${f}.`,
+  (f) => `Every session targets ${f}.`,
+  (f) => `My clients come for ${f} and stay for the results.`,
+  (f) => `Small groups of three get ${f}.`,
+  (f) => `Ready for a change? Try ${f}.`,
+  (f) => `Weekend warriors: ${f}, without the aches on Monday.`,
+  (f) => `Any age, any level: ${f}.`,
+  (f) => `First-timers and advanced clients alike: ${f}.`,
+  (f) => `Plan-lovers get ${f}, with a written programme every month.`,
+  (f) => `Morning people: ${f} before work.`,
+];
+
+/** What follows the useful part: experience and how the sessions run. */
+const CLOSERS = [
+  (years: string) => `${years} years of coaching.`,
+  (years: string) => `Certified, ${years.toLowerCase()} years in the job.`,
+  (years: string) => `${years} years on the gym floor; sessions in English or Arabic.`,
+  (years: string) => `Coaching for ${years.toLowerCase()} years, with progress checks every month.`,
+  () => 'First session is a free movement check.',
+  () => 'Evening and weekend slots.',
+];
+
+/** A demo trainer's description: at most 200 characters, the specialty and audience first. */
+export function demoDescription(index: number, title: string, years: string): string {
+  const focus = FOCUS[title] ?? 'training that fits your goals';
+  const text = `${OPENERS[index % OPENERS.length](focus)} ${CLOSERS[(index * 5 + 1) % CLOSERS.length](years)}`;
+  return text.length <= 200 ? text : `${text.slice(0, 199).replace(/\s+\S*$/, '')}…`;
+}

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { EGYPT_CITIES } from '@spotter/shared';
+import { CITY_SUGGESTIONS } from '@spotter/shared';
 import type { Db } from '../client';
 import { accounts, reviews } from '../schema';
 import { hashPassword } from '../../lib/passwords';
 import { avatarUrl } from '../../lib/avatar-url';
 import { toCents } from '../../lib/money';
-import { FEMALE_NAMES, FOCUS, LAST_NAMES, MALE_NAMES, REVIEW_COMMENTS, TITLES, YEARS } from './demo-data';
+import { refreshRatingScores } from '../rating-score';
+import { demoDescription, FEMALE_NAMES, LAST_NAMES, MALE_NAMES, REVIEW_COMMENTS, TITLES, YEARS } from './demo-data';
 
 const DEMO_PASSWORD = 'Demo1234';
 export const DEMO_LOGINS = [
@@ -36,8 +37,11 @@ export async function seedIfEmpty(db: Db): Promise<boolean> {
   return true;
 }
 
-export async function seedDemo(db: Db) {
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
+/**
+ * The demo users and trainers, the same on every run (a pure function of a fixed seed). The
+ * trainers' avatars and descriptions are tested for variety (test/demo-variety.test.ts).
+ */
+export function buildDemoAccounts() {
   const rand = rng(2010);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
   const verified = new Date('2026-01-01T00:00:00Z');
@@ -69,11 +73,11 @@ export async function seedDemo(db: Db) {
       age: 20 + Math.floor(rand() * 30),
       height: 155 + Math.floor(rand() * 35),
       weight: 55 + Math.floor(rand() * 40),
-      city: pick(EGYPT_CITIES),
+      city: pick(CITY_SUGGESTIONS),
     });
   }
 
-  const trainers: SeedAccount[] = [];
+  const trainers: Array<SeedAccount & { gender: 'male' | 'female'; avatarSeed: string }> = [];
   for (let i = 0; i < DEMO_TRAINERS; i++) {
     const gender = i === 0 ? 'male' : rand() < 0.5 ? 'male' : 'female';
     const title = i === 0 ? 'Strength coach' : pick(TITLES);
@@ -90,13 +94,25 @@ export async function seedDemo(db: Db) {
       height: 155 + Math.floor(rand() * 40),
       weight: 52 + Math.floor(rand() * 45),
       title,
-      description: `${pick(YEARS)} years of coaching. I help you with ${FOCUS[title]}.`.slice(0, 200),
-      city: i === 0 ? 'Alexandria' : pick(EGYPT_CITIES),
+      description: demoDescription(i, title, pick(YEARS)),
+      city: i === 0 ? 'Alexandria' : pick(CITY_SUGGESTIONS),
       priceCents: toCents(i === 0 ? 250 : 100 + Math.floor(rand() * 81) * 10),
       picture: avatarUrl(seed, gender),
+      avatarSeed: seed,
       createdAt: new Date(verified.getTime() - (DEMO_TRAINERS - i) * 3 * day),
     });
   }
+  return { users, trainers, verified };
+}
+
+export async function seedDemo(db: Db) {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const { users, trainers: withSeeds, verified } = buildDemoAccounts();
+  const trainers: SeedAccount[] = withSeeds.map(({ avatarSeed: _seed, ...t }) => t);
+  // reviews draw from their own sequence, so changing the accounts does not reshuffle them
+  const rand = rng(2011);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
+  const day = 24 * 60 * 60 * 1000;
 
   await db.transaction(async (tx) => {
     await tx
@@ -129,6 +145,7 @@ export async function seedDemo(db: Db) {
         rating_avg = coalesce((select round(avg(r.rating), 2) from reviews r where r.trainer_id = a.id), 0),
         rating_count = (select count(*)::int from reviews r where r.trainer_id = a.id)
       where a.role = 'trainer'`);
+    await tx.execute(refreshRatingScores());
   });
 }
 
@@ -138,7 +155,7 @@ export async function seedDemo(db: Db) {
  */
 export async function seedBulkTrainers(db: Db, count: number) {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  const cities = `array[${EGYPT_CITIES.map((c) => `'${c.replace(/'/g, "''")}'`).join(',')}]`;
+  const cities = `array[${CITY_SUGGESTIONS.map((c) => `'${c.replace(/'/g, "''")}'`).join(',')}]`;
   const titles = `array[${TITLES.map((c) => `'${c}'`).join(',')}]`;
   for (let start = 1; start <= count; start += 50_000) {
     const end = Math.min(count, start + 49_999);
@@ -154,7 +171,7 @@ export async function seedBulkTrainers(db: Db, count: number) {
              20 + g % 40, 150 + g % 50, 50 + g % 60,
              (${sql.raw(titles)})[1 + g % ${sql.raw(String(TITLES.length))}],
              'Coach number ' || g || '. Personal sessions for every level.',
-             (${sql.raw(cities)})[1 + (g * 7) % ${sql.raw(String(EGYPT_CITIES.length))}],
+             (${sql.raw(cities)})[1 + (g * 7) % ${sql.raw(String(CITY_SUGGESTIONS.length))}],
              'Egypt', '/api/avatars/bulk-' || (g % 500) || '.svg',
              (100 + (g * 37) % 801) * 100,
              round(((g * 13) % 401)::numeric / 100 + 1, 2),
@@ -163,5 +180,6 @@ export async function seedBulkTrainers(db: Db, count: number) {
       from generate_series(${start}::int, ${end}::int) as g
       on conflict do nothing`);
   }
+  await db.execute(refreshRatingScores(sql`email like 'bulk-%@spotter.test'`));
   await db.execute(sql`analyze accounts`);
 }

@@ -136,6 +136,8 @@ export type AccountChanges = Partial<
     | 'emailVerifiedAt'
     | 'title'
     | 'description'
+    | 'city'
+    | 'country'
     | 'priceCents'
     | 'picture'
     | 'phone'
@@ -186,7 +188,8 @@ export async function markEmailVerified(db: Q, id: string, email: string) {
     .update(accounts)
     .set({ emailVerifiedAt: sql`coalesce(${accounts.emailVerifiedAt}, now())` })
     .where(and(eq(accounts.id, id), sql`lower(${accounts.email}) = lower(${email})`, isNull(accounts.deletedAt)))
-    .returning({ role: accounts.role });
+    // RETURNING sees the new value: now() (the transaction's start) only when it was null before
+    .returning({ role: accounts.role, wasVerified: sql<boolean>`${accounts.emailVerifiedAt} <> now()` });
   return row;
 }
 
@@ -237,5 +240,30 @@ export async function consumeLinkToken(db: Q, purpose: LinkPurpose, tokenHash: s
       ),
     )
     .returning({ accountId: accountTokens.accountId, email: accountTokens.email });
+  return row;
+}
+
+/**
+ * The account a used, unexpired verification link verified, when it is still verified at the
+ * address the link was mailed to: the link opened a second time. Links ended by an e-mail change
+ * or a deletion never match (the address differs, or the account is gone).
+ */
+export async function findVerifiedByUsedLink(db: Q, tokenHash: string) {
+  const [row] = await db
+    .select({ role: accounts.role })
+    .from(accountTokens)
+    .innerJoin(accounts, eq(accounts.id, accountTokens.accountId))
+    .where(
+      and(
+        eq(accountTokens.tokenHash, tokenHash),
+        eq(accountTokens.purpose, 'verify'),
+        isNotNull(accountTokens.usedAt),
+        sql`${accountTokens.expiresAt} > now()`,
+        sql`lower(${accounts.email}) = lower(${accountTokens.email})`,
+        isNotNull(accounts.emailVerifiedAt),
+        isNull(accounts.deletedAt),
+      ),
+    )
+    .limit(1);
   return row;
 }

@@ -112,8 +112,10 @@ export function accountsRoutes(service: AccountsService, auth: Auth, limit: Limi
         },
       },
       async (req, reply) => {
-        const role = await service.verifyEmail(req.query.token);
-        return reply.redirect(role ? `/verification/success?role=${role}` : '/verification/failed', 302);
+        const verified = await service.verifyEmail(req.query.token);
+        if (!verified) return reply.redirect('/verification/failed', 302);
+        const already = verified.already ? '&already=1' : '';
+        return reply.redirect(`/verification/success?role=${verified.role}${already}`, 302);
       },
     );
 

@@ -90,6 +90,9 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
         age: input.age,
         height: input.height,
         weight: input.weight,
+        // absent for a user who gave none: the columns' defaults ('' and Egypt) apply
+        city: input.city,
+        country: input.country,
         priceCents: role === 'trainer' && 'price' in input ? toCents(input.price) : null,
       });
       if (!row) throw new AppError('EMAIL_TAKEN', SERVER_MSG.emailTaken, { email: SERVER_MSG.emailTaken });
@@ -144,15 +147,20 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
     },
 
     /**
-     * Answers the role of the verified account, or null when the link is unknown, used or old, or
-     * was mailed to an address the account no longer has.
+     * Answers the role of the verified account, and `already` when it was verified before (a link
+     * opened twice); null when the link is unknown or old, or was mailed to an address the account
+     * no longer has.
      */
-    async verifyEmail(token: string | undefined): Promise<Role | null> {
+    async verifyEmail(token: string | undefined): Promise<{ role: Role; already: boolean } | null> {
       if (!token) return null;
-      const used = await repo.consumeLinkToken(db, 'verify', hashLinkToken(token));
-      if (!used) return null;
+      const hash = hashLinkToken(token);
+      const used = await repo.consumeLinkToken(db, 'verify', hash);
+      if (!used) {
+        const again = await repo.findVerifiedByUsedLink(db, hash);
+        return again ? { role: again.role, already: true } : null;
+      }
       const verified = await repo.markEmailVerified(db, used.accountId, used.email);
-      return verified?.role ?? null;
+      return verified ? { role: verified.role, already: verified.wasVerified } : null;
     },
 
     async resendVerification(id: string): Promise<string> {

@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, reviews } from '../../db/schema';
+import { refreshRatingScores } from '../../db/rating-score';
 
 type Q = Db | Tx;
 
@@ -48,7 +49,10 @@ export async function upsertReview(tx: Tx, values: { trainerId: string; userId: 
   return row;
 }
 
-/** Average and count recomputed in SQL, in the same transaction as the review. */
+/**
+ * Average, count and the Bayesian score the list sorts by, recomputed in SQL in the same
+ * transaction as the review (docs/decisions/016-bayesian-rating.md).
+ */
 export async function refreshTrainerRating(tx: Tx, trainerId: string) {
   await tx
     .update(accounts)
@@ -57,6 +61,7 @@ export async function refreshTrainerRating(tx: Tx, trainerId: string) {
       ratingCount: sql`(select count(*)::int from reviews where trainer_id = ${trainerId})`,
     })
     .where(eq(accounts.id, trainerId));
+  await tx.execute(refreshRatingScores(sql`id = ${trainerId}`));
 }
 
 export async function findReview(db: Q, trainerId: string, userId: string) {

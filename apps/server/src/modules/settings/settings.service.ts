@@ -62,6 +62,8 @@ export function createSettingsService({ db, tokens, accounts, images, favourites
       if (input.lastName !== undefined) changes.lastName = input.lastName;
       if (input.title !== undefined) changes.title = input.title ?? '';
       if (input.description !== undefined) changes.description = input.description ?? '';
+      if (input.city !== undefined) changes.city = input.city;
+      if (input.country !== undefined) changes.country = input.country;
       if (role === 'trainer' && input.price !== undefined) changes.priceCents = toCents(input.price);
       if (emailChanged) Object.assign(changes, { email: input.email, emailVerifiedAt: null });
       if (Object.keys(changes).length > 0) {

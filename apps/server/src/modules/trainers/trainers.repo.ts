@@ -44,7 +44,8 @@ function whereOf(f: TrainerFilters): SQL {
 
 const ORDER: Record<TrainerSort, SQL[]> = {
   // "nulls last" as in the indexes (drizzle writes them so), or the planner will not use them
-  rating: [sql`${accounts.ratingAvg} desc nulls last`, asc(accounts.id)],
+  // the Bayesian score, not the plain average (docs/decisions/016-bayesian-rating.md)
+  rating: [sql`${accounts.ratingScore} desc nulls last`, asc(accounts.id)],
   price_asc: [asc(accounts.priceCents), asc(accounts.id)],
   price_desc: [desc(accounts.priceCents), desc(accounts.id)],
   newest: [sql`${accounts.createdAt} desc nulls last`, asc(accounts.id)],

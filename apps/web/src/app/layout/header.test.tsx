@@ -8,6 +8,7 @@ describe('Header', () => {
     renderWithProviders(<Header />);
 
     expect(screen.getByRole('link', { name: 'Become A Trainer' })).toHaveAttribute('href', '/trainers/register');
+    expect(screen.getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/users/register');
     expect(screen.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/users/login');
     expect(screen.queryByRole('link', { name: 'My profile' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Log out' })).not.toBeInTheDocument();
@@ -21,6 +22,7 @@ describe('Header', () => {
     expect(screen.getByRole('link', { name: 'My profile' })).toHaveAttribute('href', '/trainer/profile');
     expect(screen.getByRole('button', { name: 'Log out' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Become A Trainer' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Sign up' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Log in' })).not.toBeInTheDocument();
   });
 
@@ -50,5 +52,16 @@ describe('Header', () => {
   it('marks the Pages menu on a static page', () => {
     renderWithProviders(<Header />, { route: '/pricing' });
     expect(screen.getByRole('button', { name: 'Pages' })).toHaveAttribute('aria-current', 'true');
+  });
+
+  it('returns focus to the menu button when the phone menu is closed with Escape', async () => {
+    const { user } = renderWithProviders(<Header />);
+    const menuButton = screen.getByRole('button', { name: 'Open menu' });
+    menuButton.focus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('dialog', { name: 'Menu' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(menuButton).toHaveFocus();
   });
 });

@@ -1,5 +1,5 @@
 import { Menu } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { buttonClasses } from '@/components/ui/button';
 import type { Session } from '@/lib/session';
 
@@ -15,10 +15,12 @@ type MobileMenuButtonProps = { session: Session; onLogout: () => void };
 export function MobileMenuButton({ session, onLogout }: MobileMenuButtonProps) {
   const [isOpen, setIsOpen] = useState(false);
   const [wasOpened, setWasOpened] = useState(false);
+  const buttonRef = useRef<HTMLButtonElement>(null);
   const warmUp = () => void loadMenu();
   return (
     <>
       <button
+        ref={buttonRef}
         type="button"
         aria-label="Open menu"
         aria-haspopup="dialog"
@@ -35,7 +37,7 @@ export function MobileMenuButton({ session, onLogout }: MobileMenuButtonProps) {
       </button>
       {wasOpened && (
         <Suspense fallback={null}>
-          <MobileMenu session={session} onLogout={onLogout} isOpen={isOpen} onOpenChange={setIsOpen} />
+          <MobileMenu session={session} onLogout={onLogout} isOpen={isOpen} onOpenChange={setIsOpen} returnFocusTo={buttonRef} />
         </Suspense>
       )}
     </>

@@ -1,4 +1,5 @@
 import { LogOut, UserRound } from 'lucide-react';
+import type { RefObject } from 'react';
 import { Link, NavLink } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
@@ -14,17 +15,19 @@ export type MobileMenuProps = {
   onLogout: () => void;
   isOpen: boolean;
   onOpenChange: (open: boolean) => void;
+  /** The menu button: focus goes back to it when the sheet closes (Escape, the close button). */
+  returnFocusTo: RefObject<HTMLButtonElement | null>;
 };
 
 /**
  * The navigation on small screens, in a sheet (Radix dialog: focus trapped, Escape closes, focus
  * returns to the menu button). Loaded on demand by mobile-menu-button.tsx.
  */
-export function MobileMenu({ session, onLogout, isOpen, onOpenChange }: MobileMenuProps) {
+export function MobileMenu({ session, onLogout, isOpen, onOpenChange, returnFocusTo }: MobileMenuProps) {
   const close = () => onOpenChange(false);
   return (
     <Dialog open={isOpen} onOpenChange={onOpenChange}>
-      <DialogContent title="Menu" variant="sheet">
+      <DialogContent title="Menu" variant="sheet" returnFocusTo={returnFocusTo}>
         <nav aria-label="Mobile">
           <ul className="space-y-1">
             {mainNav.map((item) => (
@@ -80,6 +83,13 @@ export function MobileMenu({ session, onLogout, isOpen, onOpenChange }: MobileMe
                 className={buttonClasses({ variant: 'outline', className: 'w-full' })}
               >
                 Log in
+              </Link>
+              <Link
+                to={paths.register.user.getHref()}
+                onClick={close}
+                className={buttonClasses({ variant: 'ghost', className: 'w-full' })}
+              >
+                Sign up as a trainee
               </Link>
             </>
           )}

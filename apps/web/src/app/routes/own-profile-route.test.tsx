@@ -40,7 +40,7 @@ const logIn = (role: 'user' | 'trainer') => {
 };
 
 describe('OwnProfileRoute', () => {
-  it("shows a user's details, BMI, empty weight chart and empty favourites", async () => {
+  it("shows a user's details, BMI, the weight chart starting from the sign-up weight, and empty favourites", async () => {
     logIn('user');
     stubServer({
       '/api/userData': () => jsonResponse({ userData }),
@@ -52,10 +52,13 @@ describe('OwnProfileRoute', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Mona Adel' })).toBeInTheDocument();
     expect(screen.getByText('Marathon in training')).toBeInTheDocument();
     expect(screen.getByText('(+2) 01012345678')).toBeInTheDocument();
+    expect(screen.queryByText('Go to profile settings to edit your Title')).not.toBeInTheDocument();
     expect(screen.getByText('Cairo, Egypt')).toBeInTheDocument();
     expect(screen.getByText('You are Normal weight')).toBeInTheDocument();
     expect(screen.getByText('22.49')).toBeInTheDocument();
-    expect(await screen.findByText('Save your weight in Settings to start your chart')).toBeInTheDocument();
+    expect(await screen.findAllByTestId('weight-point')).toHaveLength(1);
+    expect(screen.getByText('One weight saved: 65 kg on 1 Jan 2025.')).toBeInTheDocument();
+    expect(screen.queryByText('Save your weight in Settings to start your chart')).not.toBeInTheDocument();
     expect(await screen.findByText('No favourite trainers yet')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Browse trainers' })).toHaveAttribute('href', '/trainers');
     const nav = screen.getByRole('navigation', { name: 'Account' });
@@ -156,13 +159,14 @@ describe('OwnProfileRoute', () => {
     expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
   });
 
-  it("does not load anyone's data for a token of the other role", async () => {
+  it('sends a token of the other role to its own profile, loading nothing and showing no error', async () => {
     logIn('user');
     const fetchMock = stubServer({});
-    renderWithProviders(<OwnProfileRoute role="trainer" />, { route: '/trainer/profile' });
+    const { router } = renderWithProviders(<OwnProfileRoute role="trainer" />, { route: '/trainer/profile' });
 
-    expect(await screen.findByRole('alert')).toHaveTextContent('This page is for trainers.');
-    expect(screen.getByRole('link', { name: 'Go to my profile' })).toHaveAttribute('href', '/user/profile');
+    expect(await screen.findByTestId('location')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/user/profile');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -4,6 +4,7 @@ import { testTrainer, testUser } from '@/testing/accounts';
 import { FavoriteTrainers } from '@/features/favourites/components/favorite-trainers';
 import { callsOf, listAnswer, makeReview, makeTrainer, stubApi } from '@/testing/fake-api';
 import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
+import { TrainerListPage } from '@/features/trainers/components/trainer-list-page';
 import { TrainerProfileRoute } from './trainer-profile-route';
 
 const distribution = { '1': 0, '2': 0, '3': 1, '4': 0, '5': 12 };
@@ -211,6 +212,41 @@ describe('TrainerProfileRoute', () => {
       '/trainer/settings#availability',
     );
     expect(screen.queryByRole('button', { name: 'Book now!' })).not.toBeInTheDocument();
+  });
+
+  it('shows a trainer their own profile as others see it, with "Edit profile" instead of a review form, heart or chat', async () => {
+    logInAs('trainer');
+    stubApi(
+      (url) => (url.pathname === '/api/trainerData' ? jsonResponse({ trainerData: testTrainer() }) : undefined),
+      profileRoutes(),
+    );
+    renderProfile();
+
+    const editLinks = await screen.findAllByRole('link', { name: 'Edit profile' });
+    for (const link of editLinks) expect(link).toHaveAttribute('href', '/trainer/settings');
+    expect(screen.getByRole('heading', { level: 1, name: 'Nadia Samir' })).toBeInTheDocument();
+    expect(await screen.findByRole('list', { name: 'Reviews' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Post review' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /favourites/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Message Nadia' })).not.toBeInTheDocument();
+  });
+
+  it("shows 'Subscribers' only when there are some", async () => {
+    profileApi({ trainer: makeTrainer({ subscribers: 0 }) });
+    renderProfile();
+    await screen.findByRole('heading', { level: 1, name: 'Nadia Samir' });
+    expect(screen.queryByText(/Subscribers/)).not.toBeInTheDocument();
+  });
+
+  it("takes 'All trainers' back to the search the person came from", async () => {
+    stubApi((url) => (url.pathname === '/api/trainers' ? jsonResponse(listAnswer([makeTrainer()])) : undefined), profileRoutes());
+    const list = renderWithProviders(<TrainerListPage />, { route: '/trainers?q=yoga&city=Giza', path: '/trainers' });
+    expect(await screen.findByText('1 trainer')).toBeInTheDocument();
+    list.unmount();
+
+    renderProfile();
+    expect(await screen.findByRole('link', { name: 'All trainers' })).toHaveAttribute('href', '/trainers?q=yoga&city=Giza');
+    sessionStorage.clear();
   });
 
   it('says "Trainer not found" with a way back to the list', async () => {

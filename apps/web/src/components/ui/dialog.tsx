@@ -1,6 +1,6 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ReactNode } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import { cn } from '@/lib/cn';
 
 export const Dialog = RadixDialog.Root;
@@ -16,6 +16,8 @@ type DialogContentProps = {
   /** `center` is a modal card; `sheet` slides in from the right (mobile menu). */
   variant?: 'center' | 'sheet';
   className?: string;
+  /** Where focus goes when it closes, for a dialog opened without a Radix trigger (the phone menu). */
+  returnFocusTo?: RefObject<HTMLElement | null>;
 };
 
 /** Radix dialog: focus trapped, Escape and overlay click close it, focus returns to the trigger. */
@@ -26,11 +28,18 @@ export function DialogContent({
   children,
   variant = 'center',
   className,
+  returnFocusTo,
 }: DialogContentProps) {
   return (
     <RadixDialog.Portal>
       <RadixDialog.Overlay className="fixed inset-0 z-50 bg-ink/60 motion-safe:animate-fade-in" />
       <RadixDialog.Content
+        onCloseAutoFocus={(event) => {
+          const target = returnFocusTo?.current;
+          if (!target) return;
+          event.preventDefault();
+          target.focus();
+        }}
         className={cn(
           'fixed z-50 bg-canvas text-ink shadow-card focus:outline-none motion-safe:animate-fade-in',
           variant === 'center' &&

@@ -3,7 +3,7 @@ import { CircleCheck } from 'lucide-react';
 import { Lifter } from '@/components/illustrations/lifter';
 import { LogoMark } from '@/components/ui/logo';
 
-const benefits = ['Certified trainers near you', 'Honest reviews from real sessions', 'Chat before you book'];
+const benefits = ['Trainers in your city', 'Reviews from verified accounts', 'Chat before you book'];
 
 type AuthLayoutProps = {
   title: string;

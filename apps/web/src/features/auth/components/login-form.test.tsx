@@ -92,6 +92,38 @@ describe('LoginForm', () => {
     expect(router.state.location.pathname).toBe('/user/profile');
   });
 
+  it('returns to the page in ?next= after logging in, and ignores an address off the site', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    stubServer(jsonResponse({ message: 'Logged in successfully', token: 'header.payload.signature' }));
+    const { user, router } = renderWithProviders(<LoginForm role="user" />, {
+      route: `/users/login?next=${encodeURIComponent('/user/chatOfUser?with=t1')}`,
+      userEventOptions: { advanceTimers: vi.advanceTimersByTime },
+    });
+    await logIn(user);
+    await screen.findByRole('status');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(LOGIN_REDIRECT_MS);
+    });
+    expect(await screen.findByTestId('location')).toBeInTheDocument();
+    expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/user/chatOfUser?with=t1');
+  });
+
+  it('does not follow a ?next= that leaves the site', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    stubServer(jsonResponse({ message: 'Logged in successfully', token: 'header.payload.signature' }));
+    const { user, router } = renderWithProviders(<LoginForm role="user" />, {
+      route: `/users/login?next=${encodeURIComponent('//evil.example/x')}`,
+      userEventOptions: { advanceTimers: vi.advanceTimersByTime },
+    });
+    await logIn(user);
+    await screen.findByRole('status');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(LOGIN_REDIRECT_MS);
+    });
+    expect(await screen.findByTestId('location')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/user/profile');
+  });
+
   it('validates a touched field with the login messages', async () => {
     const { user } = renderWithProviders(<LoginForm role="user" />, { route: '/users/login' });
     await user.type(screen.getByLabelText('Password'), 'demo');

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { ZLoginRequest } from '@spotter/shared';
 import { Button } from '@/components/ui/button';
@@ -12,7 +12,7 @@ import { errorMessage } from '@/lib/api-client';
 import { accountKeys, ownAccountQueryOptions } from '@/lib/api/accounts';
 import { mergeFavoritesAfterLogin } from '@/lib/api/favorites';
 import { showServerErrors } from '@/lib/form-errors';
-import { paths, type Role } from '@/lib/paths';
+import { paths, safeNext, type Role } from '@/lib/paths';
 import { storage } from '@/lib/storage';
 import { useGoogleSignIn } from '../api/google-sign-in';
 import { useLogin, type LoginPayload } from '../api/login';
@@ -29,6 +29,9 @@ const FIELDS = ['email', 'password'] as const;
 
 export function LoginForm({ role }: { role: Role }) {
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // A private page sent the visitor here: go back to it rather than to the profile.
+  const next = safeNext(params.get('next'));
   const queryClient = useQueryClient();
   const schedule = useTimeout();
   const loginMutation = useLogin();
@@ -61,7 +64,7 @@ export function LoginForm({ role }: { role: Role }) {
     schedule(
       () => {
         storage.setUserType(role);
-        void account.then(() => navigate(paths.profile[role].getHref()));
+        void account.then(() => navigate(next ?? paths.profile[role].getHref()));
       },
       LOGIN_REDIRECT_MS,
       // Left the page before the redirect: still finish logging in.

@@ -1,4 +1,7 @@
-import { Link } from 'react-router';
+import { useState } from 'react';
+import { Link, Navigate } from 'react-router';
+import { useSession } from '@/lib/session';
+import { storage } from '@/lib/storage';
 import { paths, type Role } from '@/lib/paths';
 import { AuthLayout } from './auth-layout';
 import { LoginForm } from './login-form';
@@ -20,6 +23,10 @@ const linkClass = 'font-semibold text-ink underline underline-offset-4 hover:tex
 
 export function LoginPage({ role }: { role: Role }) {
   const text = copy[role];
+  const { role: sessionRole } = useSession();
+  // Logged in when the page opened (not by this page's own form): their profile is the place to go.
+  const [wasLoggedIn] = useState(() => storage.getToken() !== null);
+  if (wasLoggedIn && sessionRole) return <Navigate to={paths.profile[sessionRole].getHref()} replace />;
   const otherRole: Role = role === 'user' ? 'trainer' : 'user';
   return (
     <AuthLayout

@@ -59,11 +59,27 @@ describe('SignUpForm validation timing', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('the trainer form also requires a price', async () => {
+  it('the trainer form also requires a price and a city, with Egypt as the country', async () => {
     const { user } = renderForm('trainer');
+    expect(screen.getByLabelText('Country')).toHaveValue('Egypt');
     await user.click(screen.getByRole('button', { name: 'Sign Up' }));
-    expect(await screen.findAllByText('Required')).toHaveLength(7);
+    expect(await screen.findAllByText('Required')).toHaveLength(8);
     expect(screen.getByLabelText('Price')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('City')).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it("offers the list's cities as suggestions and says age, height and weight stay private", () => {
+    renderForm('trainer');
+    const city = screen.getByLabelText('City');
+    const list = document.getElementById(city.getAttribute('list') ?? '');
+    expect(list?.tagName).toBe('DATALIST');
+    expect(Array.from(list?.querySelectorAll('option') ?? []).map((o) => o.value)).toContain('Alexandria');
+    expect(screen.getByText(/never shown on your public profile/)).toBeInTheDocument();
+  });
+
+  it('the user form asks for no city', () => {
+    renderForm('user');
+    expect(screen.queryByLabelText('City')).not.toBeInTheDocument();
   });
 });
 
@@ -121,6 +137,23 @@ describe('SignUpForm submission', () => {
 
     expect(await screen.findByRole('alert')).toHaveTextContent('An account with this email already exists');
     expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Already registered');
+  });
+});
+
+describe('trainer sign-up submission', () => {
+  it('sends the typed city and the default country', async () => {
+    const fetchMock = vi.fn(async () => jsonResponse({ message: 'Account created! Check your e-mail.' }, 201));
+    vi.stubGlobal('fetch', fetchMock);
+    const { user } = renderForm('trainer');
+    await fillValidUser(user);
+    await user.type(screen.getByLabelText('Price'), '250');
+    await user.type(screen.getByLabelText('City'), 'Mansoura');
+    await user.click(screen.getByRole('button', { name: 'Sign Up' }));
+
+    expect(await screen.findByRole('status')).toHaveTextContent('Account created!');
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/trainers/register');
+    expect(JSON.parse(init.body as string)).toMatchObject({ price: 250, city: 'Mansoura', country: 'Egypt' });
   });
 });
 

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useForm, type FieldPath, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { ZTrainerSignUpRequest, ZUserSignUpRequest } from '@spotter/shared';
+import { CITY_SUGGESTIONS, DEFAULT_COUNTRY, ZTrainerSignUpForm, ZUserSignUpRequest } from '@spotter/shared';
 import { Button } from '@/components/ui/button';
 import { InputUnit, RadioGroup, TextField } from '@/components/ui/field';
 import { PasswordField } from '@/components/ui/password-field';
@@ -18,7 +18,7 @@ import { withPasswordMatch } from '../utils/with-password-match';
 import { StatusBanner, type Status } from './status-banner';
 
 /** Form values as typed (strings for the numbers); the schemas turn them into numbers. */
-type SignUpValues = z.input<typeof ZUserSignUpRequest> & { price?: unknown };
+type SignUpValues = z.input<typeof ZUserSignUpRequest> & { price?: unknown; city?: unknown; country?: unknown };
 
 /** Spec section 2 and DECISIONS 9: after a successful sign-up, go to the login of that role. */
 const SIGN_UP_REDIRECT_MS = 4000;
@@ -35,13 +35,15 @@ const defaultValues: SignUpValues = {
   height: '',
   weight: '',
   price: '',
+  city: '',
+  country: DEFAULT_COUNTRY,
 };
 
 const FIELDS = Object.keys(defaultValues) as FieldPath<SignUpValues>[];
 
 function signUpResolver(role: Role): Resolver<SignUpValues, unknown, SignUpPayload> {
   // The user schema drops the trainer-only `price`, so one value type serves both roles.
-  const schema = (role === 'trainer' ? ZTrainerSignUpRequest : ZUserSignUpRequest) as z.ZodType<SignUpPayload, SignUpValues>;
+  const schema = (role === 'trainer' ? ZTrainerSignUpForm : ZUserSignUpRequest) as z.ZodType<SignUpPayload, SignUpValues>;
   return withPasswordMatch(zodResolver(schema));
 }
 
@@ -82,6 +84,7 @@ export function SignUpForm({ role }: { role: Role }) {
   });
 
   const passwordIds = { password: `${role}-signup-password`, confirm: `${role}-signup-confirm-password` };
+  const cityListId = `${role}-signup-cities`;
 
   return (
     <>
@@ -140,6 +143,31 @@ export function SignUpForm({ role }: { role: Role }) {
           error={errorFor('gender')}
           {...register('gender')}
         />
+        {role === 'trainer' && (
+          <div className="grid gap-5 sm:grid-cols-2">
+            <div>
+              <TextField
+                label="City"
+                autoComplete="address-level2"
+                list={cityListId}
+                hint="Trainees filter the list by city. Pick one or type yours."
+                error={errorFor('city')}
+                {...register('city')}
+              />
+              <datalist id={cityListId}>
+                {CITY_SUGGESTIONS.map((city) => (
+                  <option key={city} value={city} />
+                ))}
+              </datalist>
+            </div>
+            <TextField label="Country" autoComplete="country-name" error={errorFor('country')} {...register('country')} />
+          </div>
+        )}
+        <p id={`${role}-signup-private`} className="text-sm text-subtle">
+          {role === 'trainer'
+            ? 'Age, height and weight fill in your BMI and weight tracking. They are never shown on your public profile.'
+            : 'Age, height and weight fill in your BMI and weight tracking. They are never shown publicly.'}
+        </p>
         <div className="grid gap-5 sm:grid-cols-3">
           <TextField
             label="Age"

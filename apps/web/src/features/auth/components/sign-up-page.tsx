@@ -1,4 +1,8 @@
-import { Link } from 'react-router';
+import { CircleCheck } from 'lucide-react';
+import { useState } from 'react';
+import { Link, Navigate } from 'react-router';
+import { useSession } from '@/lib/session';
+import { storage } from '@/lib/storage';
 import { paths, type Role } from '@/lib/paths';
 import { AuthLayout } from './auth-layout';
 import { SignUpForm } from './sign-up-form';
@@ -12,19 +16,47 @@ const copy = {
   },
   trainer: {
     title: 'Join Spotter as a trainer',
-    subtitle: 'Set your price, get discovered by trainees near you and manage bookings in one place.',
+    subtitle: 'Set your price and get found by trainees in your city. Your account comes with:',
     switchText: 'Looking for a trainer?',
     switchLink: 'Sign up as a trainee',
   },
 } as const;
 
+/** What a coach gets, all of which exists today (issue 11: copy never promises more). */
+const coachBenefits = [
+  'A public profile with your price, city and reviews',
+  'Bookings from your weekly availability',
+  'Payments through PayPal, with your earnings listed',
+  'A chat inbox to answer trainees before they book',
+];
+
 export function SignUpPage({ role }: { role: Role }) {
   const text = copy[role];
+  const { role: sessionRole } = useSession();
+  // Logged in when the page opened (not by this page's own form): their profile is the place to go.
+  const [wasLoggedIn] = useState(() => storage.getToken() !== null);
+  if (wasLoggedIn && sessionRole) return <Navigate to={paths.profile[sessionRole].getHref()} replace />;
   const otherRole: Role = role === 'user' ? 'trainer' : 'user';
   return (
     <AuthLayout
       title={text.title}
-      subtitle={text.subtitle}
+      subtitle={
+        role === 'trainer' ? (
+          <>
+            {text.subtitle}
+            <ul className="mt-3 space-y-1.5 text-sm text-ink">
+              {coachBenefits.map((benefit) => (
+                <li key={benefit} className="flex items-start gap-2">
+                  <CircleCheck className="mt-0.5 size-4 shrink-0 text-success" aria-hidden="true" />
+                  {benefit}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          text.subtitle
+        )
+      }
       footer={
         <div className="space-y-2">
           <p>

@@ -7,14 +7,22 @@ import { paths, roleFrom } from '@/lib/paths';
 export function VerificationSuccessPage() {
   const [params] = useSearchParams();
   const role = roleFrom(params.get('role'), 'trainer');
+  // The link opened a second time (`?already=1`): the account was verified the first time.
+  const isAlready = params.get('already') === '1';
   return (
     <section className="mx-auto flex w-full max-w-xl flex-col items-center px-4 py-24 text-center sm:px-6">
       <title>Account verified · Spotter</title>
       <span className="flex size-16 items-center justify-center rounded-full bg-success-soft text-success">
         <CircleCheck className="size-9" aria-hidden="true" />
       </span>
-      <h1 className="mt-6 font-display text-3xl font-bold text-ink sm:text-4xl">You account has been verified successfully!</h1>
-      <p className="mt-3 text-muted">Your e-mail is confirmed. Log in to pick up where you left off.</p>
+      <h1 className="mt-6 font-display text-3xl font-bold text-ink sm:text-4xl">
+        {isAlready ? 'Your account is already verified' : 'Your account has been verified successfully!'}
+      </h1>
+      <p className="mt-3 text-muted">
+        {isAlready
+          ? 'There is nothing more to do with this link. Log in to pick up where you left off.'
+          : 'Your e-mail is confirmed. Log in to pick up where you left off.'}
+      </p>
       <Link to={paths.login[role].getHref()} className={buttonClasses({ size: 'lg', className: 'mt-8' })}>
         Login now!
       </Link>

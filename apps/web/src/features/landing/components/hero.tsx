@@ -5,9 +5,10 @@ import { buttonClasses } from '@/components/ui/button';
 import { paths } from '@/lib/paths';
 
 const promises = [
-  { icon: BadgeCheck, label: 'Verified reviews' },
+  { icon: BadgeCheck, label: 'Reviews from verified accounts' },
   { icon: MessageCircle, label: 'Chat before you book' },
-  { icon: CalendarCheck, label: 'Free cancellation' },
+  // The server refunds a paid session only when it is cancelled more than 24 h ahead.
+  { icon: CalendarCheck, label: 'Free cancellation up to 24 h ahead' },
 ];
 
 export function Hero() {
@@ -27,8 +28,8 @@ export function Hero() {
             Shape Your <span className="text-accent">Ideal Body</span>
           </h1>
           <p className="mt-6 max-w-xl text-lg text-on-ink-muted">
-            Find a certified personal trainer who fits your goals and your budget. Compare honest reviews, chat before you book,
-            and train with someone in your corner.
+            Find a personal trainer who fits your goals and your budget. Compare honest reviews, chat before you book, and train
+            with someone in your corner.
           </p>
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">
             <Link to={paths.trainers.getHref()} className={buttonClasses({ size: 'lg' })}>
@@ -63,7 +64,7 @@ export function Hero() {
             </span>
             <span className="text-sm leading-tight">
               <span className="block font-semibold">Rated by trainees</span>
-              <span className="text-muted">after every session</span>
+              <span className="text-muted">with verified e-mails</span>
             </span>
           </div>
           <div className="absolute -right-6 bottom-12 flex items-center gap-3 rounded-2xl bg-canvas px-4 py-3 text-ink shadow-card">

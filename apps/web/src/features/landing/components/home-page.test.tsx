@@ -36,4 +36,16 @@ describe('HomePage', () => {
     expect(screen.getAllByText(/Flex Muscle|Strength|Physical Fitness|Fat Loss/, { selector: 'h3' })).toHaveLength(4);
     expect(screen.getAllByRole('blockquote')).toHaveLength(6);
   });
+
+  it('promises only what the product does: free cancellation up to 24 h ahead, the 10% fee', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse({ viewAllTrainers: [], total: 0, totalIsEstimate: false, page: 1, limit: 4 })),
+    );
+    renderWithProviders(<HomePage />);
+    expect(screen.getByText('Free cancellation up to 24 h ahead')).toBeInTheDocument();
+    expect(screen.queryByText('Free cancellation')).not.toBeInTheDocument();
+    expect(screen.queryByText(/certified/i)).not.toBeInTheDocument();
+    expect(await screen.findByText(/less a 10% fee/, {}, { timeout: 5000 })).toBeInTheDocument();
+  });
 });

@@ -19,6 +19,6 @@ describe('LatestPosts', () => {
     renderWithProviders(<LatestPosts />);
     const newest = blogPosts.slice(0, 3);
     expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(newest.map((post) => post.title));
-    expect(screen.getAllByRole('article')[0]).toHaveTextContent('18 September 2025');
+    expect(screen.getAllByRole('article')[0]).toHaveTextContent('18 Sept 2025');
   });
 });

@@ -17,7 +17,7 @@ export function TrainerCallToAction() {
             Grow your client list with Spotter
           </h2>
           <p className="mt-3 text-lg text-on-ink-muted">
-            Set your own price and hours, answer trainees in real time and get paid for every session booked.
+            Set your own price and hours, answer trainees in real time and get paid for every session booked, less a 10% fee.
           </p>
           <Link to={paths.register.trainer.getHref()} className={buttonClasses({ size: 'lg', className: 'mt-8' })}>
             Join as a trainer

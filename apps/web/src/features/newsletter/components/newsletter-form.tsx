@@ -2,7 +2,6 @@ import { useId, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
 import { errorMessage } from '@/lib/api-client';
-import { notify } from '@/lib/toast';
 import { cn } from '@/lib/cn';
 import { useSubscribeNewsletter } from '../api/subscribe-newsletter';
 
@@ -11,17 +10,20 @@ export function NewsletterForm() {
   const inputId = useId();
   const [email, setEmail] = useState('');
   const subscribe = useSubscribeNewsletter();
+  // Shown under the field, where the person is looking (a toast alone is easy to miss in the footer).
+  const [result, setResult] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    setResult(null);
     subscribe.mutate(
       { email: email.trim() },
       {
         onSuccess: ({ message }) => {
-          notify.success(message);
+          setResult({ tone: 'success', message });
           setEmail('');
         },
-        onError: (error) => notify.error(errorMessage(error)),
+        onError: (error) => setResult({ tone: 'error', message: errorMessage(error) }),
       },
     );
   };
@@ -47,6 +49,12 @@ export function NewsletterForm() {
           Subscribe
         </Button>
       </div>
+      <p
+        role={result?.tone === 'error' ? 'alert' : 'status'}
+        className={cn('mt-2 min-h-5 text-sm font-medium', result?.tone === 'error' ? 'text-danger-line' : 'text-accent')}
+      >
+        {result?.message}
+      </p>
     </form>
   );
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeReview, stubApi } from '@/testing/fake-api';
 import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
@@ -35,7 +35,7 @@ describe('ReviewForm', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('posts the trainer, the stars and the comment, then thanks and clears the form', async () => {
+  it('posts the trainer, the stars and the comment, then thanks and keeps the saved review to edit', async () => {
     logInAs('user');
     const fetchMock = stubApi(reviewsRoute);
     const { user } = renderWithProviders(<ReviewForm trainerId="t1" firstName="Nadia" />);
@@ -52,8 +52,8 @@ describe('ReviewForm', () => {
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/reviews/new');
     expect(JSON.parse(init.body as string)).toEqual({ trainerId: 't1', rating: 5, comment: 'Patient and precise.' });
-    await waitFor(() => expect(screen.getByLabelText('Your review')).toHaveValue(''));
-    screen.getAllByRole('radio').forEach((star) => expect(star).not.toBeChecked());
+    expect(screen.getByLabelText('Your review')).toHaveValue('Patient and precise.');
+    expect(screen.getByRole('radio', { name: '5 stars' })).toBeChecked();
   });
 
   it('asks for a comment', async () => {

@@ -70,7 +70,8 @@ export function ReviewForm({ trainerId, firstName, myReview }: ReviewFormProps) 
       {
         onSuccess: ({ message }) => {
           notify.success(message);
-          reset(EMPTY);
+          // The saved review stays in the form, ready to edit (posting again updates it).
+          reset(values);
         },
         onError: (error) => {
           const isUnverified = isUnverifiedRefusal(error);

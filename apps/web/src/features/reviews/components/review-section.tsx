@@ -13,13 +13,18 @@ import { useSession } from '@/lib/session';
 import { ReviewForm } from './review-form';
 import { ReviewList, ReviewListSkeleton } from './review-list';
 
-type ReviewSectionProps = { trainerId: string; firstName: string };
+type ReviewSectionProps = {
+  trainerId: string;
+  firstName: string;
+  /** The trainer looking at their own profile: the reviews as others see them, no form. */
+  isOwnProfile?: boolean;
+};
 
 /**
  * The review list and form, shown only with a stored token (spec section 2). A user whose e-mail
  * is not verified gets the note and a new link instead of a form the server would refuse.
  */
-export function ReviewSection({ trainerId, firstName }: ReviewSectionProps) {
+export function ReviewSection({ trainerId, firstName, isOwnProfile = false }: ReviewSectionProps) {
   const { isLoggedIn, token, role } = useSession();
   const reviews = useReviews(trainerId, token, { enabled: isLoggedIn });
   const account = useOwnAccount(role === 'user' ? role : null, { enabled: isLoggedIn });
@@ -39,7 +44,7 @@ export function ReviewSection({ trainerId, firstName }: ReviewSectionProps) {
   const myReview = reviews.data?.find((review) => review.isMine);
   return (
     <div className="space-y-6">
-      {reviews.isPending || account.isLoading ? (
+      {isOwnProfile ? null : reviews.isPending || account.isLoading ? (
         <div className="flex min-h-40 items-center justify-center rounded-card border border-line bg-surface">
           <Spinner label="Loading the review form…" />
         </div>

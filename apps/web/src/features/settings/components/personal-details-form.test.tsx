@@ -29,6 +29,25 @@ describe('PersonalDetailsForm', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it.each(['user', 'trainer'] as const)('lets a %s change the city, with the list as suggestions', async (role) => {
+    const fetchMock = vi.fn(async () => jsonResponse({ message: 'Your details are saved' }));
+    vi.stubGlobal('fetch', fetchMock);
+    const account = role === 'user' ? testUser({ city: '', country: '' }) : testTrainer({ city: '', country: '' });
+    const { user } = renderWithProviders(<PersonalDetailsForm role={role} account={account} />);
+
+    const city = screen.getByLabelText('City');
+    expect(city).toHaveValue('');
+    expect(screen.getByLabelText('Country')).toHaveValue('Egypt');
+    expect(document.getElementById(city.getAttribute('list') ?? '')?.querySelectorAll('option').length).toBeGreaterThan(5);
+    await user.type(city, 'Tanta');
+    await user.click(screen.getByRole('button', { name: 'Save details' }));
+
+    expect(await screen.findByText('Your details are saved')).toBeInTheDocument();
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe(`/api/${role}/edit`);
+    expect(JSON.parse(init.body as string)).toMatchObject({ city: 'Tanta', country: 'Egypt' });
+  });
+
   it('asks trainers for a price of at least 100', async () => {
     const { user } = renderWithProviders(<PersonalDetailsForm role="trainer" account={testTrainer()} />);
     const price = screen.getByLabelText('Price');
@@ -60,6 +79,8 @@ describe('PersonalDetailsForm', () => {
       email: 'mona@example.com',
       title: null,
       description: null,
+      city: 'Cairo',
+      country: 'Egypt',
     });
     expect(JSON.parse(localStorage.getItem('userData') ?? '{}')).toMatchObject({ firstName: 'Mariam' });
   });

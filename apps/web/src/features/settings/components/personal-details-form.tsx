@@ -2,7 +2,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useMemo, useState } from 'react';
 import { useForm, useWatch, type FieldErrors, type FieldPath, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
-import { LIMITS, SETTINGS_MSG, ZPersonalDetailsForm, ZTrainerPersonalDetailsForm } from '@spotter/shared';
+import {
+  CITY_SUGGESTIONS,
+  DEFAULT_COUNTRY,
+  LIMITS,
+  SETTINGS_MSG,
+  ZPersonalDetailsForm,
+  ZTrainerPersonalDetailsForm,
+} from '@spotter/shared';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { PasswordField } from '@/components/ui/password-field';
@@ -25,6 +32,8 @@ type PersonalValues = {
   email: string;
   title: string;
   description: string;
+  city: string;
+  country: string;
   price?: string;
   currentPassword: string;
 };
@@ -36,6 +45,8 @@ const FIELDS = [
   'email',
   'title',
   'description',
+  'city',
+  'country',
   'price',
   'currentPassword',
 ] as const satisfies FieldPath<PersonalValues>[];
@@ -47,6 +58,9 @@ function valuesOf(account: OwnAccount): PersonalValues {
     email: account.email,
     title: account.title,
     description: account.description,
+    city: account.city,
+    // an account made before countries were asked has none: Egypt, where Spotter works
+    country: account.country || DEFAULT_COUNTRY,
     ...('price' in account ? { price: String(account.price) } : {}),
     currentPassword: '',
   };
@@ -94,6 +108,7 @@ export function PersonalDetailsForm({ role, account }: { role: Role; account: Ow
   const [savedEmail, setSavedEmail] = useState(account.email);
   const resolver = useMemo(() => personalResolver(role, savedEmail), [role, savedEmail]);
   const currentPasswordId = useId();
+  const cityListId = useId();
 
   const { register, handleSubmit, setError, reset, control, formState } = useForm<PersonalValues, unknown, PersonalOutput>({
     mode: 'onTouched',
@@ -116,7 +131,13 @@ export function PersonalDetailsForm({ role, account }: { role: Role; account: Ow
           setSavedEmail(data.email);
           // The saved values become the form's new starting point.
           const { price, currentPassword: _password, ...details } = data;
-          reset({ ...details, currentPassword: '', ...(price === undefined ? {} : { price: String(price) }) });
+          reset({
+            ...details,
+            city: details.city ?? '',
+            country: details.country ?? '',
+            currentPassword: '',
+            ...(price === undefined ? {} : { price: String(price) }),
+          });
           if (role === 'user') storage.setUserData({ ...storage.getUserData(), ...details });
           void refreshAccount();
         },
@@ -167,6 +188,24 @@ export function PersonalDetailsForm({ role, account }: { role: Role; account: Ow
         error={errorFor('description')}
         {...register('description')}
       />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <div>
+          <TextField
+            label="City"
+            autoComplete="address-level2"
+            list={cityListId}
+            hint={role === 'trainer' ? 'Trainees filter the list by city. Pick one or type yours.' : 'Pick one or type yours.'}
+            error={errorFor('city')}
+            {...register('city')}
+          />
+          <datalist id={cityListId}>
+            {CITY_SUGGESTIONS.map((city) => (
+              <option key={city} value={city} />
+            ))}
+          </datalist>
+        </div>
+        <TextField label="Country" autoComplete="country-name" error={errorFor('country')} {...register('country')} />
+      </div>
       {role === 'trainer' && (
         <TextField
           label="Price"

@@ -11,7 +11,7 @@ describe('BlogPostPage', () => {
       screen.getByRole('heading', { level: 1, name: 'Fat loss without crash diets: what actually works' }),
     ).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 2, name: 'The habits that matter' })).toBeInTheDocument();
-    expect(screen.getByText('5 August 2025')).toBeInTheDocument();
+    expect(screen.getByText('5 Aug 2025')).toBeInTheDocument();
     expect(screen.getAllByRole('heading', { level: 3 })).toHaveLength(2);
   });
 

@@ -23,9 +23,17 @@ describe('PricingPage', () => {
     expect(pro()).toHaveTextContent('$19/ month');
   });
 
-  it('shows three plans, each leading to the trainer sign-up', () => {
+  it('shows three plans; only Starter, with the 10% fee the server takes, can be chosen today', () => {
     renderWithProviders(<PricingPage />);
     expect(screen.getAllByRole('heading', { level: 2, name: /^(Starter|Pro|Studio)$/ })).toHaveLength(3);
-    expect(screen.getByRole('link', { name: 'Choose Pro' })).toHaveAttribute('href', '/trainers/register');
+    expect(screen.getByRole('link', { name: 'Start for free' })).toHaveAttribute('href', '/trainers/register');
+    expect(screen.getByText('10% fee per paid session')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Choose Pro' })).not.toBeInTheDocument();
+    expect(screen.getAllByText('Coming soon')).toHaveLength(2);
+  });
+
+  it('promises a refund only for a cancellation more than 24 hours ahead', () => {
+    renderWithProviders(<PricingPage />);
+    expect(screen.getByText(/cancelled more than 24 hours before it starts is refunded/)).toBeInTheDocument();
   });
 });

@@ -16,12 +16,14 @@ const faqs = [
       'No subscription and no sign-up fee. Trainees pay each trainer’s own price per session, shown on the profile before booking.',
   },
   {
-    question: 'Can I change plans later?',
-    answer: 'Yes, at any time. An upgrade starts straight away; a downgrade starts with your next billing period.',
+    question: 'Can I choose Pro or Studio today?',
+    answer:
+      'Not yet. Every coach is on Starter, with a 10% fee per paid session. Pro and Studio open later, and nothing changes for you until you choose one.',
   },
   {
     question: 'What happens when a trainee cancels?',
-    answer: 'Sessions cancelled at least 24 hours ahead are refunded in full to the trainee, and no session fee is charged.',
+    answer:
+      'A paid session cancelled more than 24 hours before it starts is refunded in full to the trainee, and no fee is charged. Closer to the start, it is not refunded.',
   },
 ];
 
@@ -68,7 +70,7 @@ export function PricingPage() {
           >
             {plan.isFeatured && (
               <p className="absolute -top-3 left-7 rounded-full bg-accent px-3 py-0.5 text-xs font-semibold text-ink">
-                Most popular
+                Available now
               </p>
             )}
             <h2 className="font-display text-2xl font-bold text-ink">{plan.name}</h2>
@@ -82,15 +84,21 @@ export function PricingPage() {
                 </li>
               ))}
             </ul>
-            <Link
-              to={paths.register.trainer.getHref()}
-              className={buttonClasses({
-                variant: plan.isFeatured ? 'primary' : 'outline',
-                className: 'mt-8 w-full',
-              })}
-            >
-              {plan.cta}
-            </Link>
+            {plan.isComingSoon ? (
+              <p className="mt-8 flex min-h-11 w-full items-center justify-center rounded-full border border-dashed border-line-strong text-sm font-semibold text-muted">
+                Coming soon
+              </p>
+            ) : (
+              <Link
+                to={paths.register.trainer.getHref()}
+                className={buttonClasses({
+                  variant: plan.isFeatured ? 'primary' : 'outline',
+                  className: 'mt-8 w-full',
+                })}
+              >
+                {plan.cta}
+              </Link>
+            )}
           </li>
         ))}
       </ul>

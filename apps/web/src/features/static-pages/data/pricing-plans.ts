@@ -8,6 +8,8 @@ export type PricingPlan = {
   features: string[];
   cta: string;
   isFeatured?: boolean;
+  /** Only Starter exists today (every trainer is on it, DECISIONS 014); the others say so. */
+  isComingSoon?: boolean;
 };
 
 /** Plans for coaches. Trainees pay only each trainer's own session price. Yearly = ten months. */
@@ -23,6 +25,7 @@ export const pricingPlans: PricingPlan[] = [
       '10% fee per paid session',
     ],
     cta: 'Start for free',
+    isFeatured: true,
   },
   {
     name: 'Pro',
@@ -35,7 +38,7 @@ export const pricingPlans: PricingPlan[] = [
       'Monthly report on profile views and bookings',
     ],
     cta: 'Choose Pro',
-    isFeatured: true,
+    isComingSoon: true,
   },
   {
     name: 'Studio',
@@ -48,5 +51,6 @@ export const pricingPlans: PricingPlan[] = [
       'Priority support by e-mail and phone',
     ],
     cta: 'Choose Studio',
+    isComingSoon: true,
   },
 ];

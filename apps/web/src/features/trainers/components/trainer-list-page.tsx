@@ -97,8 +97,9 @@ export function TrainerListPage() {
   const filters = <TrainerFilters search={search} onChange={update} onClear={clearFilters} favoriteCount={favoriteIds.length} />;
   const filterCount = activeFilterCount(search);
 
+  // On an error the alert below says it, once.
   let status = 'Loading trainers…';
-  if (trainers.isError) status = 'Could not load trainers';
+  if (trainers.isError) status = '';
   else if (data) status = resultCountText(data);
 
   return (

@@ -1,6 +1,6 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { ArrowLeft, CalendarCheck, CalendarCog, MapPin, MessageCircle, Star, UsersRound } from 'lucide-react';
+import { ArrowLeft, CalendarCheck, CalendarCog, MapPin, MessageCircle, PenLine, Star, UsersRound } from 'lucide-react';
 import type { TTrainerProfile } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -14,11 +14,13 @@ import { formatCount, formatPrice, formatRating, plural } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { useTrainerActions } from '../hooks/use-trainer-actions';
+import { lastTrainerListHref } from '../utils/last-search';
 
 /** What the reviews and bookings features show on the profile, passed in by the route (features do not import each other). */
 export type TrainerProfileSections = {
   ratingBreakdown: (trainer: TTrainerProfile) => ReactNode;
-  reviews: (trainer: TTrainerProfile) => ReactNode;
+  /** `isOwn`: the trainer is looking at their own profile (no review form). */
+  reviews: (trainer: TTrainerProfile, viewer: { isOwn: boolean }) => ReactNode;
   /** The dialog 'Book now!' opens for a user. */
   booking: (trainer: TTrainerProfile, dialog: { isOpen: boolean; onOpenChange: (isOpen: boolean) => void }) => ReactNode;
   /** The chat panel (floating button and panel); 'Message' opens it for a user. */
@@ -34,12 +36,21 @@ function useIsOwnProfile(trainerId: string) {
   return role === 'trainer' && own.data?._id === trainerId;
 }
 
-/** On their own profile a trainer cannot book themselves: the button leads to their availability instead. */
+/** On their own profile a trainer sees it as others do, with a way to change it instead of booking. */
+function EditProfileLink({ className }: { className?: string }) {
+  return (
+    <Link to={paths.settings.trainer.getHref()} className={buttonClasses({ size: 'lg', className })}>
+      <PenLine className="size-5" aria-hidden="true" />
+      Edit profile
+    </Link>
+  );
+}
+
 function OwnAvailabilityLink({ className }: { className?: string }) {
   return (
     <Link
       to={`${paths.settings.trainer.getHref()}#availability`}
-      className={buttonClasses({ variant: 'secondary', size: 'lg', className })}
+      className={buttonClasses({ variant: 'outline', size: 'lg', className })}
     >
       <CalendarCog className="size-5" aria-hidden="true" />
       Edit your availability
@@ -50,9 +61,11 @@ function OwnAvailabilityLink({ className }: { className?: string }) {
 const reviewCountText = (count: number) => (count === 0 ? 'No reviews yet' : plural(count, 'review', 'reviews'));
 
 function BackLink() {
+  // Read once: the list the person came from, with their search (sessionStorage, this tab only).
+  const [href] = useState(lastTrainerListHref);
   return (
     <Link
-      to={paths.trainers.getHref()}
+      to={href}
       className="inline-flex min-h-11 items-center gap-2 rounded-full text-sm font-semibold text-muted hover:text-ink"
     >
       <ArrowLeft className="size-4" aria-hidden="true" />
@@ -79,43 +92,70 @@ function BookingCard({ trainer, onBook, isOwn, onMessage }: BookingActionProps) 
           )}
           <span className="text-muted">{reviewCountText(trainer.ratingCount)}</span>
         </p>
-        <p className="flex items-center gap-2 text-muted">
-          <UsersRound className="size-5 text-subtle" aria-hidden="true" />
-          <span>
-            Subscribers: <span className="font-semibold text-ink">{formatCount(trainer.subscribers)}</span>
-          </span>
-        </p>
+        {/* Issue 11: a count of zero says nothing good; it shows once someone has paid for a session. */}
+        {trainer.subscribers > 0 && (
+          <p className="flex items-center gap-2 text-muted">
+            <UsersRound className="size-5 text-subtle" aria-hidden="true" />
+            <span>
+              Subscribers: <span className="font-semibold text-ink">{formatCount(trainer.subscribers)}</span>
+            </span>
+          </p>
+        )}
       </div>
       <div className="mt-6 flex flex-col gap-3">
         {isOwn ? (
-          <OwnAvailabilityLink className="w-full max-lg:hidden" />
+          <>
+            <EditProfileLink className="w-full max-lg:hidden" />
+            <OwnAvailabilityLink className="w-full" />
+          </>
         ) : (
-          <Button size="lg" className="w-full max-lg:hidden" onClick={book}>
-            <CalendarCheck className="size-5" aria-hidden="true" />
-            Book now!
-          </Button>
+          <>
+            <Button size="lg" className="w-full max-lg:hidden" onClick={book}>
+              <CalendarCheck className="size-5" aria-hidden="true" />
+              Book now!
+            </Button>
+            <Button variant="outline" size="lg" className="w-full" aria-label={`Message ${trainer.firstName}`} onClick={message}>
+              <MessageCircle className="size-5" aria-hidden="true" />
+              Message
+            </Button>
+          </>
         )}
-        <Button variant="outline" size="lg" className="w-full" aria-label={`Message ${trainer.firstName}`} onClick={message}>
-          <MessageCircle className="size-5" aria-hidden="true" />
-          Message
-        </Button>
       </div>
     </div>
   );
 }
 
+/** Read by the root layout (app/layout/root-layout.tsx); 0 px when the bar is hidden (desktop). */
+const BOTTOM_BAR_VAR = '--bottom-bar-height';
+
 /** Phones: the price and 'Book now!' stay at the bottom of the screen. */
 function MobileBookingBar({ trainer, onBook, isOwn }: BookingActionProps) {
   const { book } = useTrainerActions(trainer.firstName, { onBook });
+  const barRef = useRef<HTMLDivElement>(null);
+  // The layout's floating corner (back to top, cookie notice) reads this to sit above the bar.
+  useEffect(() => {
+    const root = document.documentElement;
+    const measure = () => root.style.setProperty(BOTTOM_BAR_VAR, `${barRef.current?.offsetHeight ?? 0}px`);
+    measure();
+    window.addEventListener('resize', measure);
+    return () => {
+      window.removeEventListener('resize', measure);
+      root.style.removeProperty(BOTTOM_BAR_VAR);
+    };
+  }, []);
   return (
-    <div className="fixed inset-x-0 bottom-0 z-30 border-t border-line bg-canvas/95 px-4 py-3 shadow-card backdrop-blur lg:hidden">
+    <div
+      ref={barRef}
+      data-testid="booking-bar"
+      className="fixed inset-x-0 bottom-0 z-30 border-t border-line bg-canvas/95 px-4 py-3 shadow-card backdrop-blur lg:hidden"
+    >
       <div className="mx-auto flex max-w-3xl items-center justify-between gap-4">
         <p className="text-ink">
           <span className="text-lg font-bold">{formatPrice(trainer.price)}</span>
           <span className="text-sm text-subtle"> / session</span>
         </p>
         {isOwn ? (
-          <OwnAvailabilityLink />
+          <EditProfileLink />
         ) : (
           <Button size="lg" onClick={book}>
             Book now!
@@ -145,7 +185,9 @@ function TrainerProfile({ trainer, sections }: { trainer: TTrainerProfile; secti
               height={224}
               className="aspect-square w-full rounded-card bg-surface object-cover"
             />
-            <FavoriteButton trainerId={trainer._id} firstName={trainer.firstName} className="absolute top-3 right-3" />
+            {!isOwn && (
+              <FavoriteButton trainerId={trainer._id} firstName={trainer.firstName} className="absolute top-3 right-3" />
+            )}
           </div>
           <div className="min-w-0">
             <h1 className="text-4xl font-bold break-words text-ink sm:text-5xl">{fullName}</h1>
@@ -190,13 +232,13 @@ function TrainerProfile({ trainer, sections }: { trainer: TTrainerProfile; secti
               </div>
               {sections.ratingBreakdown(trainer)}
             </div>
-            {sections.reviews(trainer)}
+            {sections.reviews(trainer, { isOwn })}
           </section>
         </div>
       </div>
       <MobileBookingBar trainer={trainer} onBook={openBooking} isOwn={isOwn} />
       {sections.booking(trainer, { isOpen: isBookingOpen, onOpenChange: setIsBookingOpen })}
-      {sections.chat?.(trainer, { isOpen: isChatOpen, onOpenChange: setIsChatOpen })}
+      {!isOwn && sections.chat?.(trainer, { isOpen: isChatOpen, onOpenChange: setIsChatOpen })}
     </>
   );
 }

@@ -1,5 +1,6 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
+import { rememberTrainerSearch } from '../utils/last-search';
 import { parseTrainerSearch, writeTrainerSearch, type TrainerSearch } from '../utils/trainer-search';
 
 type UpdateOptions = {
@@ -14,6 +15,8 @@ type UpdateOptions = {
 export function useTrainerSearch() {
   const [params, setParams] = useSearchParams();
   const search = useMemo(() => parseTrainerSearch(params), [params]);
+  const query = params.toString();
+  useEffect(() => rememberTrainerSearch(query), [query]);
 
   const update = useCallback(
     (change: Partial<TrainerSearch>, { replace = false }: UpdateOptions = {}) => {

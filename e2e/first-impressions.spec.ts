@@ -1,0 +1,70 @@
+import type { APIRequestContext, Locator } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+async function firstTrainerId(request: APIRequestContext) {
+  const answer = await request.get('/api/trainers?limit=1');
+  expect(answer.ok()).toBe(true);
+  const { viewAllTrainers } = (await answer.json()) as { viewAllTrainers: { _id: string }[] };
+  return viewAllTrainers[0]._id;
+}
+
+const boxOf = async (locator: Locator) => {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('not on screen');
+  return box;
+};
+
+test.describe('on a phone (390×844)', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the back-to-top button and the cookie notice sit above the sticky 'Book now!' bar", async ({ page, request }) => {
+    await page.goto(`/trainer/profile/${await firstTrainerId(request)}`);
+    const bar = page.getByTestId('booking-bar');
+    await expect(bar.getByRole('button', { name: 'Book now!' })).toBeVisible();
+    const notice = page.getByRole('region', { name: 'Cookie notice' });
+    await expect(notice).toBeVisible();
+
+    await page.mouse.wheel(0, 1500);
+    const backToTop = page.getByRole('button', { name: 'Back to top' });
+    await expect(backToTop).toBeVisible();
+
+    const barTop = (await boxOf(bar)).y;
+    for (const floating of [notice, backToTop]) {
+      const box = await boxOf(floating);
+      expect(box.y + box.height).toBeLessThanOrEqual(barTop);
+    }
+    // 'Book now!' is not covered: a click reaches it.
+    await bar.getByRole('button', { name: 'Book now!' }).click();
+    await expect(page.getByText('Log in to start booking Trainers!')).toBeVisible();
+  });
+});
+
+// The server sends a broken address of the web app to /not-found (its API paths answer JSON 400).
+test('a malformed address shows the app’s not-found screen', async ({ page }) => {
+  await page.goto('/trainer/profile/%E0%A4%A');
+  await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
+});
+
+test('a visitor of the inbox logs in and comes back to it', async ({ page }) => {
+  await page.goto('/user/chatOfUser');
+  await expect(page).toHaveURL(/\/users\/login\?next=%2Fuser%2FchatOfUser$/);
+  await page.getByLabel('Email', { exact: true }).fill('user@spotter.test');
+  await page.getByLabel('Password', { exact: true }).fill('Demo1234');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/user\/chatOfUser$/, { timeout: 8_000 });
+  await expect(page.getByRole('heading', { level: 1, name: 'Messages' })).toBeVisible();
+});
+
+test('focus moved by Tab never lands under the sticky header', async ({ page }) => {
+  await page.goto('/pricing');
+  await expect(page.getByRole('heading', { level: 1, name: 'Pricing' })).toBeVisible();
+  // Scroll past the focusable FAQ, then move focus back up to it with the keyboard.
+  await page.getByText('Questions, answered').scrollIntoViewIfNeeded();
+  await page.mouse.wheel(0, 3000);
+  const faq = page.locator('summary').first();
+  await faq.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  const headerBottom = (await boxOf(page.getByRole('banner'))).height;
+  await expect(async () => expect((await boxOf(faq)).y).toBeGreaterThanOrEqual(headerBottom)).toPass();
+});
