@@ -8,6 +8,7 @@
 // Accounts are inserted directly and their tokens signed with the server's secret, so no Argon2
 // runs; each message goes from a user to a trainer, and both have 8 sockets open (two people on
 // four devices each, as it were), so one message is 16 pushes.
+import { fileURLToPath } from 'node:url';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 const serverRequire = createRequire(join(root, 'apps/server/package.json'));
 const WebSocket = serverRequire('ws');
 const { SignJWT } = await import(serverRequire.resolve('jose'));

@@ -1,12 +1,13 @@
 // `npm run bench`: measures the built app served by the real server and writes docs/benchmarks.md.
 // Figures from one run on one machine; compare ratios, not absolute times (the machine is shared).
+import { fileURLToPath } from 'node:url';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 const PORT = 3200;
 const base = `http://127.0.0.1:${PORT}`;
 const dataDir = `${root}.tmp/bench-data`;

@@ -1,10 +1,11 @@
 // The trainer list on PostgreSQL with 100,000 trainers: server time (Server-Timing) of the first
 // page and page 200 of filtered, sorted lists. Needs PostgreSQL: BENCH_PG_URL or the local default.
+import { fileURLToPath } from 'node:url';
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 const admin = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = 'spotter_bench';
 const url = admin.replace(/\/[^/]*$/, `/${dbName}`);

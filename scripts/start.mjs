@@ -2,11 +2,18 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = new URL('..', import.meta.url).pathname;
-const run = (cmd, args, env = {}) => {
+// fileURLToPath, not URL.pathname: a checkout in a folder with a space (%20) must work
+const root = fileURLToPath(new URL('..', import.meta.url));
+const run = (what, cmd, args, env = {}) => {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  if (r.status !== 0) {
+    console.error(
+      `npm start: ${what} failed (${[cmd, ...args].join(' ')} exited with ${r.status ?? r.signal ?? r.error?.message}).`,
+    );
+    process.exit(r.status || 1);
+  }
 };
 
 function newest(dir) {
@@ -25,7 +32,9 @@ const lock = join(root, 'package-lock.json');
 const installed = join(root, 'node_modules', '.package-lock.json');
 if (!existsSync(installed) || mtime(lock) > mtime(installed)) {
   console.log('Installing dependencies…');
-  run('npm', [existsSync(lock) ? 'ci' : 'install', '--no-audit', '--no-fund'], { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' });
+  run('installing dependencies', 'npm', [existsSync(lock) ? 'ci' : 'install', '--no-audit', '--no-fund'], {
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  });
 }
 
 const shared = newest(join(root, 'packages/shared'));
@@ -33,13 +42,16 @@ const webOut = join(root, 'apps/web/dist/index.html');
 const serverOut = join(root, 'apps/server/dist/main.js');
 if (Math.max(shared, newest(join(root, 'apps/web'))) > mtime(webOut)) {
   console.log('Building the web app…');
-  run('npm', ['run', 'build', '-w', '@spotter/web']);
+  run('building the web app', 'npm', ['run', 'build', '-w', '@spotter/web']);
 }
 if (Math.max(shared, newest(join(root, 'apps/server'))) > mtime(serverOut)) {
   console.log('Building the server…');
-  run('npm', ['run', 'build', '-w', '@spotter/server']);
+  run('building the server', 'npm', ['run', 'build', '-w', '@spotter/server']);
 }
 
 const server = spawn(process.execPath, ['--enable-source-maps', serverOut], { cwd: root, stdio: 'inherit' });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+server.on('exit', (code, signal) => {
+  if (code) console.error(`npm start: the server exited with ${code}; its message is above.`);
+  process.exit(code ?? (signal ? 0 : 1));
+});
