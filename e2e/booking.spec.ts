@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, expectNoAxeViolations, plural, test, type Role } from './fixtures';
-import { mailTo, uniqueEmail } from './support';
+import { mailTo, uniqueEmail, signUpData } from './support';
 
 const PASSWORD = 'Strong12';
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -15,19 +15,7 @@ async function createAccount(request: APIRequestContext, role: Role) {
   const firstName = role === 'trainer' ? 'Karim' : 'Salma';
   const lastName = uniqueName();
   const response = await request.post(`/api/${plural(role)}/register`, {
-    data: {
-      firstName,
-      lastName,
-      email,
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-      phone: '01012345678',
-      gender: 'female',
-      age: 29,
-      height: 168,
-      weight: 61,
-      ...(role === 'trainer' ? { price: 300, city: 'Cairo' } : {}),
-    },
+    data: signUpData(role, { firstName, lastName, email, password: PASSWORD }),
   });
   expect(response.status(), await response.text()).toBe(201);
   const mail = await mailTo(email);

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, expectNoAxeViolations, plural, test, type Role } from './fixtures';
-import { mailTo, uniqueEmail } from './support';
+import { mailTo, uniqueEmail, signUpData } from './support';
 
 const PASSWORD = 'Strong12';
 
@@ -15,19 +15,7 @@ async function createAccount(request: APIRequestContext, role: Role, firstName: 
   const email = uniqueEmail(`chat-${role}`);
   const lastName = uniqueName();
   const registered = await request.post(`/api/${plural(role)}/register`, {
-    data: {
-      firstName,
-      lastName,
-      email,
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-      phone: '01012345678',
-      gender: 'female',
-      age: 29,
-      height: 168,
-      weight: 61,
-      ...(role === 'trainer' ? { price: 300, city: 'Cairo' } : {}),
-    },
+    data: signUpData(role, { firstName, lastName, email, password: PASSWORD }),
   });
   expect(registered.status(), await registered.text()).toBe(201);
   if (role === 'trainer') {

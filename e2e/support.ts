@@ -25,3 +25,18 @@ export async function mailTo(address: string): Promise<{ subject: string; links:
     .toBe(true);
   return found!;
 }
+
+/** A valid sign-up body for the API (a trainer's with a price and a city), as the sign-up screen sends it. */
+export const signUpData = (
+  role: 'user' | 'trainer',
+  account: { firstName: string; lastName: string; email: string; password: string },
+) => ({
+  ...account,
+  confirmPassword: account.password,
+  phone: '01012345678',
+  gender: 'female',
+  age: 29,
+  height: 168,
+  weight: 61,
+  ...(role === 'trainer' ? { price: 300, city: 'Cairo' } : {}),
+});
