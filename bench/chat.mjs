@@ -3,6 +3,7 @@
 //
 //   node bench/chat.mjs                      10,000 sockets, 200 messages/s for 60 s, PGlite
 //   BENCH_SOCKETS=2000 BENCH_RATE=100 BENCH_SECONDS=20 node bench/chat.mjs
+//   BENCH_CPU_PROF=/tmp/prof node bench/chat.mjs   (a CPU profile of the server)
 //   BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/spotter_chat_bench node bench/chat.mjs   (the database is recreated)
 //
 // Accounts are inserted directly and their tokens signed with the server's secret, so no Argon2
@@ -70,7 +71,9 @@ const seeded = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=mod
 if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
 
 // 2. the server, one process
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+// BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools)
+const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+const server = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/server/src/main.ts'], {
   cwd: root,
   env: {
     ...process.env,

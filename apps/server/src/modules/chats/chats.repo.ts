@@ -47,19 +47,43 @@ export async function findAccounts(db: Q, ids: string[]) {
 }
 
 /**
- * Serialises the messages into one trainer's inbox (all its conversations), so that their `seq`
- * order is their commit order and a reader asking for what came `after` a message misses none.
+ * Stores a message and announces it, in one statement (one round trip, its own transaction), only
+ * when both people exist, are not deleted and have the roles the conversation needs. The messages
+ * into one trainer's inbox (all its conversations) are serialised by an advisory lock taken before
+ * `seq` is drawn and held until commit, so their `seq` order is their commit order and a reader
+ * asking for what came `after` a message misses none. The announcement is delivered after commit.
+ * Answers the stored row with the sender's names, or nothing when a check failed (the caller then
+ * asks `findAccounts` which one).
  */
-export async function lockTrainerInbox(tx: Tx, trainerId: string) {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${trainerId}, ${INBOX_LOCK_SEED}))`);
-}
-
-export async function insertMessage(tx: Tx, values: { userId: string; trainerId: string; senderRole: Role; body: string }) {
-  const [row] = await tx
-    .insert(messages)
-    .values({ ...values, createdAt: sql`clock_timestamp()` })
-    .returning({ id: messages.id, seq: messages.seq, createdAt: messages.createdAt });
-  return row;
+export async function insertMessageAndNotify(
+  db: Q,
+  m: { id: string; userId: string; trainerId: string; senderRole: Role; body: string; channel: string },
+): Promise<{ id: string; createdAt: Date; firstName: string; lastName: string; picture: string } | undefined> {
+  const [senderId, recipientId] = m.senderRole === 'user' ? [m.userId, m.trainerId] : [m.trainerId, m.userId];
+  const recipientRole: Role = m.senderRole === 'user' ? 'trainer' : 'user';
+  const result = await db.execute(sql`
+    with s as (
+      select first_name, last_name, picture from accounts
+      where id = ${senderId}::uuid and role = ${m.senderRole} and deleted_at is null
+    ), r as (
+      select id from accounts where id = ${recipientId}::uuid and role = ${recipientRole} and deleted_at is null
+    ), l as (
+      select pg_advisory_xact_lock(hashtextextended(${m.trainerId}, ${INBOX_LOCK_SEED})) from s, r
+    ), ins as (
+      insert into messages (id, user_id, trainer_id, sender_role, body, created_at)
+      select ${m.id}::uuid, ${m.userId}::uuid, ${m.trainerId}::uuid, ${m.senderRole}, ${m.body}, clock_timestamp() from l
+      returning id, created_at
+    )
+    select ins.id::text as "id", ins.created_at as "createdAt", s.first_name as "firstName", s.last_name as "lastName",
+      s.picture as "picture",
+      pg_notify(${m.channel}, json_build_object('k', 'm', 'id', ins.id, 'u', ${m.userId}::text, 't', ${m.trainerId}::text)::text)
+    from ins, s`);
+  const [row] = (
+    result as unknown as {
+      rows: Array<{ id: string; createdAt: Date | string; firstName: string; lastName: string; picture: string }>;
+    }
+  ).rows;
+  return row && { ...row, createdAt: new Date(row.createdAt) };
 }
 
 export async function findMessageById(db: Q, id: string) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   CHAT_LIMITS,
@@ -42,7 +43,7 @@ export async function notifyAccountChanged(q: Db | Tx, accountId: string): Promi
   await announceAccountChanged(q, accountId);
 }
 
-function toChatMessage(row: repo.MessageRow): TChatMessage {
+function toChatMessage(row: Omit<repo.MessageRow, 'seq'>): TChatMessage {
   const gone = row.deletedAt !== null;
   const senderId = row.senderRole === 'user' ? row.userId : row.trainerId;
   return {
@@ -66,15 +67,31 @@ function conversationOf(caller: Caller, counterpartId: string) {
 }
 
 export function createChatsService({ db }: { db: Db }) {
-  const recent = new Map<string, { message: TChatMessage; at: number }>();
+  /** This process's sends, by id, from before their statement runs: their push then needs no read. */
+  const recent = new Map<string, { message: Promise<TChatMessage | undefined>; at: number }>();
 
-  function remember(message: TChatMessage) {
+  function remember(id: string, message: Promise<TChatMessage | undefined>) {
     const now = Date.now();
-    for (const [id, entry] of recent) {
+    for (const [key, entry] of recent) {
       if (now - entry.at < RECENT_TTL_MS) break;
-      recent.delete(id);
+      recent.delete(key);
     }
-    recent.set(message._id, { message, at: now });
+    recent.set(id, { message, at: now });
+  }
+
+  /** The error for a message the database refused to store: who is missing, or which roles clash. */
+  async function whyNotSent(caller: Caller, recipientId: string): Promise<AppError> {
+    const found = await repo.findAccounts(db, [caller.id, recipientId]);
+    const sender = found.find((a) => a.id === caller.id);
+    const recipient = found.find((a) => a.id === recipientId);
+    if (!sender || sender.deletedAt || sender.role !== caller.role)
+      return new AppError('TOKEN_INVALID', ROLE_MSG.onlyUsersMessage);
+    if (!recipient || recipient.deletedAt) return new AppError('NOT_FOUND', CHAT_MSG.recipientNotFound);
+    if (caller.role === 'trainer' && recipient.role === 'trainer')
+      return new AppError('FORBIDDEN_ROLE', ROLE_MSG.trainersCantMessage);
+    if (caller.role === 'user' && recipient.role === 'user')
+      return new AppError('FORBIDDEN_ROLE', CHAT_MSG.usersCantMessageUsers);
+    return new AppError('NOT_FOUND', CHAT_MSG.recipientNotFound);
   }
 
   return {
@@ -89,37 +106,40 @@ export function createChatsService({ db }: { db: Db }) {
       if (!caller) throw new AppError('UNAUTHENTICATED', ROLE_MSG.onlyUsersMessage);
       if (!isId(input.recipientId) || input.recipientId === caller.id)
         throw new AppError('NOT_FOUND', CHAT_MSG.recipientNotFound);
-      const found = await repo.findAccounts(db, [caller.id, input.recipientId]);
-      const sender = found.find((a) => a.id === caller.id);
-      const recipient = found.find((a) => a.id === input.recipientId);
-      if (!sender || sender.deletedAt) throw new AppError('TOKEN_INVALID', ROLE_MSG.onlyUsersMessage);
-      if (!recipient || recipient.deletedAt) throw new AppError('NOT_FOUND', CHAT_MSG.recipientNotFound);
-      if (caller.role === 'trainer' && recipient.role === 'trainer')
-        throw new AppError('FORBIDDEN_ROLE', ROLE_MSG.trainersCantMessage);
-      if (caller.role === 'user' && recipient.role === 'user')
-        throw new AppError('FORBIDDEN_ROLE', CHAT_MSG.usersCantMessageUsers);
-
-      const { userId, trainerId } = conversationOf(caller, recipient.id);
-      const message = await db.transaction(async (tx) => {
-        await repo.lockTrainerInbox(tx, trainerId);
-        const row = await repo.insertMessage(tx, { userId, trainerId, senderRole: caller.role, body: input.message });
-        const stored = toChatMessage({
-          ...row,
+      const { userId, trainerId } = conversationOf(caller, input.recipientId);
+      const id = randomUUID();
+      const stored = repo
+        .insertMessageAndNotify(db, {
+          id,
           userId,
           trainerId,
           senderRole: caller.role,
           body: input.message,
-          readAt: null,
-          firstName: sender.firstName,
-          lastName: sender.lastName,
-          picture: sender.picture,
-          deletedAt: null,
-        });
-        remember(stored);
-        const event: ChatEvent = { k: 'm', id: row.id, u: userId, t: trainerId };
-        await notify(tx, CHAT_CHANNEL, JSON.stringify(event));
-        return stored;
-      });
+          channel: CHAT_CHANNEL,
+        })
+        .then((row) =>
+          row
+            ? toChatMessage({
+                ...row,
+                userId,
+                trainerId,
+                senderRole: caller.role,
+                body: input.message,
+                readAt: null,
+                deletedAt: null,
+              })
+            : undefined,
+        );
+      // remembered before the statement runs: its notification may be handled before `stored` resolves here
+      remember(
+        id,
+        stored.catch(() => undefined),
+      );
+      const message = await stored;
+      if (!message) {
+        recent.delete(id);
+        throw await whyNotSent(caller, input.recipientId);
+      }
       return message;
     },
 
@@ -209,7 +229,8 @@ export function createChatsService({ db }: { db: Db }) {
       const mine = recent.get(id);
       if (mine) {
         recent.delete(id);
-        return mine.message;
+        const message = await mine.message;
+        if (message) return message;
       }
       const row = await repo.findMessageById(db, id);
       return row && toChatMessage(row);
