@@ -42,10 +42,18 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   return openPglite(opts.inMemory ? undefined : join(opts.dataDir ?? './data', 'db'));
 }
 
+const PGLITE_SHARED_BUFFERS = '32MB';
+
 async function openPglite(dir?: string): Promise<Database> {
   if (dir) mkdirSync(dir, { recursive: true });
   // extensions must be named on every open; CREATE EXTENSION lives in a migration
-  const client = new PGlite({ dataDir: dir, extensions: { pg_trgm } });
+  // PostgreSQL's default 128 MB of shared buffers is most of an idle server's memory here (RSS at
+  // open: 343 MiB with it, 245 MiB with 32 MB); the operating system's cache still holds the files.
+  const client = new PGlite({
+    dataDir: dir,
+    extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  });
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
