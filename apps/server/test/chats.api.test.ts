@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { CHAT_MSG, ROLE_MSG, type TChatMessage } from '@spotter/shared';
+import { CHAT_MSG, ROLE_MSG, SERVER_MSG, type TChatMessage } from '@spotter/shared';
 import { accounts, messages } from '../src/db/schema';
 import type { Mail } from '../src/modules/mail/mail.service';
 import { sweepUnreadChats, UNREAD_MAIL_AFTER_MS } from '../src/modules/chats/chats.service';
@@ -100,6 +100,23 @@ describe('POST /api/chats', () => {
     expect((await messagesOf(otherTrainer.id, otherTrainer.token)).allMessages).toEqual([]);
     const stored = await t.database.db.select().from(messages).where(eq(messages.userId, otherUser.id));
     expect(stored).toEqual([]);
+  });
+
+  it('refuses a token whose account changed or was deleted (401 before any recipient check), storing nothing', async () => {
+    const changed = await createAccount(t, 'user');
+    const deleted = await createAccount(t, 'user');
+    await t.database.db.update(accounts).set({ tokenVersion: 1 }).where(eq(accounts.id, changed.id));
+    await t.database.db.update(accounts).set({ deletedAt: new Date() }).where(eq(accounts.id, deleted.id));
+    for (const who of [changed, deleted]) {
+      for (const recipientId of [trainer.id, 'nope', who.id]) {
+        const res = await send({ message: 'Still me?', recipientId }, who.token);
+        expect(res.statusCode).toBe(401);
+        expect(res.json().message).toBe(SERVER_MSG.badToken);
+      }
+    }
+    expect(await t.database.db.select().from(messages).where(eq(messages.userId, changed.id))).toEqual([]);
+    expect(await t.database.db.select().from(messages).where(eq(messages.userId, deleted.id))).toEqual([]);
+    expect((await send({ message: 'Hi', recipientId: trainer.id }, 'garbage.token.here')).statusCode).toBe(401);
   });
 
   it('answers 404 for an unknown, malformed or deleted recipient', async () => {

@@ -48,7 +48,8 @@ export async function findAccounts(db: Q, ids: string[]) {
 
 /**
  * Stores a message and announces it, in one statement (one round trip, its own transaction), only
- * when both people exist, are not deleted and have the roles the conversation needs. The messages
+ * when both people exist, are not deleted and have the roles the conversation needs, and the
+ * sender's token version is still current (the route checked only the token's signature). The messages
  * into one trainer's inbox (all its conversations) are serialised by an advisory lock taken before
  * `seq` is drawn and held until commit, so their `seq` order is their commit order and a reader
  * asking for what came `after` a message misses none. The announcement is delivered after commit.
@@ -57,14 +58,14 @@ export async function findAccounts(db: Q, ids: string[]) {
  */
 export async function insertMessageAndNotify(
   db: Q,
-  m: { id: string; userId: string; trainerId: string; senderRole: Role; body: string; channel: string },
+  m: { id: string; userId: string; trainerId: string; senderRole: Role; tokenVersion: number; body: string; channel: string },
 ): Promise<{ id: string; createdAt: Date; firstName: string; lastName: string; picture: string } | undefined> {
   const [senderId, recipientId] = m.senderRole === 'user' ? [m.userId, m.trainerId] : [m.trainerId, m.userId];
   const recipientRole: Role = m.senderRole === 'user' ? 'trainer' : 'user';
   const result = await db.execute(sql`
     with s as (
       select first_name, last_name, picture from accounts
-      where id = ${senderId}::uuid and role = ${m.senderRole} and deleted_at is null
+      where id = ${senderId}::uuid and role = ${m.senderRole} and token_version = ${m.tokenVersion} and deleted_at is null
     ), r as (
       select id from accounts where id = ${recipientId}::uuid and role = ${recipientRole} and deleted_at is null
     ), l as (

@@ -14,13 +14,13 @@ import {
   ZSendChatResponse,
 } from '@spotter/shared';
 import { AppError } from '../../lib/app-error';
-import { callerOf, type Auth, type Caller } from '../../plugins/auth';
+import { callerOf, type Auth, type SignedCaller } from '../../plugins/auth';
 import type { ChatsService } from './chats.service';
 import type { ChatHub } from './chats.ws';
 
 const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 429: ZErrorResponse };
 
-type SendRequest = { caller?: Caller; body: z.output<typeof ZSendChatRequest> };
+type SendRequest = { signedCaller?: SignedCaller; body: z.output<typeof ZSendChatRequest> };
 
 /**
  * Sends per account per minute, in memory (each process counts on its own, like the other
@@ -59,10 +59,10 @@ export function chatsRoutes(service: ChatsService, hub: ChatHub, auth: Auth, lim
         body: ZSendChatRequest,
         response: { 201: ZSendChatResponse, ...errors },
       },
-      preHandler: [auth.optionalAuth, limitSends],
+      preHandler: [auth.signedOnly, limitSends],
     };
     const send = async (req: SendRequest, reply: FastifyReply) => {
-      const message = await service.sendMessage(req.caller, req.body);
+      const message = await service.sendMessage(req.signedCaller, req.body);
       return reply.status(201).send({ message });
     };
     r.post('/chats', sendOptions, send);

@@ -5,6 +5,7 @@ import {
   CHAT_MSG,
   isId,
   ROLE_MSG,
+  SERVER_MSG,
   type TChatMessage,
   type TConversation,
   type ZChatQuery,
@@ -14,7 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { notify } from '../../lib/notify-bus';
-import type { Caller } from '../../plugins/auth';
+import type { Caller, SignedCaller } from '../../plugins/auth';
 import type { Mailer } from '../mail/mail.service';
 import { announceAccountChanged } from '../accounts/accounts.service';
 import { FORMER_MEMBER } from '../reviews/reviews.service';
@@ -79,13 +80,16 @@ export function createChatsService({ db }: { db: Db }) {
     recent.set(id, { message, at: now });
   }
 
-  /** The error for a message the database refused to store: who is missing, or which roles clash. */
-  async function whyNotSent(caller: Caller, recipientId: string): Promise<AppError> {
-    const found = await repo.findAccounts(db, [caller.id, recipientId]);
+  /**
+   * The error for a message that was not stored: the sender's token no longer holds (checked first,
+   * as an authenticated route would), or the recipient is missing, or the roles clash.
+   */
+  async function whyNotSent(caller: SignedCaller, recipientId: string): Promise<AppError> {
+    const found = await repo.findAccounts(db, isId(recipientId) ? [caller.id, recipientId] : [caller.id]);
     const sender = found.find((a) => a.id === caller.id);
-    const recipient = found.find((a) => a.id === recipientId);
-    if (!sender || sender.deletedAt || sender.role !== caller.role)
-      return new AppError('TOKEN_INVALID', ROLE_MSG.onlyUsersMessage);
+    if (!sender || sender.deletedAt || sender.role !== caller.role || sender.tokenVersion !== caller.tv)
+      return new AppError('TOKEN_INVALID', SERVER_MSG.badToken);
+    const recipient = recipientId === caller.id ? undefined : found.find((a) => a.id === recipientId);
     if (!recipient || recipient.deletedAt) return new AppError('NOT_FOUND', CHAT_MSG.recipientNotFound);
     if (caller.role === 'trainer' && recipient.role === 'trainer')
       return new AppError('FORBIDDEN_ROLE', ROLE_MSG.trainersCantMessage);
@@ -100,12 +104,11 @@ export function createChatsService({ db }: { db: Db }) {
      * announces it (delivered to every process once the insert commits).
      */
     async sendMessage(
-      caller: Caller | undefined,
+      caller: SignedCaller | undefined,
       input: Pick<z.output<typeof ZSendChatRequest>, 'recipientId' | 'message'>,
     ): Promise<TChatMessage> {
       if (!caller) throw new AppError('UNAUTHENTICATED', ROLE_MSG.onlyUsersMessage);
-      if (!isId(input.recipientId) || input.recipientId === caller.id)
-        throw new AppError('NOT_FOUND', CHAT_MSG.recipientNotFound);
+      if (!isId(input.recipientId) || input.recipientId === caller.id) throw await whyNotSent(caller, input.recipientId);
       const { userId, trainerId } = conversationOf(caller, input.recipientId);
       const id = randomUUID();
       const stored = repo
@@ -114,6 +117,7 @@ export function createChatsService({ db }: { db: Db }) {
           userId,
           trainerId,
           senderRole: caller.role,
+          tokenVersion: caller.tv,
           body: input.message,
           channel: CHAT_CHANNEL,
         })
