@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CHAT_LIMITS, CHAT_MSG, WS_CLOSE, type TChatMessage } from '@spotter/shared';
 import { accounts } from '../src/db/schema';
 import { notifyAccountChanged } from '../src/modules/chats/chats.service';
-import { createAccount, useTestApp } from './helper';
+import { buildTestApp, createAccount, useTestApp } from './helper';
 import { ChatSocket } from './ws-client';
 
 const t = await useTestApp();
@@ -260,5 +260,19 @@ describe('/api/ws revocation', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(await s.closeCode()).toBe(WS_CLOSE.unauthorized);
+  });
+});
+
+describe('/api/ws on shutdown', () => {
+  it('closes every socket with 1012 (service restart) so clients reconnect elsewhere', async () => {
+    const other = await buildTestApp();
+    await other.app.listen({ port: 0, host: '127.0.0.1' });
+    const at = other.app.server.address();
+    const otherBase = `http://127.0.0.1:${typeof at === 'object' && at ? at.port : 0}`;
+    const who = await createAccount(other, 'user');
+    const s = await ChatSocket.open(otherBase, who.token);
+    const closing = other.close();
+    expect(await s.closeCode()).toBe(WS_CLOSE.restart);
+    await closing;
   });
 });

@@ -29,6 +29,8 @@ export const WS_CLOSE = {
   tooManySockets: 4429,
   /** The client did not read its frames fast enough. */
   tooSlow: 4408,
+  /** The server is shutting down (RFC 6455 "Service Restart"): reconnect, to another process if there is one. */
+  restart: 1012,
 } as const;
 
 /** One chat message as every answer and push carries it (spec section 3, plus `readAt`). */

@@ -31,11 +31,13 @@ type ChatsDeps = {
 export function chatsModule(deps: ChatsDeps) {
   return async function (app: FastifyInstance) {
     const { database, auth, config } = deps;
+    const service = createChatsService({ db: database.db });
+    const hub = createChatHub({ db: database.db, tokens: deps.tokens, service, log: app.log, options: deps.hub });
+    // before the WebSocket plugin's own preClose (which closes sockets without a code): 1012, reconnect
+    app.addHook('preClose', async () => hub.closeForRestart());
     // registered here rather than app-wide: only this module speaks WebSocket
     await app.register(fastifyWebsocket, { options: { maxPayload: CHAT_LIMITS.frameMaxBytes } });
 
-    const service = createChatsService({ db: database.db });
-    const hub = createChatHub({ db: database.db, tokens: deps.tokens, service, log: app.log, options: deps.hub });
     const bus = createNotifyBus(database, app.log);
     await bus.subscribe(
       CHAT_CHANNEL,

@@ -199,6 +199,11 @@ export function createChatHub(deps: {
 
     stats: () => ({ sockets: all.size, accounts: byAccount.size }),
 
+    /** Shutting down: every socket is closed with 1012, so clients reconnect (to another process, if any). */
+    closeForRestart() {
+      for (const c of all) c.socket.close(WS_CLOSE.restart, 'server restarting');
+    },
+
     close() {
       clearInterval(heartbeat);
       for (const c of all) c.socket.terminate();
