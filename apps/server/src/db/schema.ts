@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -69,13 +69,19 @@ export const accounts = pgTable(
     ratingScore: numeric('rating_score', { precision: 5, scale: 4, mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** What the list's `q` matches, lower-cased; written by the database (migration 0010, decision 006). */
+    searchText: text('search_text').generatedAlwaysAs(
+      (): SQL =>
+        sql`lower(${accounts.firstName} || ' ' || ${accounts.lastName} || ' ' || ${accounts.title} || ' ' || ${accounts.description})`,
+    ),
   },
   (t) => [
     uniqueIndex('accounts_role_email_uq').on(t.role, sql`lower(${t.email})`),
     // The list's indexes also INCLUDE price, rating, gender, city and created_at (city too where the
     // key is lower(city): an index-only scan needs the column itself) (added by hand in
     // migration 0001; drizzle-kit cannot write INCLUDE), so a page is found by an index-only scan
-    // and only its 24 rows are read (docs/decisions/006-trainer-list-speed.md).
+    // and only its 24 rows are read (docs/decisions/006-trainer-list-speed.md). A search filters
+    // inside an index too: the city ones and the three search_* ones INCLUDE search_text (migration 0010).
     index('accounts_trainer_rating_idx').on(t.ratingScore.desc(), t.id).where(TRAINER_INDEX_PREDICATE),
     index('accounts_trainer_price_idx').on(t.priceCents, t.id).where(TRAINER_INDEX_PREDICATE),
     index('accounts_trainer_newest_idx').on(t.createdAt.desc(), t.id).where(TRAINER_INDEX_PREDICATE),
@@ -85,9 +91,10 @@ export const accounts = pgTable(
     index('accounts_trainer_city_price_idx')
       .on(sql`lower(${t.city})`, t.priceCents, t.id)
       .where(TRAINER_INDEX_PREDICATE),
-    index('accounts_trainer_search_idx')
-      .using('gin', sql`(${t.firstName} || ' ' || ${t.lastName} || ' ' || ${t.title} || ' ' || ${t.description}) gin_trgm_ops`)
-      .where(TRAINER_INDEX_PREDICATE),
+    index('accounts_trainer_search_idx').using('gin', t.searchText.op('gin_trgm_ops')).where(TRAINER_INDEX_PREDICATE),
+    index('accounts_trainer_search_rating_idx').on(t.ratingScore.desc(), t.id).where(TRAINER_INDEX_PREDICATE),
+    index('accounts_trainer_search_price_idx').on(t.priceCents, t.id).where(TRAINER_INDEX_PREDICATE),
+    index('accounts_trainer_search_newest_idx').on(t.createdAt.desc(), t.id).where(TRAINER_INDEX_PREDICATE),
     check('accounts_trainer_price_ck', sql`${t.role} <> 'trainer' or ${t.priceCents} >= 10000`),
   ],
 );

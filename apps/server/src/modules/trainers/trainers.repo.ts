@@ -27,12 +27,15 @@ export const publicTrainerColumns = {
   ratingCount: accounts.ratingCount,
 };
 
-const SEARCH_TEXT = sql`(${accounts.firstName} || ' ' || ${accounts.lastName} || ' ' || ${accounts.title} || ' ' || ${accounts.description})`;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function whereOf(f: TrainerFilters): SQL {
   const parts: SQL[] = [LISTED_TRAINER];
-  if (f.q) parts.push(sql`${SEARCH_TEXT} ilike ${`%${escapeLike(f.q)}%`}`);
+  // search_text is lower(first_name || ' ' || last_name || ' ' || title || ' ' || description),
+  // stored (migration 0010). On a UTF-8 database this finds what `that text ilike pattern` did
+  // (ILIKE lower-cases both sides, then LIKEs). A trigram index finds a rare word; a common one is
+  // filtered inside an index in the list's order that INCLUDEs the column (decision 006).
+  if (f.q) parts.push(sql`${accounts.searchText} like lower(${`%${escapeLike(f.q)}%`})`);
   if (f.minPrice !== undefined) parts.push(gte(accounts.priceCents, toCents(f.minPrice)));
   if (f.maxPrice !== undefined) parts.push(lte(accounts.priceCents, toCents(f.maxPrice)));
   if (f.minRating !== undefined) parts.push(gte(accounts.ratingAvg, f.minRating));
