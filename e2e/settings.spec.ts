@@ -80,7 +80,10 @@ test('a user changes the first name and sees it in the profile header; settings 
   await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
   await expectNoAxeViolations(page);
 
-  // Contact info saves a weight, which becomes the first point of the chart.
+  // The chart starts from the weight given at sign-up (61 kg); contact info adds the next point.
+  await page.goto('/user/profile');
+  await expect(page.getByTestId('weight-point')).toHaveCount(1);
+  await expect(page.getByText('One weight saved: 61 kg', { exact: false })).toBeVisible();
   await page.goto('/user/settings');
   await page.getByLabel('Weight', { exact: true }).fill('60');
   await page.getByRole('button', { name: 'Add', exact: true }).click();
@@ -88,8 +91,8 @@ test('a user changes the first name and sees it in the profile header; settings 
   // axe checks the settings page as it is left: not with a toast half faded out.
   await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
   await page.goto('/user/profile');
-  await expect(page.getByTestId('weight-point')).toHaveCount(1);
-  await expect(page.getByText('One weight saved: 60 kg', { exact: false })).toBeVisible();
+  await expect(page.getByTestId('weight-point')).toHaveCount(2);
+  await expect(page.getByText(/^2 weights saved, from 61 kg on .+ to 60 kg on /)).toBeVisible();
 });
 
 test('a trainer uploads and crops a photo, and it shows on the profile and the public card', async ({ page, login }) => {

@@ -11,6 +11,7 @@ import type { Database } from './db/client';
 import { createRateLimiter } from './lib/rate-limiter';
 import { createJobRunner } from './lib/jobs';
 import { loggerOptions } from './lib/logger';
+import { CATALOGUE_CHANNEL, createReadCache } from './lib/read-cache';
 import { createTokenService } from './lib/tokens';
 import { createAuth } from './plugins/auth';
 import { clientErrorHandler, frameworkErrors, registerApiNotFound, registerErrorHandling } from './plugins/errors';
@@ -18,13 +19,13 @@ import { registerAbsoluteUrls } from './plugins/absolute-urls';
 import { registerNulGuard } from './plugins/nul-guard';
 import { registerWeb } from './plugins/web';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
-import { createAccountsService } from './modules/accounts/accounts.service';
+import { ACCOUNT_CHANNEL, createAccountsService } from './modules/accounts/accounts.service';
 import { googleSignInRoutes } from './modules/accounts/google-sign-in.routes';
 import { createGoogleSignInService } from './modules/accounts/google-sign-in.service';
 import { createMailer, type Mailer } from './modules/mail/mail.service';
 import { avatarsRoutes } from './modules/avatars/avatars.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
-import { createSettingsService } from './modules/settings/settings.service';
+import { createSettingsService, recordSignUpWeight } from './modules/settings/settings.service';
 import { imagesRoutes } from './modules/images/images.routes';
 import { createImagesService } from './modules/images/images.service';
 import { favouritesRoutes } from './modules/favourites/favourites.routes';
@@ -159,11 +160,31 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
     }),
   };
 
-  const accounts = createAccountsService({ db: database.db, tokens, mailer: mail, publicUrl: config.publicUrl, log: app.log });
+  // a new account's sign-up weight is the first point of its weight chart (the settings module's)
+  const accounts = createAccountsService({
+    db: database.db,
+    tokens,
+    mailer: mail,
+    publicUrl: config.publicUrl,
+    log: app.log,
+    onRegistered: recordSignUpWeight,
+  });
+  // public answers kept in memory, dropped on every write that changes them (docs/decisions/019-read-cache.md);
+  // deletions and password changes (Google and reset links verify addresses) come on the accounts channel
+  const readCache = createReadCache();
+  app.decorate('readCache', readCache);
+  app.addHook('onClose', await readCache.listen(database, app.log, [CATALOGUE_CHANNEL, ACCOUNT_CHANNEL]));
+  // a verified address can list a trainer; the accounts module does not announce that itself
+  const verifyEmail = accounts.verifyEmail;
+  accounts.verifyEmail = async (token) => {
+    const verified = await verifyEmail(token);
+    if (verified && !verified.already) await readCache.changed(database.db, app.log, 'email verified');
+    return verified;
+  };
   const images = createImagesService({ db: database.db });
   const favourites = createFavouritesService({ db: database.db });
   // trainers and reviews read subscribers and verified sessions from the bookings module's service
-  const bookingServices = createBookingsServices({ database, mailer: mail, config, jobs, log: app.log });
+  const bookingServices = createBookingsServices({ database, mailer: mail, config, jobs, log: app.log, catalogue: readCache });
   // photos nobody uses any more (replaced, or uploaded and never set) are removed every hour
   let imageSweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
@@ -207,11 +228,20 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       );
       await api.register(accountsRoutes(accounts, auth, limit));
       await api.register(
-        googleSignInRoutes(createGoogleSignInService({ db: database.db, tokens, ...config.google }), limit.perIp),
+        googleSignInRoutes(
+          createGoogleSignInService({ db: database.db, tokens, ...config.google, onRegistered: recordSignUpWeight }),
+          limit.perIp,
+        ),
       );
-      await api.register(trainersRoutes(createTrainersService({ db: database.db, bookings: bookingServices.bookings })));
       await api.register(
-        reviewsRoutes(createReviewsService({ db: database.db, accounts, bookings: bookingServices.bookings }), auth),
+        trainersRoutes(createTrainersService({ db: database.db, bookings: bookingServices.bookings }), readCache),
+      );
+      await api.register(
+        reviewsRoutes(
+          createReviewsService({ db: database.db, accounts, bookings: bookingServices.bookings, catalogue: readCache }),
+          auth,
+          readCache,
+        ),
       );
       await api.register(favouritesRoutes(favourites, auth));
       await api.register(newsletterRoutes(createNewsletterService({ db: database.db }), limit.perIp));
@@ -219,7 +249,12 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       await api.register(bookingsModule({ database, auth, mailer: mail, config, jobs, services: bookingServices }));
       await api.register(avatarsRoutes);
       await api.register(imagesRoutes(images, auth));
-      await api.register(settingsRoutes(createSettingsService({ db: database.db, tokens, accounts, images, favourites }), auth));
+      await api.register(
+        settingsRoutes(
+          createSettingsService({ db: database.db, tokens, accounts, images, favourites, catalogue: readCache }),
+          auth,
+        ),
+      );
     },
     { prefix: '/api' },
   );

@@ -19,7 +19,9 @@ describe('demo seed', () => {
           (select min(price_cents)::int from accounts where role = 'trainer') min_price,
           (select max(price_cents)::int from accounts where role = 'trainer') max_price,
           (select count(distinct city)::int from accounts where role = 'trainer') cities,
-          (select count(distinct gender)::int from accounts where role = 'trainer') genders`)) as unknown as {
+          (select count(distinct gender)::int from accounts where role = 'trainer') genders,
+          (select count(*)::int from accounts a where a.weight > 0 and (select array_agg(w.weight) from weight_entries w
+            where w.account_id = a.id) is distinct from array[a.weight]) without_first_weight`)) as unknown as {
           rows: Array<Record<string, number>>;
         };
       const first = (await count()).rows[0];
@@ -30,6 +32,8 @@ describe('demo seed', () => {
       expect(first.max_price).toBeLessThanOrEqual(90000);
       expect(first.cities).toBeGreaterThan(5);
       expect(first.genders).toBe(2);
+      // every demo account's weight chart starts from its sign-up weight, once
+      expect(first.without_first_weight).toBe(0);
       expect(await seedIfEmpty(t.database.db)).toBe(false);
       await seedDemo(t.database.db);
       expect((await count()).rows[0]).toEqual(first);

@@ -1,12 +1,20 @@
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { SERVER_MSG, SETTINGS_MSG } from '@spotter/shared';
+import { GOOGLE_MSG, SERVER_MSG, SETTINGS_MSG } from '@spotter/shared';
 import { eq } from 'drizzle-orm';
+import { openDatabase } from '../src/db/client';
+import { defaultMigrationsDir, migrate } from '../src/db/migrate';
 import { accounts, images as imagesTable, weightEntries } from '../src/db/schema';
 import { CONTACT_SAVES_PER_HOUR } from '../src/modules/settings/settings.routes';
 import { WEIGHT_ENTRIES_MAX } from '../src/modules/settings/settings.service';
-import { createAccount, uniqueEmail, useTestApp } from './helper';
+import { buildTestApp, createAccount, createFreshPgDatabase, uniqueEmail, useTestApp } from './helper';
 
 const t = await useTestApp();
 type Method = 'GET' | 'PATCH' | 'DELETE' | 'POST';
@@ -410,8 +418,8 @@ describe('photos', () => {
 });
 
 describe('contact info and weights', () => {
-  it('saves phone, website, weight and height; each weight is a point of the chart', async () => {
-    const u = await createAccount(t, 'user');
+  it('saves phone, website, weight and height; each weight is a point of the chart, after the sign-up weight', async () => {
+    const u = await createAccount(t, 'user', { weight: 65 });
     for (const weight of [70, 68]) {
       const res = await call('PATCH', '/api/user/contact', u.token, {
         phone: '01212345678',
@@ -428,7 +436,7 @@ describe('contact info and weights', () => {
       height: 171,
     });
     const weights = (await call('GET', '/api/user/weights', u.token)).json().weights;
-    expect(weights.map((w: { weight: number }) => w.weight)).toEqual([70, 68]);
+    expect(weights.map((w: { weight: number }) => w.weight)).toEqual([65, 70, 68]);
   });
 
   it('keeps at most 1000 weights per account, dropping the oldest', async () => {
@@ -459,7 +467,8 @@ describe('contact info and weights', () => {
     const res = await call('PATCH', '/api/user/contact', u.token, body);
     expect(res.statusCode).toBe(429);
     expect(res.json().message).toMatch(/^You saved your contact info too many times this hour\. Try again in \d+ minutes?\.$/);
-    expect((await call('GET', '/api/user/weights', u.token)).json().weights).toHaveLength(CONTACT_SAVES_PER_HOUR);
+    // the sign-up weight, then one point per save
+    expect((await call('GET', '/api/user/weights', u.token)).json().weights).toHaveLength(CONTACT_SAVES_PER_HOUR + 1);
     expect((await call('PATCH', '/api/user/contact', other.token, body)).statusCode).toBe(200);
   });
 
@@ -480,6 +489,151 @@ describe('contact info and weights', () => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[field]).toBe(message);
+  });
+});
+
+describe('the weight chart starts from the sign-up weight', () => {
+  const weightsOf = async (role: 'user' | 'trainer', token: string) =>
+    ((await call('GET', `/api/${role}/weights`, token)).json().weights as Array<{ weight: number }>).map((w) => w.weight);
+
+  it('a new user has the sign-up weight as the first point; a save in settings adds the next', async () => {
+    const u = await createAccount(t, 'user', { weight: 70 });
+    expect(await weightsOf('user', u.token)).toEqual([70]);
+    expect(
+      (await call('PATCH', '/api/user/contact', u.token, { phone: '01012345678', weight: 68, height: 170 })).statusCode,
+    ).toBe(200);
+    expect(await weightsOf('user', u.token)).toEqual([70, 68]);
+  });
+
+  it('so does a new trainer', async () => {
+    const tr = await createAccount(t, 'trainer', { weight: 82 });
+    expect(await weightsOf('trainer', tr.token)).toEqual([82]);
+    expect(
+      (await call('PATCH', '/api/trainer/contact', tr.token, { phone: '01012345678', weight: 80, height: 180 })).statusCode,
+    ).toBe(200);
+    expect(await weightsOf('trainer', tr.token)).toEqual([82, 80]);
+  });
+
+  it('the first point is written in the transaction that creates the account, dated as the account', async () => {
+    const u = await createAccount(t, 'user', { weight: 77 });
+    const [account] = await t.database.db.select().from(accounts).where(eq(accounts.id, u.id));
+    const entries = await t.database.db.select().from(weightEntries).where(eq(weightEntries.accountId, u.id));
+    expect(entries).toHaveLength(1);
+    expect(entries[0].weight).toBe(77);
+    // now() is the transaction's start: the same instant only when both rows came from one transaction
+    expect(entries[0].recordedAt.getTime()).toBe(account.createdAt.getTime());
+  });
+
+  it('a sign-up refused for a taken e-mail adds no point to the existing account', async () => {
+    const u = await createAccount(t, 'user', { weight: 70 });
+    const again = await call('POST', '/api/users/register', undefined, {
+      firstName: 'Other',
+      lastName: 'Person',
+      email: u.email,
+      password: 'Strong12',
+      confirmPassword: 'Strong12',
+      phone: '01012345678',
+      age: 30,
+      gender: 'male',
+      height: 170,
+      weight: 90,
+    });
+    expect(again.statusCode).toBe(409);
+    expect(await weightsOf('user', u.token)).toEqual([70]);
+  });
+
+  it('an account a first Google sign-in creates has no weight yet: no point until one is saved', async () => {
+    // Google's key server, played on 127.0.0.1 (as google-sign-in.api.test.ts does)
+    const CLIENT_ID = '1234567890-spotter.apps.googleusercontent.com';
+    const keys = await generateKeyPair('RS256');
+    const jwks = { keys: [{ ...(await exportJWK(keys.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' }] };
+    const server = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(jwks)),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const g = await buildTestApp({
+      GOOGLE_CLIENT_ID: CLIENT_ID,
+      GOOGLE_JWKS_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/certs`,
+    });
+    try {
+      const credential = await new SignJWT({ email: uniqueEmail('google'), email_verified: true, given_name: 'Salma' })
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+        .setIssuer('https://accounts.google.com')
+        .setAudience(CLIENT_ID)
+        .setSubject('110169484474386276334')
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(keys.privateKey);
+      const signUp = await g.app.inject({ method: 'POST', url: '/api/auth/google', payload: { role: 'user', credential } });
+      expect(signUp.json().message).toBe(GOOGLE_MSG.signedUp);
+      const headers = { authorization: signUp.json().token as string };
+      expect((await g.app.inject({ url: '/api/user/weights', headers })).json().weights).toEqual([]);
+      const save = { phone: '01012345678', weight: 80, height: 175 };
+      expect((await g.app.inject({ method: 'PATCH', url: '/api/user/contact', headers, payload: save })).statusCode).toBe(200);
+      const weights = (await g.app.inject({ url: '/api/user/weights', headers })).json().weights as Array<{ weight: number }>;
+      expect(weights.map((w) => w.weight)).toEqual([80]);
+    } finally {
+      await g.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('migration 0009: accounts made before the sign-up weight was a point get it now', () => {
+  it('adds the weight, dated at sign-up, to each live account that has a weight and no point yet', async () => {
+    // on PostgreSQL a database of this test's own: the shared one is migrated already
+    const fresh = await createFreshPgDatabase();
+    const d = await openDatabase(fresh ? { url: fresh.url } : { inMemory: true });
+    const all = defaultMigrationsDir();
+    const upTo0008 = mkdtempSync(join(tmpdir(), 'spotter-migrations-'));
+    try {
+      for (const f of readdirSync(all).filter((name) => name.endsWith('.sql') && name < '0009'))
+        copyFileSync(join(all, f), join(upTo0008, f));
+      await migrate(d, upTo0008);
+      const signedUp = new Date('2025-03-01T09:00:00.000Z');
+      const person = (role: 'user' | 'trainer', weight: number) => ({
+        role,
+        email: uniqueEmail('before-0009'),
+        passwordHash: '!',
+        firstName: 'Early',
+        lastName: 'Member',
+        gender: 'female' as const,
+        age: 30,
+        height: 170,
+        weight,
+        createdAt: signedUp,
+      });
+      const [user, trainer, saved, google, deleted] = await d.db
+        .insert(accounts)
+        .values([
+          person('user', 70),
+          person('trainer', 84),
+          person('user', 66),
+          // a Google sign-in has no weight until one is saved in settings
+          person('user', 0),
+          { ...person('user', 60), deletedAt: new Date() },
+        ])
+        .returning({ id: accounts.id });
+      // saved in settings already: the chart has its points, nothing is added
+      await d.db.insert(weightEntries).values({ accountId: saved.id, weight: 66, recordedAt: new Date('2025-04-01T09:00:00Z') });
+
+      // 0009 first, then whatever later migrations there are
+      expect((await migrate(d))[0]).toBe('0009_sign_up_weights.sql');
+      const points = (id: string) =>
+        d.db
+          .select({ weight: weightEntries.weight, recordedAt: weightEntries.recordedAt })
+          .from(weightEntries)
+          .where(eq(weightEntries.accountId, id));
+      expect(await points(user.id)).toEqual([{ weight: 70, recordedAt: signedUp }]);
+      expect(await points(trainer.id)).toEqual([{ weight: 84, recordedAt: signedUp }]);
+      expect((await points(saved.id)).map((p) => p.weight)).toEqual([66]);
+      expect(await points(google.id)).toEqual([]);
+      expect(await points(deleted.id)).toEqual([]);
+    } finally {
+      await d.close();
+      await fresh?.drop();
+      rmSync(upTo0008, { recursive: true, force: true });
+    }
   });
 });
 
@@ -554,6 +708,8 @@ describe('delete account', () => {
       SERVER_MSG.badCredentials,
     );
     expect((await t.app.inject(url)).statusCode).toBe(404);
+    // the weight chart goes too, its sign-up point with it
+    expect(await t.database.db.select().from(weightEntries).where(eq(weightEntries.accountId, u.id))).toEqual([]);
     const [review] = (await t.app.inject(`/api/trainer/reviews/${tr.id}`)).json().allReviews;
     expect(review).toMatchObject({
       reviewerFirstName: 'Former',

@@ -146,6 +146,12 @@ export async function seedDemo(db: Db) {
         rating_count = (select count(*)::int from reviews r where r.trainer_id = a.id)
       where a.role = 'trainer'`);
     await tx.execute(refreshRatingScores());
+    // the weight chart starts from the sign-up weight, as it does for accounts made by signing up
+    await tx.execute(sql`
+      insert into weight_entries (account_id, weight, recorded_at)
+      select a.id, a.weight, a.created_at from accounts a
+      where a.weight > 0 and a.deleted_at is null
+        and not exists (select 1 from weight_entries w where w.account_id = a.id)`);
   });
 }
 

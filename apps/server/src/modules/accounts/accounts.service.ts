@@ -22,7 +22,22 @@ export type { AccountChanges };
 const VERIFY_TTL_MS = 48 * 60 * 60 * 1000;
 const RESET_TTL_MS = 60 * 60 * 1000;
 
-type Deps = { db: Db; tokens: TokenService; mailer: Mailer; publicUrl: string; log: FastifyBaseLogger };
+/** A just-created account, as the modules that keep something of their own for it need it. */
+export type RegisteredAccount = { id: string; role: Role; weight: number };
+/**
+ * Called inside the transaction that creates an account (sign-up, a first Google sign-in), so the
+ * account never exists without what the hook writes; the app wires other modules' services to it.
+ */
+export type OnRegistered = (tx: Tx, account: RegisteredAccount) => Promise<void>;
+
+type Deps = {
+  db: Db;
+  tokens: TokenService;
+  mailer: Mailer;
+  publicUrl: string;
+  log: FastifyBaseLogger;
+  onRegistered?: OnRegistered;
+};
 
 export function toOwnAccount(row: OwnAccountRow): TOwnAccount {
   return {
@@ -55,7 +70,7 @@ export const toOwnTrainer = (row: OwnAccountRow): TOwnTrainer => ({
   ratingCount: row.ratingCount,
 });
 
-export function createAccountsService({ db, tokens, mailer, publicUrl, log }: Deps) {
+export function createAccountsService({ db, tokens, mailer, publicUrl, log, onRegistered }: Deps) {
   async function sendVerification(row: { id: string; email: string; firstName: string }) {
     const { token, hash } = newLinkToken();
     await repo.insertLinkToken(db, {
@@ -79,21 +94,25 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log }: De
       input: z.output<typeof ZUserSignUpRequest> | z.output<typeof ZTrainerSignUpRequest>,
     ): Promise<string> {
       const passwordHash = await hashPassword(input.password);
-      const row = await repo.insertAccount(db, {
-        role,
-        email: input.email,
-        passwordHash,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        phone: input.phone,
-        gender: input.gender,
-        age: input.age,
-        height: input.height,
-        weight: input.weight,
-        // absent for a user who gave none: the columns' defaults ('' and Egypt) apply
-        city: input.city,
-        country: input.country,
-        priceCents: role === 'trainer' && 'price' in input ? toCents(input.price) : null,
+      const row = await db.transaction(async (tx) => {
+        const created = await repo.insertAccount(tx, {
+          role,
+          email: input.email,
+          passwordHash,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          phone: input.phone,
+          gender: input.gender,
+          age: input.age,
+          height: input.height,
+          weight: input.weight,
+          // absent for a user who gave none: the columns' defaults ('' and Egypt) apply
+          city: input.city,
+          country: input.country,
+          priceCents: role === 'trainer' && 'price' in input ? toCents(input.price) : null,
+        });
+        if (created && onRegistered) await onRegistered(tx, { id: created.id, role, weight: input.weight });
+        return created;
       });
       if (!row) throw new AppError('EMAIL_TAKEN', SERVER_MSG.emailTaken, { email: SERVER_MSG.emailTaken });
       await sendVerification(row);

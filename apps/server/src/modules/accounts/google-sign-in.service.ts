@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { TokenService } from '../../lib/tokens';
 import * as repo from './accounts.repo';
+import type { OnRegistered } from './accounts.service';
 
 /** Google writes either form into `iss` (https://developers.google.com/identity/gsi/web/guides/verify-google-id-token). */
 const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
@@ -11,7 +12,7 @@ const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
 /** The password hash of an account nobody has set a password for: no password ever matches it. */
 const NO_PASSWORD = '!';
 
-type Deps = { db: Db; tokens: TokenService; clientId?: string; jwksUrl: string };
+type Deps = { db: Db; tokens: TokenService; clientId?: string; jwksUrl: string; onRegistered?: OnRegistered };
 
 /** The claims of a verified Google ID token that sign-in uses. */
 type GoogleIdentity = { email: string; firstName: string; lastName: string; picture: string };
@@ -48,7 +49,7 @@ function identityOf(payload: JWTPayload): GoogleIdentity {
  * Google's published keys (signature, RS256 only, audience, issuer, expiry); nothing the browser
  * decoded is believed. The account is the one of that verified e-mail and role, created when missing.
  */
-export function createGoogleSignInService({ db, tokens, clientId, jwksUrl }: Deps) {
+export function createGoogleSignInService({ db, tokens, clientId, jwksUrl, onRegistered }: Deps) {
   // jose caches the key set (10 min, and refetches at most every 30 s when a token names an unknown key)
   const remoteKeys = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5000 });
   const keys: JWTVerifyGetKey = async (header, token) => {
@@ -105,6 +106,7 @@ export function createGoogleSignInService({ db, tokens, clientId, jwksUrl }: Dep
             token: await tokens.sign({ id: account.id, role: account.role, tv: account.tokenVersion }),
           };
         }
+        const weight = 0;
         const created = await repo.insertAccount(tx, {
           role,
           email: google.email,
@@ -116,11 +118,12 @@ export function createGoogleSignInService({ db, tokens, clientId, jwksUrl }: Dep
           gender: 'male',
           age: 0,
           height: 0,
-          weight: 0,
+          weight,
           // a trainer sets a price in settings before being listed (LISTED_TRAINER)
           priceCents: null,
           emailVerifiedAt: new Date(),
         });
+        if (created && onRegistered) await onRegistered(tx, { id: created.id, role, weight });
         // another request created it a moment ago: the unique (role, e-mail) index kept it one account
         const account = created ? { id: created.id, tokenVersion: 0 } : await repo.findCredentialsByEmail(tx, role, google.email);
         if (!account) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { JobRunner } from '../../lib/jobs';
+import type { CatalogueChanges } from '../../lib/read-cache';
 import type { Auth } from '../../plugins/auth';
 import { availabilityRoutes } from '../availability/availability.routes';
 import { createAvailabilityService } from '../availability/availability.service';
@@ -23,6 +24,8 @@ type BookingsModuleDeps = {
   now?: () => Date;
   /** Services built beforehand with `createBookingsServices` (so other modules can call them); built here otherwise. */
   services?: BookingsServices;
+  /** Tells the read cache about paid, refunded and finished sessions (docs/decisions/019-read-cache.md). */
+  catalogue?: CatalogueChanges;
 };
 
 /**
@@ -36,12 +39,13 @@ export function createBookingsServices({
   jobs,
   now,
   log,
+  catalogue,
 }: Omit<BookingsModuleDeps, 'auth' | 'services'> & { log: FastifyBaseLogger }) {
   const db = database.db;
   const availability = createAvailabilityService({ db, now });
-  const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, log, now });
+  const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, log, now, catalogue });
   const { provider, providers } = createPaymentProviders(config.paypal, log);
-  const payments = createPaymentsService({ db, provider, providers, bookings, log, now });
+  const payments = createPaymentsService({ db, provider, providers, bookings, log, now, catalogue });
   return { availability, bookings, payments };
 }
 type BookingsServices = ReturnType<typeof createBookingsServices>;

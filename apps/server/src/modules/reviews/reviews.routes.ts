@@ -10,12 +10,17 @@ import {
   ZReviewsResponse,
   ZIdParam,
 } from '@spotter/shared';
+import type { ReadCache } from '../../lib/read-cache';
 import type { Auth } from '../../plugins/auth';
 import type { ReviewsService } from './reviews.service';
 
 const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse };
 
-export function reviewsRoutes(service: ReviewsService, auth: Auth) {
+/**
+ * The reads are answered from the read cache (docs/decisions/019-read-cache.md). A signed-in
+ * caller's reviews carry `isMine`, so their answer is cached under their id, never shared.
+ */
+export function reviewsRoutes(service: ReviewsService, auth: Auth, cache: ReadCache) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     r.get(
@@ -28,8 +33,19 @@ export function reviewsRoutes(service: ReviewsService, auth: Auth) {
           response: { 200: ZReviewsResponse, ...errors },
         },
         preHandler: auth.optionalAuth,
+        onSend: cache.onSend,
       },
-      async (req) => ({ allReviews: await service.listReviews(req.params.id, req.caller?.id) }),
+      async (req, reply) => {
+        const trainerId = req.params.id.toLowerCase();
+        const callerId = req.caller?.id;
+        return cache.serve(
+          req,
+          reply,
+          callerId ? `reviews:${trainerId}:as:${callerId}` : `reviews:${trainerId}`,
+          async () => ({ allReviews: await service.listReviews(trainerId, callerId) }),
+          { private: !!callerId, vary: 'Authorization' },
+        );
+      },
     );
 
     r.get(
@@ -42,8 +58,12 @@ export function reviewsRoutes(service: ReviewsService, auth: Auth) {
           params: z.object({ id: z.string() }),
           response: { 200: z.object({ distribution: z.record(z.enum(['1', '2', '3', '4', '5']), z.number()) }) },
         },
+        onSend: cache.onSend,
       },
-      async (req) => ({ distribution: await service.distribution(req.params.id) }),
+      async (req, reply) =>
+        cache.serve(req, reply, `distribution:${req.params.id.toLowerCase()}`, async () => ({
+          distribution: await service.distribution(req.params.id),
+        })),
     );
 
     r.post(

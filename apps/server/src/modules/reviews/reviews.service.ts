@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { isId, ROLE_MSG, SERVER_MSG, type TReview, type ZCreateReviewRequest } from '@spotter/shared';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import { noCatalogueChanges, type CatalogueChanges } from '../../lib/read-cache';
 import type { Caller } from '../../plugins/auth';
 import type { AccountsService } from '../accounts/accounts.service';
 import type { BookingsService } from '../bookings/bookings.service';
@@ -30,9 +31,11 @@ type Deps = {
   db: Db;
   accounts: Pick<AccountsService, 'isVerified'>;
   bookings: Pick<BookingsService, 'usersWithCompletedSession'>;
+  /** A review changes the trainer's reviews, rating and place in the list: cached answers go. */
+  catalogue?: CatalogueChanges;
 };
 
-export function createReviewsService({ db, accounts, bookings }: Deps) {
+export function createReviewsService({ db, accounts, bookings, catalogue = noCatalogueChanges }: Deps) {
   /** The reviewers among `rows` who had a session with the trainer that is over: one query for the list. */
   const verifiedAmong = (trainerId: string, rows: repo.ReviewRow[]) =>
     bookings.usersWithCompletedSession(
@@ -65,7 +68,9 @@ export function createReviewsService({ db, accounts, bookings }: Deps) {
           comment: input.comment,
         });
         await repo.refreshTrainerRating(tx, input.trainerId);
+        await catalogue.announce(tx, 'review');
       });
+      catalogue.bump();
       const mine = (await repo.findReview(db, input.trainerId, caller.id))!;
       return toReview(mine, await verifiedAmong(input.trainerId, [mine]), caller.id);
     },

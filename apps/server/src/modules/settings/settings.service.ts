@@ -8,26 +8,44 @@ import {
   type ZContactRequest,
   type ZEditTrainerProfileRequest,
 } from '@spotter/shared';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { createFailureLimiter } from '../../lib/failure-limiter';
+import { noCatalogueChanges, type CatalogueChanges } from '../../lib/read-cache';
 import { toCents } from '../../lib/money';
 import { hashPassword } from '../../lib/passwords';
 import type { TokenService } from '../../lib/tokens';
-import type { AccountChanges, AccountsService } from '../accounts/accounts.service';
+import type { AccountChanges, AccountsService, RegisteredAccount } from '../accounts/accounts.service';
 import type { FavouritesService } from '../favourites/favourites.service';
 import type { ImagesService } from '../images/images.service';
 import * as repo from './settings.repo';
 
-type Deps = { db: Db; tokens: TokenService; accounts: AccountsService; images: ImagesService; favourites: FavouritesService };
+type Deps = {
+  db: Db;
+  tokens: TokenService;
+  accounts: AccountsService;
+  images: ImagesService;
+  favourites: FavouritesService;
+  /** Names, photos, cities and prices show in the public list, profiles and reviews: cached answers go when they change. */
+  catalogue?: CatalogueChanges;
+};
 
 /** Wrong passwords per account on the settings screens before they answer 429 for a while. */
 const PASSWORD_TRIES = { max: 5, windowMs: 15 * 60_000 };
 /** Each contact save adds a point to the weight chart; older points beyond this are dropped. */
 export const WEIGHT_ENTRIES_MAX = 1000;
 
+/**
+ * The accounts module's `onRegistered` hook (wired in app.ts): the weight given at sign-up is the
+ * first point of the chart, written in the transaction that creates the account. An account made
+ * without a weight (Google sign-in stores 0) starts with an empty chart until one is saved.
+ */
+export async function recordSignUpWeight(tx: Tx, account: Pick<RegisteredAccount, 'id' | 'weight'>): Promise<void> {
+  if (account.weight > 0) await repo.addWeightEntry(tx, account.id, account.weight, WEIGHT_ENTRIES_MAX);
+}
+
 /** The signed-in person's own settings. Every function takes the caller's id from the token. */
-export function createSettingsService({ db, tokens, accounts, images, favourites }: Deps) {
+export function createSettingsService({ db, tokens, accounts, images, favourites, catalogue = noCatalogueChanges }: Deps) {
   const passwordTries = createFailureLimiter(PASSWORD_TRIES);
 
   /** 400 under `field` for a wrong password; 429 after too many wrong ones for this account. */
@@ -71,7 +89,9 @@ export function createSettingsService({ db, tokens, accounts, images, favourites
           await accounts.update(id, changes, tx);
           // links mailed to the old address must not verify the new one, nor reset its password
           if (emailChanged) await accounts.cancelLinks(id, tx);
+          await catalogue.announce(tx, 'profile');
         });
+        catalogue.bump();
       }
       if (emailChanged) {
         await accounts.sendVerification(await accounts.getOwn(id));
@@ -87,7 +107,11 @@ export function createSettingsService({ db, tokens, accounts, images, favourites
     async setPhoto(id: string, url: string): Promise<string> {
       const picture = await images.resolveOwnImage(id, url);
       if (!picture) throw new AppError('VALIDATION_FAILED', SETTINGS_MSG.notOurImage, { picture: SETTINGS_MSG.notOurImage });
-      await accounts.update(id, { picture });
+      await db.transaction(async (tx) => {
+        await accounts.update(id, { picture }, tx);
+        await catalogue.announce(tx, 'photo');
+      });
+      catalogue.bump();
       await images.pruneUnreferenced(id);
       return SETTINGS_MSG.photoSaved;
     },
@@ -132,7 +156,10 @@ export function createSettingsService({ db, tokens, accounts, images, favourites
         await repo.deleteWeightsOf(tx, id);
         await favourites.removeAllOf(id, tx);
         await accounts.anonymise(id, tx);
+        // a deleted trainer leaves the list; a deleted reviewer's reviews show "Former member"
+        await catalogue.announce(tx, 'account deleted');
       });
+      catalogue.bump();
       return SETTINGS_MSG.accountDeleted;
     },
   };

@@ -8,9 +8,27 @@ import {
   ZTrainersQuery,
   ZTrainersResponse,
 } from '@spotter/shared';
+import type { ReadCache } from '../../lib/read-cache';
 import type { TrainersService } from './trainers.service';
 
-export function trainersRoutes(service: TrainersService) {
+/**
+ * The cache key of a list: the validated query (defaults filled, empty filters gone), its keys in
+ * one order, so `?page=1&sort=rating` and `?sort=rating&page=1` (or `?`) share an answer.
+ */
+function listKey(query: Record<string, unknown>): string {
+  const parts = Object.keys(query)
+    .filter((k) => query[k] !== undefined)
+    .sort()
+    .map((k) => {
+      const v = query[k];
+      // the order of `ids` does not change the answer (the list is ordered by `sort`)
+      return [k, Array.isArray(v) ? [...new Set(v as string[])].sort() : v];
+    });
+  return `trainers:${JSON.stringify(parts)}`;
+}
+
+/** Public and the same for every caller, so answered from the read cache (docs/decisions/019-read-cache.md). */
+export function trainersRoutes(service: TrainersService, cache: ReadCache) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     r.get(
@@ -22,8 +40,9 @@ export function trainersRoutes(service: TrainersService) {
           querystring: ZTrainersQuery,
           response: { 200: ZTrainersResponse, 400: ZErrorResponse },
         },
+        onSend: cache.onSend,
       },
-      async (req) => service.listTrainers(req.query),
+      async (req, reply) => cache.serve(req, reply, listKey(req.query), () => service.listTrainers(req.query)),
     );
 
     r.get(
@@ -35,8 +54,12 @@ export function trainersRoutes(service: TrainersService) {
           params: ZIdParam(SERVER_MSG.trainerNotFound),
           response: { 200: ZTrainerProfileResponse, 404: ZErrorResponse },
         },
+        onSend: cache.onSend,
       },
-      async (req) => ({ trainerData: await service.getTrainerProfile(req.params.id) }),
+      async (req, reply) => {
+        const id = req.params.id.toLowerCase();
+        return cache.serve(req, reply, `trainer:${id}`, async () => ({ trainerData: await service.getTrainerProfile(id) }));
+      },
     );
   };
 }

@@ -45,7 +45,8 @@ describe('OwnProfileRoute', () => {
     stubServer({
       '/api/userData': () => jsonResponse({ userData }),
       '/api/favorites': () => jsonResponse({ favorites: [] }),
-      '/api/user/weights': () => jsonResponse({ weights: [] }),
+      // the server records the sign-up weight as the chart's first point
+      '/api/user/weights': () => jsonResponse({ weights: [{ weight: 65, recordedAt: userData.createdAt }] }),
     });
     renderWithProviders(<OwnProfileRoute role="user" />, { route: '/user/profile' });
 
@@ -64,6 +65,21 @@ describe('OwnProfileRoute', () => {
     const nav = screen.getByRole('navigation', { name: 'Account' });
     expect(within(nav).getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/user/settings');
     expect(within(nav).getByRole('link', { name: 'Chat' })).toHaveAttribute('href', '/user/chatOfUser');
+  });
+
+  it('draws only what the server lists: no weights yet is the prompt to save one, not a point made up from the account', async () => {
+    logIn('user');
+    stubServer({
+      '/api/userData': () => jsonResponse({ userData }),
+      '/api/favorites': () => jsonResponse({ favorites: [] }),
+      '/api/user/weights': () => jsonResponse({ weights: [] }),
+    });
+    renderWithProviders(<OwnProfileRoute role="user" />, { route: '/user/profile' });
+
+    expect(await screen.findByText('Save your weight in Settings to start your chart')).toBeInTheDocument();
+    expect(screen.queryAllByTestId('weight-point')).toHaveLength(0);
+    // the BMI still reads the account's weight
+    expect(screen.getByText('22.49')).toBeInTheDocument();
   });
 
   it("lists the user's favourite trainers and draws the saved weights", async () => {

@@ -50,7 +50,7 @@ function BmiGauge({ bmi }: { bmi: number }) {
   );
 }
 
-function WeightHistory({ account }: { account: OwnAccount }) {
+function WeightHistory() {
   const weights = useWeights('user');
   if (weights.isPending) {
     return (
@@ -77,10 +77,8 @@ function WeightHistory({ account }: { account: OwnAccount }) {
       </Alert>
     );
   }
-  // Nothing saved in settings yet: the chart starts from the weight given at sign-up.
-  const history =
-    weights.data.length === 0 && account.weight > 0 ? [{ weight: account.weight, recordedAt: account.createdAt }] : weights.data;
-  if (history.length === 0) {
+  // The server's list is the whole chart: its first point is the weight given at sign-up.
+  if (weights.data.length === 0) {
     return (
       <div className="rounded-xl border border-dashed border-line-strong bg-surface px-4 py-6 text-center">
         <p className="font-semibold text-ink">Save your weight in Settings to start your chart</p>
@@ -90,7 +88,7 @@ function WeightHistory({ account }: { account: OwnAccount }) {
       </div>
     );
   }
-  return <WeightChart weights={history} />;
+  return <WeightChart weights={weights.data} />;
 }
 
 /** BMI from the account's height and weight, and the weight saved over time. */
@@ -126,7 +124,7 @@ export function BodyMetricsCard({ account }: { account: OwnAccount }) {
         </div>
         <div>
           <h3 className="mb-2 text-sm font-semibold text-subtle">Weight over time</h3>
-          <WeightHistory account={account} />
+          <WeightHistory />
         </div>
       </div>
     </SectionCard>

@@ -1,0 +1,2 @@
+-- The weight chart starts from the weight given at sign-up (issue 11): new accounts get it as their first point when they are created; accounts made before then, that have a weight and no point yet, get it now, dated when they signed up. Deleted accounts are left alone.
+INSERT INTO "weight_entries" ("account_id", "weight", "recorded_at") SELECT a."id", a."weight", a."created_at" FROM "accounts" a WHERE a."weight" > 0 AND a."deleted_at" IS NULL AND NOT EXISTS (SELECT 1 FROM "weight_entries" w WHERE w."account_id" = a."id");

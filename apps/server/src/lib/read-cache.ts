@@ -1,0 +1,319 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, deflate, gzip } from 'node:zlib';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database, Db, Tx } from '../db/client';
+import { createNotifyBus, notify } from './notify-bus';
+
+/**
+ * The channel (lowercase for PGlite) on which a write that changes a public read (the trainer
+ * list, a profile, a trainer's reviews) tells every process to drop its cached answers.
+ */
+export const CATALOGUE_CHANNEL = 'spotter_catalogue';
+
+export type Coding = 'br' | 'gzip' | 'deflate';
+const CODINGS: readonly Coding[] = ['br', 'gzip', 'deflate'];
+/** Smaller answers go out as they are (the threshold @fastify/compress is registered with). */
+const COMPRESS_FROM_BYTES = 1024;
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** What an entry costs beyond its bytes (the map slot, the object, the hash). */
+const ENTRY_OVERHEAD = 256;
+
+/** `body` in `coding`, at a level worth it for an answer compressed once and sent many times. */
+export const compressBody: Record<Coding, (body: Buffer) => Promise<Buffer>> = {
+  // compressed once per entry, on the thread pool, so a good level costs nothing per request
+  br: (body) =>
+    promisify(brotliCompress)(body, {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: 9,
+        [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+  gzip: (body) => promisify(gzip)(body, { level: 9 }),
+  deflate: (body) => promisify(deflate)(body, { level: 9 }),
+};
+
+type Entry = {
+  key: string;
+  body: Buffer;
+  /** Hex hash of `body`; the ETag is it, with the content coding appended for a coded body. */
+  hash: string;
+  storedAt: number;
+  bytes: number;
+  coded: Partial<Record<Coding, Promise<Buffer>>>;
+};
+
+/** How a request that went through `serve` is answered in the route's onSend hook. */
+type Pending = { key: string; generation: number; entry?: Entry; private: boolean; vary?: string };
+
+type ReadCacheOptions = {
+  /** At most this many answers are kept (least recently used go first). */
+  maxEntries?: number;
+  /** At most this many bytes of answers, compressed copies and keys included. */
+  maxBytes?: number;
+  /** A larger answer is served but not kept. */
+  maxEntryBytes?: number;
+  /**
+   * A kept answer is recomputed after this long even when no write was announced: a bound on
+   * staleness from writes nobody announces (SQL typed by hand, a seed run by another process, the
+   * moment a session ends), not the way writes are seen.
+   */
+  maxAgeMs?: number;
+  now?: () => number;
+};
+
+/**
+ * An in-process cache of serialised public answers (docs/decisions/019-read-cache.md). The
+ * answer is captured as it leaves the route's response schema, so what is cached is exactly what
+ * the uncached route sends; it is kept with a strong ETag (If-None-Match answers 304) and, on
+ * first request, its brotli/gzip/deflate forms.
+ *
+ * Writes that change these answers bump the generation: `announce(tx)` inside the write's
+ * transaction (every process, this one included, drops its answers when the NOTIFY arrives after
+ * the commit) and `bump()` once it has committed (this process drops them at once, so the writer's
+ * next read sees its write). A read remembers the generation it started at and is kept only if
+ * that is still the current one, so a read that raced a write never stores the old answer.
+ */
+export function createReadCache({
+  maxEntries = 2_000,
+  maxBytes = 32 * 1024 * 1024,
+  maxEntryBytes = 2 * 1024 * 1024,
+  maxAgeMs = 60_000,
+  now = Date.now,
+}: ReadCacheOptions = {}) {
+  let generation = 0;
+  let bytes = 0;
+  const entries = new Map<string, Entry>();
+  const flights = new Map<string, { generation: number; promise: Promise<unknown> }>();
+  const pending = new WeakMap<FastifyRequest, Pending>();
+  const counters = { hits: 0, misses: 0, stores: 0, evictions: 0, bumps: 0 };
+
+  function drop(key: string) {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    bytes -= entry.bytes;
+  }
+
+  function evict() {
+    while (entries.size > maxEntries || bytes > maxBytes) {
+      const oldest = entries.keys().next();
+      if (oldest.done) break;
+      drop(oldest.value);
+      counters.evictions++;
+    }
+  }
+
+  /** The live entry of `key`, marked most recently used; undefined when absent or too old. */
+  function lookup(key: string): Entry | undefined {
+    const entry = entries.get(key);
+    if (!entry) return undefined;
+    if (now() - entry.storedAt > maxAgeMs) {
+      drop(key);
+      return undefined;
+    }
+    entries.delete(key);
+    entries.set(key, entry);
+    return entry;
+  }
+
+  /** An entry for `body`; kept only while the generation its read started at is still current. */
+  function store(key: string, startedAt: number, body: Buffer): Entry {
+    const hash = createHash('sha256').update(body).digest('hex').slice(0, 32);
+    const current = entries.get(key);
+    if (current && current.hash === hash) return current;
+    const entry: Entry = { key, body, hash, storedAt: now(), bytes: body.length + key.length * 2 + ENTRY_OVERHEAD, coded: {} };
+    if (startedAt !== generation || entry.bytes > maxEntryBytes) return entry;
+    drop(key);
+    entries.set(key, entry);
+    bytes += entry.bytes;
+    counters.stores++;
+    evict();
+    return entry;
+  }
+
+  /** The body in `coding`, compressed once per entry; its size counts while the entry is kept. */
+  function coded(entry: Entry, coding: Coding): Promise<Buffer> {
+    return (entry.coded[coding] ??= compressBody[coding](entry.body).then(
+      (out) => {
+        if (entries.get(entry.key) === entry) {
+          entry.bytes += out.length;
+          bytes += out.length;
+          evict();
+        }
+        return out;
+      },
+      (err: unknown) => {
+        // the next request tries again rather than failing for the entry's lifetime
+        delete entry.coded[coding];
+        throw err;
+      },
+    ));
+  }
+
+  function bump() {
+    generation++;
+    counters.bumps++;
+    entries.clear();
+    flights.clear();
+    bytes = 0;
+  }
+
+  /**
+   * The route's onSend hook: keeps the serialised answer of a miss, then answers with the ETag,
+   * a 304 when the client has it, or the body in the best coding the client accepts.
+   */
+  async function onSend(req: FastifyRequest, reply: FastifyReply, payload: unknown) {
+    const p = pending.get(req);
+    if (!p) return payload;
+    pending.delete(req);
+    let entry = p.entry;
+    if (!entry) {
+      if (reply.statusCode !== 200) return payload;
+      const body = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : undefined;
+      if (!body) return payload;
+      entry = store(p.key, p.generation, body);
+    }
+    reply.header('Cache-Control', p.private ? 'private, no-cache' : 'no-cache');
+    addVary(reply, p.vary ? ['Accept-Encoding', p.vary] : ['Accept-Encoding']);
+    const coding = entry.body.length >= COMPRESS_FROM_BYTES ? acceptedCoding(req) : undefined;
+    reply.header('ETag', `"${entry.hash}${coding ? `-${coding}` : ''}"`);
+    if (etagMatches(req.headers['if-none-match'], entry.hash)) {
+      reply.code(304);
+      reply.removeHeader('Content-Type');
+      reply.removeHeader('Content-Length');
+      return null;
+    }
+    if (!coding) return entry.body;
+    const body = await coded(entry, coding);
+    // @fastify/compress leaves an answer alone once it has a Content-Encoding
+    reply.header('Content-Encoding', coding);
+    reply.header('Content-Length', body.length);
+    return body;
+  }
+
+  return {
+    /**
+     * Answers from the cache under `key`, or runs `load` (once for every request that misses the
+     * same key at the same time) and returns its result for the route's response schema to
+     * serialise; the route must have `onSend` among its hooks, where the serialised answer is kept.
+     * `private`: the answer depends on the caller (its key must too); `vary`: a request header it
+     * depends on.
+     */
+    async serve<T>(
+      req: FastifyRequest,
+      reply: FastifyReply,
+      key: string,
+      load: () => Promise<T>,
+      opts: { private?: boolean; vary?: string } = {},
+    ): Promise<T | FastifyReply> {
+      const entry = lookup(key);
+      if (entry) {
+        counters.hits++;
+        pending.set(req, { key, generation, entry, private: !!opts.private, vary: opts.vary });
+        return reply.header('Content-Type', JSON_TYPE).send(entry.body);
+      }
+      counters.misses++;
+      const startedAt = generation;
+      pending.set(req, { key, generation: startedAt, private: !!opts.private, vary: opts.vary });
+      let flight = flights.get(key);
+      if (!flight || flight.generation !== startedAt) {
+        const mine = { generation: startedAt, promise: load() as Promise<unknown> };
+        const done = () => {
+          if (flights.get(key) === mine) flights.delete(key);
+        };
+        mine.promise.then(done, done);
+        flights.set(key, mine);
+        flight = mine;
+      }
+      return flight.promise as Promise<T>;
+    },
+
+    onSend,
+
+    /** Inside a write's transaction: every process drops its answers once the write commits. */
+    async announce(q: Db | Tx, reason = 'write'): Promise<void> {
+      await notify(q, CATALOGUE_CHANNEL, reason);
+    },
+
+    /** After a write committed: this process drops its answers now (its own NOTIFY follows). */
+    bump,
+
+    /** For a write already committed outside a transaction: announce and bump; a failure is logged, not thrown. */
+    async changed(db: Db, log: FastifyBaseLogger, reason = 'write'): Promise<void> {
+      bump();
+      await notify(db, CATALOGUE_CHANNEL, reason).catch((err) => log.warn({ err }, 'catalogue change not announced'));
+    },
+
+    /**
+     * Drops this process's answers whenever a payload arrives on one of `channels`, and when the
+     * listening connection comes back (what was announced meanwhile was missed). Answers a stop.
+     */
+    async listen(database: Database, log: FastifyBaseLogger, channels: string[]): Promise<() => Promise<void>> {
+      const bus = createNotifyBus(database, log);
+      for (const channel of channels) await bus.subscribe(channel, bump, bump);
+      return () => bus.close();
+    },
+
+    stats: () => ({ ...counters, generation, entries: entries.size, bytes }),
+  };
+}
+export type ReadCache = ReturnType<typeof createReadCache>;
+
+/** What a service that writes needs: announce inside its transaction, bump after the commit. */
+export type CatalogueChanges = Pick<ReadCache, 'announce' | 'bump'>;
+/** For services built without a cache (unit tests): nothing is cached, nothing to drop. */
+export const noCatalogueChanges: CatalogueChanges = { announce: async () => undefined, bump: () => undefined };
+
+/** The coding to send: the one with the highest q the client accepts, br before gzip before deflate. */
+export function acceptedCoding(req: FastifyRequest): Coding | undefined {
+  const header = req.headers['accept-encoding'];
+  if (!header || req.headers['x-no-compression'] !== undefined) return undefined;
+  let best: Coding | undefined;
+  let bestQ = 0;
+  const q: Partial<Record<string, number>> = {};
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const qParam = params.map((s) => s.trim()).find((s) => s.startsWith('q='));
+    const value = qParam ? Number(qParam.slice(2)) : 1;
+    q[name.trim()] = Number.isFinite(value) ? value : 0;
+  }
+  for (const coding of CODINGS) {
+    const value = q[coding] ?? q['*'] ?? 0;
+    if (value > bestQ) {
+      best = coding;
+      bestQ = value;
+    }
+  }
+  return best;
+}
+
+/** Whether If-None-Match names this answer, in any coding (weak comparison, as RFC 9110 asks for it). */
+export function etagMatches(header: string | undefined, hash: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((raw) => {
+    const tag = raw.trim();
+    if (tag === '*') return true;
+    const opaque = tag.replace(/^W\//, '').replace(/^"|"$/g, '');
+    return opaque === hash || CODINGS.some((c) => opaque === `${hash}-${c}`);
+  });
+}
+
+function addVary(reply: FastifyReply, names: string[]) {
+  const current = reply.getHeader('Vary');
+  const have = String(current ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const lower = new Set(have.map((s) => s.toLowerCase()));
+  for (const name of names) if (!lower.has(name.toLowerCase())) have.push(name);
+  reply.header('Vary', have.join(', '));
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The public read cache (lib/read-cache.ts); tests read its counters. */
+    readCache: ReadCache;
+  }
+}
