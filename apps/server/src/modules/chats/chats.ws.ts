@@ -9,12 +9,18 @@ import type { ChatEvent, ChatsService } from './chats.service';
 /** A socket whose unsent frames pass this is too slow to keep up, and is closed. */
 const BUFFERED_MAX_BYTES = 1024 * 1024;
 const HEARTBEAT_MS = 30_000;
+/**
+ * Each socket is pinged once per HEARTBEAT_MS, but a slice of them every HEARTBEAT_MS / SLICES: 10,000
+ * sockets pinged at once stalled both ends for up to a second (bench/chat.mjs), delaying every push.
+ */
+const HEARTBEAT_SLICES = 30;
 
 type Client = {
   socket: WebSocket;
   account?: { id: string; role: Role; tv: number };
   badFrames: number;
   isAlive: boolean;
+  slice: number;
 };
 
 export type HubOptions = { authTimeoutMs?: number; socketsPerAccount?: number; badFramesMax?: number };
@@ -38,8 +44,11 @@ export function createChatHub(deps: {
   const all = new Set<Client>();
   const byAccount = new Map<string, Set<Client>>();
 
+  const slices = Array.from({ length: HEARTBEAT_SLICES }, () => new Set<Client>());
+  let nextSlice = 0;
+  let tick = 0;
   const heartbeat = setInterval(() => {
-    for (const c of all) {
+    for (const c of slices[tick++ % HEARTBEAT_SLICES]) {
       if (!c.isAlive) {
         c.socket.terminate();
         continue;
@@ -47,7 +56,7 @@ export function createChatHub(deps: {
       c.isAlive = false;
       c.socket.ping();
     }
-  }, HEARTBEAT_MS);
+  }, HEARTBEAT_MS / HEARTBEAT_SLICES);
   heartbeat.unref();
 
   function sendRaw(c: Client, data: string) {
@@ -110,6 +119,7 @@ export function createChatHub(deps: {
 
   function remove(c: Client) {
     all.delete(c);
+    slices[c.slice].delete(c);
     if (!c.account) return;
     const mine = byAccount.get(c.account.id);
     mine?.delete(c);
@@ -122,8 +132,9 @@ export function createChatHub(deps: {
 
   return {
     accept(socket: WebSocket) {
-      const c: Client = { socket, badFrames: 0, isAlive: true };
+      const c: Client = { socket, badFrames: 0, isAlive: true, slice: nextSlice++ % HEARTBEAT_SLICES };
       all.add(c);
+      slices[c.slice].add(c);
       const timer = setTimeout(() => socket.close(WS_CLOSE.unauthorized, 'authentication timeout'), authTimeoutMs);
       timer.unref();
       let authenticating = false;
