@@ -16,10 +16,9 @@ type TrainerSummary = Pick<
 /**
  * The one trainer card (DESIGN.md "Trainer card"): the list, the landing page's top trainers and
  * the profile's favourites, each a section's h3. The whole card opens the profile through the stretched 'View profile'
- * link; the heart above it is a button of its own. `isFirstInView`: the picture is likely the page's
- * largest paint (the first row of a list), so it loads at once and first rather than lazily.
+ * link; the heart above it is a button of its own.
  */
-export function TrainerCard({ trainer, isFirstInView = false }: { trainer: TrainerSummary; isFirstInView?: boolean }) {
+export function TrainerCard({ trainer }: { trainer: TrainerSummary }) {
   const nameId = useId();
   const fullName = `${trainer.firstName} ${trainer.lastName}`;
   return (
@@ -31,8 +30,7 @@ export function TrainerCard({ trainer, isFirstInView = false }: { trainer: Train
             alt={fullName}
             width={320}
             height={320}
-            loading={isFirstInView ? 'eager' : 'lazy'}
-            fetchPriority={isFirstInView ? 'high' : undefined}
+            loading="lazy"
             decoding="async"
             className="size-full object-cover transition-transform duration-200 motion-safe:group-hover:scale-[1.03]"
           />

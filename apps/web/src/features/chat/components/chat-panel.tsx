@@ -1,15 +1,11 @@
 import { MessageCircle, X } from 'lucide-react';
-import { lazy, Suspense, useEffect, useId } from 'react';
+import { useId } from 'react';
 import { CHAT_MSG, ROLE_MSG } from '@spotter/shared';
 import { useChatViewer } from '@/lib/api/chats';
 import { cn } from '@/lib/cn';
 import { useSession } from '@/lib/session';
 import { notify } from '@/lib/toast';
-
-// The conversation and its composer (react-hook-form, zod) load only for a user, who may chat; a
-// visitor or a trainer gets a toast instead and never needs them.
-const loadConversation = () => import('./conversation');
-const Conversation = lazy(() => loadConversation().then((m) => ({ default: m.Conversation })));
+import { Conversation } from './conversation';
 
 type ChatPanelProps = {
   trainer: { _id: string; firstName: string; lastName: string };
@@ -46,10 +42,6 @@ export function ChatPanel({ trainer, isOpen, onOpenChange }: ChatPanelProps) {
   const mayChat = useChatPermission();
   const panelId = useId();
   const isShown = isOpen && viewer?.role === 'user';
-  const canChat = viewer?.role === 'user';
-  useEffect(() => {
-    if (canChat) void loadConversation();
-  }, [canChat]);
 
   const toggle = () => {
     if (isShown) onOpenChange(false);
@@ -77,25 +69,14 @@ export function ChatPanel({ trainer, isOpen, onOpenChange }: ChatPanelProps) {
               <X className="size-5" aria-hidden="true" />
             </button>
           </div>
-          {/* until its code is here, the conversation's own loading state (spec: 'Loading...') */}
-          <Suspense
-            fallback={
-              <div className="flex flex-1">
-                <p role="status" className="m-auto text-sm text-muted">
-                  Loading...
-                </p>
-              </div>
-            }
-          >
-            <Conversation
-              viewer={viewer}
-              counterpart={{ id: trainer._id, firstName: trainer.firstName }}
-              emptyText="Message Me Now!"
-              sentMessage={CHAT_MSG.sentFromProfile}
-              refusal={() => !mayChat()}
-              className="flex-1"
-            />
-          </Suspense>
+          <Conversation
+            viewer={viewer}
+            counterpart={{ id: trainer._id, firstName: trainer.firstName }}
+            emptyText="Message Me Now!"
+            sentMessage={CHAT_MSG.sentFromProfile}
+            refusal={() => !mayChat()}
+            className="flex-1"
+          />
         </section>
       )}
       <button
