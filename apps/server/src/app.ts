@@ -16,6 +16,7 @@ import { createTokenService } from './lib/tokens';
 import { createAuth } from './plugins/auth';
 import { clientErrorHandler, frameworkErrors, registerApiNotFound, registerErrorHandling } from './plugins/errors';
 import { registerAbsoluteUrls } from './plugins/absolute-urls';
+import { registerMetrics } from './plugins/metrics';
 import { registerNulGuard } from './plugins/nul-guard';
 import { registerWeb } from './plugins/web';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
@@ -67,6 +68,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerNulGuard(app);
+  registerMetrics(app);
   registerAbsoluteUrls(app, config.publicUrl);
   // how long the server spent on an API answer, for benchmarks and browser dev tools; off in
   // production unless SERVER_TIMING=true, since timings help whoever probes the server
