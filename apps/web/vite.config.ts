@@ -1,32 +1,57 @@
 import { fileURLToPath, URL } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import type { HtmlTagDescriptor, Plugin } from 'vite';
+import type { HtmlTagDescriptor, Plugin, Rollup } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const API_TARGET = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
 
 /**
- * The home route is lazy like every other route, so without a hint the browser would fetch it
- * only after the entry chunk ran (a request waterfall on the landing page). This adds
- * modulepreload links for the home chunk and preload links for the latin heading and body fonts,
- * so they download in parallel with the entry chunk and text never swaps (no layout shift).
+ * The entry (main.tsx) only starts the first screen's chunk and then imports the app (app/start.tsx:
+ * React, the router, the layout) dynamically, so without hints the browser would fetch the app only
+ * after the entry ran, and the landing page's chunk only after the app ran. This adds modulepreload
+ * links for the app chunk and everything it imports, and for the home chunk, and preload links for the
+ * latin heading and body fonts, so they download in parallel with the entry and text never swaps
+ * (no layout shift).
  */
-function preloadLanding(): Plugin {
+function preloadApp(): Plugin {
   return {
-    name: 'spotter:preload-landing',
+    name: 'spotter:preload-app',
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
       handler(_html, ctx) {
         const bundle = ctx.bundle;
         if (!bundle) return;
-        const tags: HtmlTagDescriptor[] = [];
+        const chunks = new Map<string, Rollup.OutputChunk>();
+        for (const file of Object.values(bundle)) if (file.type === 'chunk') chunks.set(file.fileName, file);
+        /** A chunk and every chunk it imports statically, depth first. */
+        const withImports = (name: string, into = new Set<string>()) => {
+          if (into.has(name)) return into;
+          into.add(name);
+          for (const imported of chunks.get(name)?.imports ?? []) withImports(imported, into);
+          return into;
+        };
         // Chunks the entry imports statically are preloaded by Vite already.
         const entryDeps = new Set<string>();
-        for (const file of Object.values(bundle)) {
-          if (file.type === 'chunk' && file.isEntry) [file.fileName, ...file.imports].forEach((name) => entryDeps.add(name));
+        for (const chunk of chunks.values()) if (chunk.isEntry) withImports(chunk.fileName, entryDeps);
+        const preloaded = new Set<string>();
+        const byModule = (suffix: string) => {
+          const chunk = [...chunks.values()].find((c) => c.moduleIds.some((id) => id.endsWith(suffix)));
+          if (!chunk) throw new Error(`spotter:preload-app: no chunk for ${suffix}`);
+          return chunk.fileName;
+        };
+        for (const name of [
+          ...withImports(byModule('/src/app/start.tsx')),
+          ...withImports(byModule('/features/landing/components/home-page.tsx')),
+        ]) {
+          if (!entryDeps.has(name)) preloaded.add(name);
         }
+        const tags: HtmlTagDescriptor[] = [...preloaded].map((name) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: '', href: `/${name}` },
+          injectTo: 'head',
+        }));
         for (const file of Object.values(bundle)) {
           if (file.type === 'asset' && /^assets\/(outfit|inter)-latin-wght-normal-.*\.woff2$/.test(file.fileName)) {
             tags.push({
@@ -35,12 +60,6 @@ function preloadLanding(): Plugin {
               injectTo: 'head',
             });
           }
-          if (file.type === 'chunk' && file.facadeModuleId?.endsWith('/features/landing/components/home-page.tsx')) {
-            for (const name of [file.fileName, ...file.imports]) {
-              if (entryDeps.has(name)) continue;
-              tags.push({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: '', href: `/${name}` }, injectTo: 'head' });
-            }
-          }
         }
         return tags;
       },
@@ -48,8 +67,108 @@ function preloadLanding(): Plugin {
   };
 }
 
+/**
+ * The app's one stylesheet (Tailwind, about 11 KB gzip) goes into index.html as a <style>, so the
+ * first paint waits for no request but the page itself (on a phone the stylesheet was a render-blocking
+ * round trip, sharing the line with the scripts and fonts). The CSP allows inline styles.
+ *
+ * Vite's preloader, asked for a chunk, also loads that chunk's CSS unless the page has a
+ * `<link rel="stylesheet">` with its address: a disabled one stands for the inlined sheet, and a
+ * disabled stylesheet is never fetched. Hence also the check that there is exactly one stylesheet:
+ * a second (a lazily loaded component's own CSS) would need this reconsidered.
+ */
+function inlineCss(): Plugin {
+  return {
+    name: 'spotter:inline-css',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return;
+        const sheets = Object.values(bundle).filter((file) => file.type === 'asset' && file.fileName.endsWith('.css'));
+        if (sheets.length !== 1) throw new Error(`spotter:inline-css: expected one stylesheet, found ${sheets.length}`);
+        const [sheet] = sheets as Rollup.OutputAsset[];
+        const link = new RegExp(`<link rel="stylesheet"[^>]*href="/${sheet.fileName}"[^>]*>`);
+        if (!link.test(html)) throw new Error(`spotter:inline-css: index.html does not link ${sheet.fileName}`);
+        const css = String(sheet.source).replaceAll('</style', '<\\/style');
+        return html.replace(
+          link,
+          () => `<style>${css}</style>\n    <link rel="stylesheet" href="/${sheet.fileName}" disabled />`,
+        );
+      },
+    },
+  };
+}
+
+/**
+ * Which chunk a module goes to (the `codeSplitting` groups below), worked out from the module graph
+ * once it is known (buildEnd runs before the chunks are made). On a phone every request costs a
+ * round trip and HTTP/1.1 allows six at once, so a screen should need a handful of files rather than
+ * dozens of 1 KB ones, without loading code it does not use:
+ * - `boot`: what the entry (main.tsx) imports. It must not wait for React.
+ * - `app`: the app shell every screen runs, what app/start.tsx imports however deep (layout, header,
+ *   lib), apart from `boot`. lucide-react's index re-exports every icon, so every icon the app uses
+ *   lands here too: about 5 KB gzip, for one request instead of a dozen tiny ones.
+ * - `common`: the small app modules and icons that several screens share and that reach no heavy
+ *   library (zod, forms, dialogs), so sharing them costs a screen little.
+ * The shared package's modules are left to the bundler, so a screen runs only the schemas it uses.
+ * Each set is empty until a build has run buildEnd.
+ */
+const chunkOf = { boot: new Set<string>(), app: new Set<string>(), common: new Set<string>() };
+
+const HEAVY = /node_modules[\\/](zod|react-hook-form|@hookform|@radix-ui)[\\/]/;
+const APP_SOURCE = /apps[\\/]web[\\/]src[\\/]|node_modules[\\/]lucide-react[\\/]/;
+
+function planChunks(): Plugin {
+  return {
+    name: 'spotter:plan-chunks',
+    apply: 'build',
+    buildEnd(error) {
+      if (error) return;
+      const moduleIds = [...this.getModuleIds()];
+      const importsOf = (id: string) => this.getModuleInfo(id)?.importedIds ?? [];
+      const closureOf = (suffix: string) => {
+        const root = moduleIds.find((id) => id.endsWith(suffix));
+        if (!root) throw new Error(`spotter:plan-chunks: ${suffix} is not in the build`);
+        const found = new Set<string>();
+        const stack = [root];
+        while (stack.length) {
+          const id = stack.pop()!;
+          if (found.has(id)) continue;
+          found.add(id);
+          stack.push(...importsOf(id));
+        }
+        return found;
+      };
+      /** Whether a module or anything it imports statically matches `pattern`. */
+      const reaches = (pattern: RegExp) => {
+        const known = new Map<string, boolean>();
+        const check = (id: string): boolean => {
+          if (pattern.test(id)) return true;
+          if (!known.has(id)) {
+            known.set(id, false); // an import cycle: decided by the other modules in it
+            known.set(id, importsOf(id).some(check));
+          }
+          return known.get(id)!;
+        };
+        return check;
+      };
+      const isHeavy = reaches(HEAVY);
+      const entry = closureOf('/src/main.tsx');
+      const shell = closureOf('/src/app/start.tsx');
+      for (const set of Object.values(chunkOf)) set.clear();
+      for (const id of entry) if (!id.endsWith('/src/main.tsx')) chunkOf.boot.add(id);
+      for (const id of shell) if (!entry.has(id)) chunkOf.app.add(id);
+      for (const id of moduleIds) {
+        if (APP_SOURCE.test(id) && !entry.has(id) && !shell.has(id) && !isHeavy(id)) chunkOf.common.add(id);
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), preloadLanding()],
+  plugins: [react(), tailwindcss(), planChunks(), preloadApp(), inlineCss()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
@@ -58,13 +177,32 @@ export default defineConfig({
     emptyOutDir: true,
     rolldownOptions: {
       output: {
-        // Named vendor chunks: readable build output, and they stay cached across app releases.
-        advancedChunks: {
+        // Named chunks (see planChunks); vendor chunks also stay cached across app releases. A group
+        // of higher priority takes its modules first.
+        codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
-            { name: 'router', test: /node_modules[\\/]react-router[\\/]/ },
-            { name: 'forms', test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]/ },
-            { name: 'toasts', test: /node_modules[\\/]sonner[\\/]/ },
+            // what every screen runs: React, the router, React Query
+            {
+              name: 'vendor',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/,
+              priority: 30,
+            },
+            { name: 'boot', test: (id) => chunkOf.boot.has(id), priority: 28, includeDependenciesRecursively: false },
+            { name: 'app', test: (id) => chunkOf.app.has(id), priority: 25, includeDependenciesRecursively: false },
+            // for the screens that validate (a form, the trainer list's address); not the landing page
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 20 },
+            { name: 'forms', test: /node_modules[\\/](react-hook-form|@hookform)[\\/]/, priority: 20 },
+            { name: 'toasts', test: /node_modules[\\/]sonner[\\/]/, priority: 20 },
+            { name: 'dialog', test: /node_modules[\\/]@radix-ui[\\/]/, priority: 20 },
+            {
+              name: 'common',
+              test: (id) => chunkOf.common.has(id),
+              minShareCount: 2,
+              // the bigger ones (the account layout, the blog posts, chat's API) stay with the screens using them
+              maxModuleSize: 6000,
+              priority: 10,
+              includeDependenciesRecursively: false,
+            },
           ],
         },
       },

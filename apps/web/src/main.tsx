@@ -1,18 +1,14 @@
+// first, before any chunk with zod in it loads
+import './lib/zod-jitless';
 import '@fontsource-variable/inter/wght.css';
 import '@fontsource-variable/outfit/wght.css';
 import './index.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
-import { AppProvider } from './app/provider';
-import { createRouter } from './app/router';
+import { preloadFirstScreen } from './app/screens';
 
-const router = createRouter();
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppProvider>
-      <RouterProvider router={router} />
-    </AppProvider>
-  </StrictMode>,
-);
+/**
+ * The entry is small and holds no React: it asks for the first screen's chunk and data at once,
+ * then loads the app (React, the router; index.html preloads them), so the screen's code downloads
+ * alongside the app's instead of after it has run (DECISIONS 8).
+ */
+preloadFirstScreen(window.location);
+void import('./app/start').then(({ start }) => start(document.getElementById('root')!));

@@ -19,6 +19,16 @@ describe('TrainerCard', () => {
     expect(link).toHaveAccessibleDescription('Nadia Samir');
   });
 
+  it('loads the picture lazily, or at once and first when the card opens a list', () => {
+    const { unmount } = renderWithProviders(<TrainerCard trainer={makeTrainer()} />);
+    expect(screen.getByRole('img', { name: 'Nadia Samir' })).toHaveAttribute('loading', 'lazy');
+    expect(screen.getByRole('img', { name: 'Nadia Samir' })).not.toHaveAttribute('fetchpriority');
+    unmount();
+    renderWithProviders(<TrainerCard trainer={makeTrainer()} isFirstInView />);
+    expect(screen.getByRole('img', { name: 'Nadia Samir' })).toHaveAttribute('loading', 'eager');
+    expect(screen.getByRole('img', { name: 'Nadia Samir' })).toHaveAttribute('fetchpriority', 'high');
+  });
+
   it('toggles the heart and rewrites `favorites` in local storage each time', async () => {
     const fetchMock = stubApi();
     localStorage.setItem('favorites', JSON.stringify(['other']));

@@ -16,9 +16,10 @@ type TrainerSummary = Pick<
 /**
  * The one trainer card (DESIGN.md "Trainer card"): the list, the landing page's top trainers and
  * the profile's favourites, each a section's h3. The whole card opens the profile through the stretched 'View profile'
- * link; the heart above it is a button of its own.
+ * link; the heart above it is a button of its own. `isFirstInView`: the picture is likely the page's
+ * largest paint (the first row of a list), so it loads at once and first rather than lazily.
  */
-export function TrainerCard({ trainer }: { trainer: TrainerSummary }) {
+export function TrainerCard({ trainer, isFirstInView = false }: { trainer: TrainerSummary; isFirstInView?: boolean }) {
   const nameId = useId();
   const fullName = `${trainer.firstName} ${trainer.lastName}`;
   return (
@@ -30,7 +31,8 @@ export function TrainerCard({ trainer }: { trainer: TrainerSummary }) {
             alt={fullName}
             width={320}
             height={320}
-            loading="lazy"
+            loading={isFirstInView ? 'eager' : 'lazy'}
+            fetchPriority={isFirstInView ? 'high' : undefined}
             decoding="async"
             className="size-full object-cover transition-transform duration-200 motion-safe:group-hover:scale-[1.03]"
           />

@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import { findToast, jsonResponse } from '@/testing/render';
-import { mergeFavoritesAfterLogin, SAVE_FAVORITE_FAILED, useFavorites, useToggleFavorite } from './favorites';
+import { FAVORITES_LIMITS as SHARED_FAVORITES_LIMITS } from '@spotter/shared';
+import { FAVORITES_LIMITS, mergeFavoritesAfterLogin, SAVE_FAVORITE_FAILED, useFavorites, useToggleFavorite } from './favorites';
 
 const stored = () => JSON.parse(localStorage.getItem('favorites') ?? 'null') as unknown;
 
@@ -37,6 +38,10 @@ function deferred() {
 }
 
 describe('favourites', () => {
+  it('keeps the limits the server enforces', () => {
+    expect(FAVORITES_LIMITS).toEqual(SHARED_FAVORITES_LIMITS);
+  });
+
   it('a logged-in user sees a change at once, saves it on the server and keeps its answer', async () => {
     logInAs('user', 'token-toggle');
     const put = deferred();

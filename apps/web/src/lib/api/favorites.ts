@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
-import { FAVORITES_LIMITS, type TFavoritesResponse } from '@spotter/shared';
+import type { TFavoritesResponse } from '@spotter/shared';
 import { ApiError, apiRequest } from '../api-client';
 import { useSession } from '../session';
 import { storage } from '../storage';
@@ -21,6 +21,12 @@ const favoriteKeys = {
   all: ['favorites'] as const,
   ids: (owner: Owner) => [...favoriteKeys.all, 'ids', owner] as const,
 };
+
+/**
+ * FAVORITES_LIMITS of @spotter/shared, repeated here: a value imported from there loads zod and every
+ * schema with it, and the hearts are on the landing page (favorites.test.tsx checks they agree).
+ */
+export const FAVORITES_LIMITS = { max: 500, idMax: 64 } as const;
 
 export const SAVE_FAVORITE_FAILED = 'Could not save your favourite. Please try again.';
 

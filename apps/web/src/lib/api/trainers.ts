@@ -1,7 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { TTrainerProfile, TTrainersQuery, TTrainersResponse } from '@spotter/shared';
 import { apiRequest } from '../api-client';
+import { takeEarly } from '../early-requests';
 import { shouldRetry } from '../query-client';
+import { trainerPath, trainersPath } from './trainer-paths';
 
 /**
  * Trainers (GET /api/trainers, GET /api/trainerData/:id): the one fetcher per endpoint and the
@@ -19,18 +21,11 @@ export const trainerKeys = {
   byIds: (ids: string[]) => [...trainerKeys.all, 'by-ids', ids] as const,
 };
 
-/** The query string the server takes (DECISIONS 13), in the query's order; unset values are left out. */
-function toSearchString(query: TrainersQuery) {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined) params.set(key, String(value));
-  }
-  return params.toString();
-}
-
-/** GET /api/trainers: one page of listed trainers and how many match. */
-const getTrainers = (query: TrainersQuery, signal?: AbortSignal) =>
-  apiRequest<TTrainersResponse>(`/trainers?${toSearchString(query)}`, { signal });
+/** GET /api/trainers: one page of listed trainers and how many match (the page load's early answer when it has one). */
+const getTrainers = (query: TrainersQuery, signal?: AbortSignal) => {
+  const path = trainersPath(query);
+  return takeEarly<TTrainersResponse>(path) ?? apiRequest<TTrainersResponse>(path, { signal });
+};
 
 /**
  * A list people are waiting to browse: one quick retry, then the error with its Retry button
@@ -78,9 +73,9 @@ export function useTrainers(query: TrainersQuery, { enabled = true, isKeepingPre
 
 /** GET /api/trainerData/:id, the public profile with subscribers (no contact data, DECISIONS 26). 404 until listed. */
 const getTrainer = async (id: string, signal?: AbortSignal) => {
-  const { trainerData } = await apiRequest<{ trainerData: TTrainerProfile }>(`/trainerData/${encodeURIComponent(id)}`, {
-    signal,
-  });
+  const path = trainerPath(id);
+  type Answer = { trainerData: TTrainerProfile };
+  const { trainerData } = await (takeEarly<Answer>(path) ?? apiRequest<Answer>(path, { signal }));
   return trainerData;
 };
 

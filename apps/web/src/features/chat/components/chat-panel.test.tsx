@@ -49,7 +49,9 @@ describe('ChatPanel', () => {
     const panel = screen.getByRole('region', { name: 'Chat with Nadia' });
     expect(openButton()).toHaveAttribute('aria-expanded', 'true');
     expect(within(panel).getByRole('status')).toHaveTextContent('Loading...');
-    expect(fetch).toHaveBeenCalledWith('/api/chats/t1?', expect.anything());
+    // the conversation's code loads first (its own chunk), then it asks
+    await waitFor(() => expect(fetch).toHaveBeenCalledWith('/api/chats/t1?', expect.anything()));
+    expect(within(panel).getByRole('status')).toHaveTextContent('Loading...');
 
     act(() => answer(jsonResponse({ allMessages: [], hasMore: false })));
     expect(await within(panel).findByText('Message Me Now!')).toBeInTheDocument();

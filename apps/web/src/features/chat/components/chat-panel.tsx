@@ -1,11 +1,15 @@
 import { MessageCircle, X } from 'lucide-react';
-import { useId } from 'react';
+import { lazy, Suspense, useEffect, useId } from 'react';
 import { CHAT_MSG, ROLE_MSG } from '@spotter/shared';
 import { useChatViewer } from '@/lib/api/chats';
 import { cn } from '@/lib/cn';
 import { useSession } from '@/lib/session';
 import { notify } from '@/lib/toast';
-import { Conversation } from './conversation';
+
+// The conversation and its composer (react-hook-form, zod) load only for a user, who may chat; a
+// visitor or a trainer gets a toast instead and never needs them.
+const loadConversation = () => import('./conversation');
+const Conversation = lazy(() => loadConversation().then((m) => ({ default: m.Conversation })));
 
 type ChatPanelProps = {
   trainer: { _id: string; firstName: string; lastName: string };
@@ -42,6 +46,10 @@ export function ChatPanel({ trainer, isOpen, onOpenChange }: ChatPanelProps) {
   const mayChat = useChatPermission();
   const panelId = useId();
   const isShown = isOpen && viewer?.role === 'user';
+  const canChat = viewer?.role === 'user';
+  useEffect(() => {
+    if (canChat) void loadConversation();
+  }, [canChat]);
 
   const toggle = () => {
     if (isShown) onOpenChange(false);
@@ -69,14 +77,25 @@ export function ChatPanel({ trainer, isOpen, onOpenChange }: ChatPanelProps) {
               <X className="size-5" aria-hidden="true" />
             </button>
           </div>
-          <Conversation
-            viewer={viewer}
-            counterpart={{ id: trainer._id, firstName: trainer.firstName }}
-            emptyText="Message Me Now!"
-            sentMessage={CHAT_MSG.sentFromProfile}
-            refusal={() => !mayChat()}
-            className="flex-1"
-          />
+          {/* until its code is here, the conversation's own loading state (spec: 'Loading...') */}
+          <Suspense
+            fallback={
+              <div className="flex flex-1">
+                <p role="status" className="m-auto text-sm text-muted">
+                  Loading...
+                </p>
+              </div>
+            }
+          >
+            <Conversation
+              viewer={viewer}
+              counterpart={{ id: trainer._id, firstName: trainer.firstName }}
+              emptyText="Message Me Now!"
+              sentMessage={CHAT_MSG.sentFromProfile}
+              refusal={() => !mayChat()}
+              className="flex-1"
+            />
+          </Suspense>
         </section>
       )}
       <button

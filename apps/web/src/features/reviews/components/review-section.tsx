@@ -1,3 +1,4 @@
+import { lazy, Suspense, useEffect } from 'react';
 import { Link } from 'react-router';
 import { LogIn } from 'lucide-react';
 import { SERVER_MSG } from '@spotter/shared';
@@ -10,8 +11,17 @@ import { useOwnAccount } from '@/lib/api/accounts';
 import { useReviews } from '@/lib/api/reviews';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
-import { ReviewForm } from './review-form';
 import { ReviewList, ReviewListSkeleton } from './review-list';
+
+// The form (with react-hook-form and zod) loads only for someone logged in, while the reviews load.
+const loadReviewForm = () => import('./review-form');
+const ReviewForm = lazy(() => loadReviewForm().then((m) => ({ default: m.ReviewForm })));
+
+const formPending = (
+  <div className="flex min-h-40 items-center justify-center rounded-card border border-line bg-surface">
+    <Spinner label="Loading the review form…" />
+  </div>
+);
 
 type ReviewSectionProps = {
   trainerId: string;
@@ -28,6 +38,10 @@ export function ReviewSection({ trainerId, firstName, isOwnProfile = false }: Re
   const { isLoggedIn, token, role } = useSession();
   const reviews = useReviews(trainerId, token, { enabled: isLoggedIn });
   const account = useOwnAccount(role === 'user' ? role : null, { enabled: isLoggedIn });
+  const isFormShown = isLoggedIn && !isOwnProfile;
+  useEffect(() => {
+    if (isFormShown) void loadReviewForm();
+  }, [isFormShown]);
 
   if (!isLoggedIn) {
     return (
@@ -45,16 +59,16 @@ export function ReviewSection({ trainerId, firstName, isOwnProfile = false }: Re
   return (
     <div className="space-y-6">
       {isOwnProfile ? null : reviews.isPending || account.isLoading ? (
-        <div className="flex min-h-40 items-center justify-center rounded-card border border-line bg-surface">
-          <Spinner label="Loading the review form…" />
-        </div>
+        formPending
       ) : account.data?.emailVerified === false ? (
         <Alert tone="warning" isLive={false} action={<ResendVerificationButton />}>
           {SERVER_MSG.verifyToReview}
         </Alert>
       ) : (
         // Mounted once the caller's own review is known, so the form starts with it.
-        <ReviewForm trainerId={trainerId} firstName={firstName} myReview={myReview} />
+        <Suspense fallback={formPending}>
+          <ReviewForm trainerId={trainerId} firstName={firstName} myReview={myReview} />
+        </Suspense>
       )}
 
       <div>

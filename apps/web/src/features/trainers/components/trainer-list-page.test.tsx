@@ -128,4 +128,21 @@ describe('TrainerListPage', () => {
 
     await waitFor(() => expect(callsOf(fetchMock)).toContain('GET /api/trainers?sort=rating&page=1&limit=24&ids=a%2Cb'));
   });
+
+  it('opens the filters of small screens in a sheet, loaded on first use, and returns focus on closing', async () => {
+    stubApi(trainersRoute(() => jsonResponse(listAnswer([makeTrainer()], 48))));
+    const { user } = renderList('/trainers?gender=female');
+    await screen.findByText('48 trainers');
+    const button = screen.getByRole('button', { name: 'Filters' });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+
+    await user.click(button);
+    const sheet = await screen.findByRole('dialog', { name: 'Filters' });
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(within(sheet).getByLabelText('Gender')).toHaveValue('female');
+
+    await user.click(within(sheet).getByRole('button', { name: 'Show 48 trainers' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(button).toHaveFocus();
+  });
 });

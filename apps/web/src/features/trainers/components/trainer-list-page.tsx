@@ -1,12 +1,13 @@
+import { lazy, Suspense, useDeferredValue, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Heart, SearchX, SlidersHorizontal } from 'lucide-react';
 import type { TTrainersResponse } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
-import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { TrainerCard, TrainerCardSkeleton } from '@/components/trainer-card';
 import { errorMessage } from '@/lib/api-client';
 import { useFavorites } from '@/lib/api/favorites';
+import { LIST_FIRST_ROW } from '@/lib/api/trainer-paths';
 import { useTrainers } from '@/lib/api/trainers';
 import { cn } from '@/lib/cn';
 import { formatCount } from '@/lib/format';
@@ -22,6 +23,9 @@ import { Pagination } from './pagination';
 import { SelectField } from './select-field';
 import { TrainerFilters } from './trainer-filters';
 import { TrainerSearchBox } from './trainer-search-box';
+
+const loadFiltersSheet = () => import('./filters-sheet');
+const FiltersSheet = lazy(() => loadFiltersSheet().then((m) => ({ default: m.FiltersSheet })));
 
 const sortOptions: Array<{ value: TrainerSort; label: string }> = [
   { value: 'rating', label: 'Best rated' },
@@ -91,11 +95,20 @@ export function TrainerListPage() {
   const trainers = useTrainers(query, { isKeepingPrevious: true });
 
   const hrefFor = (page: number) => `?${writeTrainerSearch({ ...search, page }, params).toString()}`;
-  const data = trainers.data;
+  // A new answer's cards render in the background, in slices the browser can interrupt, rather than
+  // in one long task when it arrives (on a phone that task blocked input for a few hundred ms); what
+  // was shown stays until then, dimmed like a page that is still loading.
+  const data = useDeferredValue(trainers.data);
+  const isStale = trainers.isPlaceholderData || data !== trainers.data;
   const pageCount = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
 
   const filters = <TrainerFilters search={search} onChange={update} onClear={clearFilters} favoriteCount={favoriteIds.length} />;
   const filterCount = activeFilterCount(search);
+  // The sheet of small screens and its dialog code load on first use, warmed up on pointer or focus.
+  const [isSheetOpen, setIsSheetOpen] = useState(false);
+  const [wasSheetOpened, setWasSheetOpened] = useState(false);
+  const filtersButtonRef = useRef<HTMLButtonElement>(null);
+  const warmUpSheet = () => void loadFiltersSheet();
 
   // On an error the alert below says it, once.
   let status = 'Loading trainers…';
@@ -133,25 +146,39 @@ export function TrainerListPage() {
               {status}
             </p>
             <div className="flex w-full items-center gap-2 sm:w-auto">
-              <Dialog>
-                <DialogTrigger asChild>
-                  <Button variant="outline" className="shrink-0 lg:hidden">
-                    <SlidersHorizontal className="size-4" aria-hidden="true" />
-                    Filters
-                    {filterCount > 0 && (
-                      <span aria-hidden="true" className="rounded-full bg-ink px-2 text-xs text-on-ink">
-                        {filterCount}
-                      </span>
-                    )}
-                  </Button>
-                </DialogTrigger>
-                <DialogContent title="Filters" variant="sheet">
-                  {filters}
-                  <DialogClose asChild>
-                    <Button className="mt-6 w-full">{data ? `Show ${resultCountText(data)}` : 'Show results'}</Button>
-                  </DialogClose>
-                </DialogContent>
-              </Dialog>
+              <Button
+                ref={filtersButtonRef}
+                variant="outline"
+                className="shrink-0 lg:hidden"
+                aria-haspopup="dialog"
+                aria-expanded={isSheetOpen}
+                onPointerEnter={warmUpSheet}
+                onFocus={warmUpSheet}
+                onClick={() => {
+                  setWasSheetOpened(true);
+                  setIsSheetOpen(true);
+                }}
+              >
+                <SlidersHorizontal className="size-4" aria-hidden="true" />
+                Filters
+                {filterCount > 0 && (
+                  <span aria-hidden="true" className="rounded-full bg-ink px-2 text-xs text-on-ink">
+                    {filterCount}
+                  </span>
+                )}
+              </Button>
+              {wasSheetOpened && (
+                <Suspense fallback={null}>
+                  <FiltersSheet
+                    isOpen={isSheetOpen}
+                    onOpenChange={setIsSheetOpen}
+                    returnFocusTo={filtersButtonRef}
+                    showLabel={data ? `Show ${resultCountText(data)}` : 'Show results'}
+                  >
+                    {filters}
+                  </FiltersSheet>
+                </Suspense>
+              )}
               <SelectField
                 label="Sort by"
                 isInline
@@ -192,15 +219,15 @@ export function TrainerListPage() {
               />
             ) : (
               <ul
-                aria-busy={trainers.isPlaceholderData || undefined}
+                aria-busy={isStale || undefined}
                 className={cn(
                   'grid gap-6 transition-opacity duration-150 sm:grid-cols-2 xl:grid-cols-3',
-                  trainers.isPlaceholderData && 'opacity-60',
+                  isStale && 'opacity-60',
                 )}
               >
-                {data.viewAllTrainers.map((trainer) => (
+                {data.viewAllTrainers.map((trainer, index) => (
                   <li key={trainer._id}>
-                    <TrainerCard trainer={trainer} />
+                    <TrainerCard trainer={trainer} isFirstInView={index < LIST_FIRST_ROW} />
                   </li>
                 ))}
               </ul>

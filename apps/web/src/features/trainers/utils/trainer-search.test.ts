@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FIRST_TRAINERS_QUERY, trainersPath } from '@/lib/api/trainer-paths';
 import { parseTrainerSearch, toTrainersQuery, writeTrainerSearch } from './trainer-search';
 
 const parse = (search: string) => parseTrainerSearch(new URLSearchParams(search));
@@ -34,6 +35,12 @@ describe('the trainer list address', () => {
     const written = writeTrainerSearch(search);
     expect(written.toString()).toBe('gender=male&sort=newest&page=2');
     expect(parseTrainerSearch(written)).toEqual(search);
+  });
+
+  it('asks for what the page load requests early when the address holds no search', () => {
+    const query = toTrainersQuery(parse(''), []);
+    expect(trainersPath(query)).toBe(trainersPath(FIRST_TRAINERS_QUERY));
+    expect(trainersPath(query)).toBe('/trainers?sort=rating&page=1&limit=24');
   });
 
   it('asks the server for a backwards price range the right way round', () => {
