@@ -54,6 +54,8 @@ test('the header lifts after 50 px and back-to-top appears after 500 px', async 
   await page.goto('/');
   const header = page.getByRole('banner');
   const backToTop = page.getByRole('button', { name: 'Back to top', exact: true });
+  // index.html paints a static header first; until the page's content is there, there is nothing to scroll
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(header).not.toHaveAttribute('data-stuck');
   await expect(backToTop).toHaveCount(0);
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { rememberTrainerSearch } from '../utils/last-search';
 import { parseTrainerSearch, writeTrainerSearch, type TrainerSearch } from '../utils/trainer-search';
@@ -18,16 +18,18 @@ export function useTrainerSearch() {
   const query = params.toString();
   useEffect(() => rememberTrainerSearch(query), [query]);
 
+  // React Router's functional setSearchParams hands every call the params of the last render, not
+  // those of the call before it: two changes before the next render (a filter, then the sort) would
+  // keep only the second. Each change builds on the last one written until the URL catches up.
+  const written = useRef({ seen: params, latest: params });
+  if (written.current.seen !== params) written.current = { seen: params, latest: params };
+
   const update = useCallback(
     (change: Partial<TrainerSearch>, { replace = false }: UpdateOptions = {}) => {
-      setParams(
-        (current) => {
-          const previous = parseTrainerSearch(current);
-          const next = { ...previous, page: 1, ...change };
-          return writeTrainerSearch(next, current);
-        },
-        { replace, preventScrollReset: true },
-      );
+      const current = written.current.latest;
+      const next = writeTrainerSearch({ ...parseTrainerSearch(current), page: 1, ...change }, current);
+      written.current.latest = next;
+      setParams(next, { replace, preventScrollReset: true });
     },
     [setParams],
   );
