@@ -1,4 +1,12 @@
-import { CHAT_LIMITS, CHAT_MSG, WS_CLOSE, ZWsClientFrame, type Role, type TWsServerFrame } from '@spotter/shared';
+import {
+  CHAT_LIMITS,
+  CHAT_MSG,
+  WS_CLOSE,
+  ZWsClientFrame,
+  type Role,
+  type TChatMessage,
+  type TWsServerFrame,
+} from '@spotter/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { Db } from '../../db/client';
@@ -180,7 +188,17 @@ export function createChatHub(deps: {
       if (!to.length) return;
       let frame: TWsServerFrame;
       if (event.k === 'm') {
-        const message = await service.messageForPush(event.id);
+        let message: TChatMessage | undefined;
+        try {
+          message = await service.messageForPush(event.id);
+        } catch (err) {
+          // the message is stored but could not be read now (a pool timeout under load): rather than
+          // drop the push, the participants' clients fetch what they missed (`after`)
+          log.warn({ err, messageId: event.id }, 'chat push read failed; participants told to resync');
+          const data = JSON.stringify({ type: 'resync' } satisfies TWsServerFrame);
+          for (const c of to) sendRaw(c, data);
+          return;
+        }
         if (!message) return;
         frame = { type: 'message', message };
       } else if (event.k === 'r') {
