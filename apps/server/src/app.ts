@@ -8,15 +8,16 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { z } from 'zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
-import { createRateLimiter } from './lib/rate-limiter';
+import { registerRateLimits } from './lib/rate-limiter';
 import { createJobRunner } from './lib/jobs';
-import { loggerOptions } from './lib/logger';
+import { loggerOptions, requestIdOptions } from './lib/logger';
 import { CATALOGUE_CHANNEL, createReadCache } from './lib/read-cache';
 import { createTokenService } from './lib/tokens';
 import { createAuth } from './plugins/auth';
 import { clientErrorHandler, frameworkErrors, registerApiNotFound, registerErrorHandling } from './plugins/errors';
 import { registerAbsoluteUrls } from './plugins/absolute-urls';
 import { registerMetrics } from './plugins/metrics';
+import { registerRequestId } from './plugins/request-id';
 import { registerNulGuard } from './plugins/nul-guard';
 import { registerWeb } from './plugins/web';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
@@ -55,6 +56,8 @@ type AppDeps = {
 export async function buildApp({ config, database, mailer, logger = true, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ? loggerOptions(config.logLevel, logStream) : false,
+    // an incoming X-Request-Id (from the load balancer) when sane, else a new one; echoed in the answer
+    ...requestIdOptions(),
     bodyLimit: BODY_LIMIT,
     // `/api/trainerData/` is `/api/trainerData`, not the `:id` route with an empty id
     routerOptions: { ignoreTrailingSlash: true },
@@ -63,12 +66,24 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
     clientErrorHandler,
     // X-Forwarded-For is believed only from TRUST_PROXY's addresses; by default from nobody
     trustProxy: config.trustProxy.length ? config.trustProxy : false,
+    // slow clients (slowloris) lose their socket: headers, a whole request, silence, an idle keep-alive
+    // each have a deadline; a WebSocket is past all of them once upgraded (it has its own heartbeat)
+    http: {
+      headersTimeout: config.timeouts.headersMs,
+      requestTimeout: config.timeouts.requestMs,
+      // how often Node looks for requests past those deadlines (30 s by default)
+      connectionsCheckingInterval: Math.min(30_000, Math.ceil(config.timeouts.headersMs / 2)),
+    },
+    requestTimeout: config.timeouts.requestMs,
+    connectionTimeout: config.timeouts.idleMs,
+    keepAliveTimeout: config.timeouts.keepAliveMs,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerNulGuard(app);
-  registerMetrics(app);
+  registerMetrics(app, { env: config.env, token: config.metricsToken, database });
+  registerRequestId(app);
   registerAbsoluteUrls(app, config.publicUrl);
   // how long the server spent on an API answer, for benchmarks and browser dev tools; off in
   // production unless SERVER_TIMING=true, since timings help whoever probes the server
@@ -120,7 +135,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
     // everything spec section 7 calls, with the raw token in Authorization and JSON bodies
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type'],
-    exposedHeaders: ['Retry-After'],
+    exposedHeaders: ['Retry-After', 'X-Request-Id'],
     maxAge: 600,
   });
   await app.register(fastifyCompress, { global: true, threshold: 1024 });
@@ -150,17 +165,12 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   app.decorate('jobs', jobs);
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => jobs.stop());
-  const limit = {
-    perIp: createRateLimiter({ max: config.rateLimitMax, windowMs: 60_000, key: (req) => req.ip }),
-    perEmail: createRateLimiter({
-      max: Math.max(5, Math.floor(config.rateLimitMax / 2)),
-      windowMs: 60_000,
-      key: (req) => {
-        const email = (req.body as { email?: unknown } | undefined)?.email;
-        return typeof email === 'string' ? email.toLowerCase() : req.caller?.id;
-      },
-    }),
-  };
+  // per IP, e-mail and account, in Redis when REDIS_URL is set (docs/decisions/003-rate-limits.md)
+  const limits = await registerRateLimits(app, {
+    max: config.rateLimitMax,
+    redisUrl: config.redis.url,
+    redisPrefix: config.redis.prefix,
+  });
 
   // a new account's sign-up weight is the first point of its weight chart (the settings module's)
   const accounts = createAccountsService({
@@ -228,11 +238,11 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           }
         },
       );
-      await api.register(accountsRoutes(accounts, auth, limit));
+      await api.register(accountsRoutes(accounts, auth, limits));
       await api.register(
         googleSignInRoutes(
           createGoogleSignInService({ db: database.db, tokens, ...config.google, onRegistered: recordSignUpWeight }),
-          limit.perIp,
+          limits.perIp,
         ),
       );
       await api.register(
@@ -243,18 +253,20 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           createReviewsService({ db: database.db, accounts, bookings: bookingServices.bookings, catalogue: readCache }),
           auth,
           readCache,
+          limits,
         ),
       );
-      await api.register(favouritesRoutes(favourites, auth));
-      await api.register(newsletterRoutes(createNewsletterService({ db: database.db }), limit.perIp));
-      await api.register(chatsModule({ database, tokens, auth, mailer: mail, config }));
-      await api.register(bookingsModule({ database, auth, mailer: mail, config, jobs, services: bookingServices }));
+      await api.register(favouritesRoutes(favourites, auth, limits));
+      await api.register(newsletterRoutes(createNewsletterService({ db: database.db }), limits.perIp));
+      await api.register(chatsModule({ database, tokens, auth, mailer: mail, config, limits }));
+      await api.register(bookingsModule({ database, auth, mailer: mail, config, jobs, services: bookingServices, limits }));
       await api.register(avatarsRoutes);
-      await api.register(imagesRoutes(images, auth));
+      await api.register(imagesRoutes(images, auth, limits));
       await api.register(
         settingsRoutes(
           createSettingsService({ db: database.db, tokens, accounts, images, favourites, catalogue: readCache }),
           auth,
+          limits,
         ),
       );
     },

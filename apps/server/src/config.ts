@@ -7,7 +7,7 @@ import { MIN_KEY_BYTES } from './lib/tokens';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const SECRET_VARIABLES = ['JWT_SECRET', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL'];
+const SECRET_VARIABLES = ['JWT_SECRET', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'METRICS_TOKEN'];
 const SECRET_HINT = 'generate one with `openssl rand -base64 48`';
 
 /** Named ranges that Fastify's trustProxy (proxy-addr) understands. */
@@ -46,7 +46,15 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default('Spotter <no-reply@spotter.local>'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   CORS_ORIGINS: z.string().optional(),
-  REDIS_URL: z.string().optional(),
+  /** Rate-limit counters shared by every process; without it each process counts on its own. */
+  REDIS_URL: z
+    .string()
+    .refine((v) => /^rediss?:\/\//.test(v), 'must start with redis:// or rediss://')
+    .optional(),
+  /** Put before every Redis key, so several apps (or tests) can share one Redis. */
+  REDIS_PREFIX: z.string().default('spotter:'),
+  /** The bearer token of /api/metrics' scrapers; without it the endpoint is closed in production. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   WEB_DIST: z.string().optional(),
   /** Tests and benchmarks may turn the per-IP limits up; never 0 in production. */
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
@@ -58,6 +66,12 @@ const EnvSchema = z.object({
       (v) => /^(none|false)$/i.test(v ?? 'none') || splitList(v).every(isProxyAddress),
       'must be a comma-separated list of proxy addresses or CIDR ranges (e.g. 127.0.0.1 or 10.0.0.0/8), loopback, linklocal, uniquelocal, or none',
     ),
+  /** Slow clients (docs/decisions/003-rate-limits.md): how long headers, a whole request, an idle socket may take. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  /** Fastify's default: longer than load balancers keep idle connections (60 s), so none reuses one just closed. */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(72_000),
   /** OpenAPI at /api/docs; on by default outside production. */
   API_DOCS: z.stringbool({ error: 'must be true or false' }).optional(),
   /** Server-Timing header on API answers; on by default outside production. */
@@ -89,9 +103,15 @@ export type Config = {
   corsOrigins: string[];
   webDist?: string;
   rateLimitMax: number;
+  /** Counters shared through Redis when set; `prefix` starts every key. */
+  redis: { url?: string; prefix: string };
+  /** Milliseconds: headers, a whole request (body included), a socket without traffic, an idle keep-alive. */
+  timeouts: { headersMs: number; requestMs: number; idleMs: number; keepAliveMs: number };
   /** Passed to Fastify's trustProxy; empty means the socket address is the client's. */
   trustProxy: string[];
   apiDocs: boolean;
+  /** Bearer token for /api/metrics (docs/decisions/021-metrics-and-cluster.md). */
+  metricsToken?: string;
   serverTiming: boolean;
   paypal: { clientId?: string; clientSecret?: string; apiBase: string; timeoutMs: number };
   /** Google sign-in; off without a client id. */
@@ -124,6 +144,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
     problems.push(`JWT_SECRET: required when NODE_ENV=production (at least ${MIN_KEY_BYTES} bytes; ${SECRET_HINT})`);
   }
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    problems.push(
+      `HEADERS_TIMEOUT_MS=${e.HEADERS_TIMEOUT_MS}: must not be longer than REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS})`,
+    );
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = resolve(e.DATA_DIR);
@@ -143,8 +168,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: splitList(e.CORS_ORIGINS),
     webDist: e.WEB_DIST,
     rateLimitMax: e.RATE_LIMIT_MAX,
+    redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
+    timeouts: {
+      headersMs: e.HEADERS_TIMEOUT_MS,
+      requestMs: e.REQUEST_TIMEOUT_MS,
+      idleMs: e.IDLE_TIMEOUT_MS,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    },
     trustProxy: /^(none|false)$/i.test(e.TRUST_PROXY ?? 'none') ? [] : splitList(e.TRUST_PROXY),
     apiDocs: e.API_DOCS ?? !isProduction,
+    metricsToken: e.METRICS_TOKEN,
     serverTiming: e.SERVER_TIMING ?? !isProduction,
     paypal: {
       clientId: e.PAYPAL_CLIENT_ID,

@@ -1,4 +1,25 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
+
+/** An id a client or proxy may choose: short, and nothing a log or a header could be broken with. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The request id: the caller's `X-Request-Id` when it is sane, otherwise a new UUID. */
+export function requestIdOf(req: Pick<IncomingMessage, 'headers'>): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/**
+ * Fastify options for request ids (each log line's `reqId`): an incoming `X-Request-Id` from a
+ * proxy or client is kept when sane, so one id follows a request across nginx and the processes;
+ * otherwise each request gets a UUID, unique across processes (Fastify's own `req-1` is not).
+ * Fastify's `requestIdHeader` would take any header value unchecked, hence `genReqId`.
+ */
+export function requestIdOptions(): Pick<FastifyServerOptions, 'genReqId' | 'requestIdHeader'> {
+  return { requestIdHeader: false, genReqId: requestIdOf };
+}
 
 /** Query-string parameters whose values are secrets: a mailed link's token, above all. */
 const SECRET_PARAM = /token|secret|password|passwd|key|code|signature|auth/i;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -18,15 +18,11 @@ import {
 } from '@spotter/shared';
 import { addRetryAfter } from '../../lib/failure-limiter';
 import { createLoginThrottle } from '../../lib/login-throttle';
+import type { RateLimits } from '../../lib/rate-limiter';
 import type { Auth } from '../../plugins/auth';
 import { callerOf } from '../../plugins/auth';
 import type { AccountsService } from './accounts.service';
 import { toOwnAccount, toOwnTrainer } from './accounts.service';
-
-type Limiters = {
-  perIp: preHandlerAsyncHookHandler;
-  perEmail: preHandlerAsyncHookHandler;
-};
 
 const errors = {
   400: ZErrorResponse,
@@ -37,7 +33,7 @@ const errors = {
   429: ZErrorResponse,
 };
 
-export function accountsRoutes(service: AccountsService, auth: Auth, limit: Limiters) {
+export function accountsRoutes(service: AccountsService, auth: Auth, limit: Pick<RateLimits, 'perIp' | 'perEmail'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const plural: Record<Role, string> = { user: 'users', trainer: 'trainers' };

@@ -9,12 +9,13 @@ import {
   ZIdParam,
   ZSlotsResponse,
 } from '@spotter/shared';
+import type { RateLimits } from '../../lib/rate-limiter';
 import { callerOf, type Auth } from '../../plugins/auth';
 import type { AvailabilityService } from './availability.service';
 
-const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse };
+const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 429: ZErrorResponse };
 
-export function availabilityRoutes(service: AvailabilityService, auth: Auth) {
+export function availabilityRoutes(service: AvailabilityService, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const trainerOnly = auth.requireAuth('trainer', ROLE_MSG.loginAsTrainer);
@@ -41,7 +42,7 @@ export function availabilityRoutes(service: AvailabilityService, auth: Auth) {
           body: ZAvailabilityRequest,
           response: { 200: ZAvailabilityResponse, ...errors },
         },
-        preHandler: trainerOnly,
+        preHandler: [trainerOnly, ...limits.writes],
       },
       async (req) => service.saveAvailability(callerOf(req).id, req.body),
     );

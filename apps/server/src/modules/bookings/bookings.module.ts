@@ -3,6 +3,7 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { JobRunner } from '../../lib/jobs';
 import type { CatalogueChanges } from '../../lib/read-cache';
+import type { RateLimits } from '../../lib/rate-limiter';
 import type { Auth } from '../../plugins/auth';
 import { availabilityRoutes } from '../availability/availability.routes';
 import { createAvailabilityService } from '../availability/availability.service';
@@ -26,6 +27,8 @@ type BookingsModuleDeps = {
   services?: BookingsServices;
   /** Tells the read cache about paid, refunded and finished sessions (docs/decisions/019-read-cache.md). */
   catalogue?: CatalogueChanges;
+  /** Limits on the writes (holds, orders, captures, cancellations, weekly hours); none without (tests' small apps). */
+  limits?: Pick<RateLimits, 'writes'>;
 };
 
 /**
@@ -40,7 +43,7 @@ export function createBookingsServices({
   now,
   log,
   catalogue,
-}: Omit<BookingsModuleDeps, 'auth' | 'services'> & { log: FastifyBaseLogger }) {
+}: Omit<BookingsModuleDeps, 'auth' | 'services' | 'limits'> & { log: FastifyBaseLogger }) {
   const db = database.db;
   const availability = createAvailabilityService({ db, now });
   const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, log, now, catalogue });
@@ -51,11 +54,11 @@ export function createBookingsServices({
 type BookingsServices = ReturnType<typeof createBookingsServices>;
 
 /** Availability and slots, bookings, and their payments (DECISIONS 16). */
-export function bookingsModule({ auth, services, ...deps }: BookingsModuleDeps) {
+export function bookingsModule({ auth, services, limits = { writes: [] }, ...deps }: BookingsModuleDeps) {
   return async function (app: FastifyInstance) {
     const { availability, bookings, payments } = services ?? createBookingsServices({ ...deps, log: app.log });
-    await app.register(availabilityRoutes(availability, auth));
-    await app.register(bookingsRoutes(bookings, auth));
-    await app.register(paymentsRoutes(payments, auth));
+    await app.register(availabilityRoutes(availability, auth, limits));
+    await app.register(bookingsRoutes(bookings, auth, limits));
+    await app.register(paymentsRoutes(payments, auth, limits));
   };
 }

@@ -1,12 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZBookingResponse, ZBookingsResponse, ZCreateBookingRequest, ZErrorResponse } from '@spotter/shared';
+import type { RateLimits } from '../../lib/rate-limiter';
 import { callerOf, type Auth } from '../../plugins/auth';
 import type { BookingsService } from './bookings.service';
 
-const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 409: ZErrorResponse };
+const errors = {
+  400: ZErrorResponse,
+  401: ZErrorResponse,
+  403: ZErrorResponse,
+  404: ZErrorResponse,
+  409: ZErrorResponse,
+  429: ZErrorResponse,
+};
 
-export function bookingsRoutes(service: BookingsService, auth: Auth) {
+export function bookingsRoutes(service: BookingsService, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -20,7 +28,7 @@ export function bookingsRoutes(service: BookingsService, auth: Auth) {
           response: { 201: ZBookingResponse, ...errors },
         },
         // the role answers are the spec's toasts, so the visitor and trainer cases are the service's
-        preHandler: auth.optionalAuth,
+        preHandler: [auth.optionalAuth, ...limits.writes],
       },
       async (req, reply) => reply.status(201).send({ booking: await service.createBooking(req.caller, req.body) }),
     );

@@ -1,13 +1,14 @@
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
-import { CHAT_LIMITS } from '@spotter/shared';
+import { CHAT_LIMITS, CHAT_MSG } from '@spotter/shared';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { createNotifyBus } from '../../lib/notify-bus';
+import type { RateLimits } from '../../lib/rate-limiter';
 import type { TokenService } from '../../lib/tokens';
 import type { Auth } from '../../plugins/auth';
 import type { Mailer } from '../mail/mail.service';
-import { chatsRoutes, createSendLimiter } from './chats.routes';
+import { chatsRoutes } from './chats.routes';
 import { ACCOUNT_CHANNEL, CHAT_CHANNEL, createChatsService, sweepUnreadChats } from './chats.service';
 import { createChatHub, type HubOptions } from './chats.ws';
 
@@ -21,6 +22,7 @@ type ChatsDeps = {
   /** `rateLimitMax` raises the send limit above 30 a minute (tests and benchmarks set it high). */
   config: Pick<Config, 'publicUrl' | 'rateLimitMax'>;
   hub?: HubOptions;
+  limits: Pick<RateLimits, 'limit' | 'writes'>;
 };
 
 /**
@@ -53,14 +55,21 @@ export function chatsModule(deps: ChatsDeps) {
     }, SWEEP_EVERY_MS);
     sweep.unref();
 
-    const limitSends = createSendLimiter(Math.max(CHAT_LIMITS.sendsPerMinute, config.rateLimitMax));
     app.addHook('onClose', async () => {
       clearInterval(sweep);
-      limitSends.stop();
       hub.close();
       await bus.close();
     });
 
-    await app.register(chatsRoutes(service, hub, auth, limitSends.handler));
+    // per account, one budget for `/chats` and `/chats/`; per IP like the other writes
+    const limitSends = deps.limits.limit({
+      name: 'chat-sends',
+      max: Math.max(CHAT_LIMITS.sendsPerMinute, config.rateLimitMax),
+      windowMs: 60_000,
+      key: (req) => req.caller?.id,
+      message: () => CHAT_MSG.tooMany,
+    });
+    const writes = deps.limits.writes;
+    await app.register(chatsRoutes(service, hub, auth, { limitSends: [limitSends, ...writes], writes }));
   };
 }

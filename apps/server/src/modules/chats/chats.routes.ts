@@ -13,7 +13,6 @@ import {
   ZSendChatRequest,
   ZSendChatResponse,
 } from '@spotter/shared';
-import { AppError } from '../../lib/app-error';
 import { callerOf, type Auth, type SignedCaller } from '../../plugins/auth';
 import type { ChatsService } from './chats.service';
 import type { ChatHub } from './chats.ws';
@@ -22,33 +21,14 @@ const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 
 
 type SendRequest = { signedCaller?: SignedCaller; body: z.output<typeof ZSendChatRequest> };
 
-/**
- * Sends per account per minute, in memory (each process counts on its own, like the other
- * limits). Its own counter rather than lib/rate-limiter's, which counts per route URL, so that
- * `/chats` and `/chats/` share one budget.
- */
-export function createSendLimiter(max: number, windowMs = 60_000) {
-  const hits = new Map<string, { count: number; resetAt: number }>();
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [k, v] of hits) if (v.resetAt <= now) hits.delete(k);
-  }, windowMs);
-  sweep.unref();
-  const handler: preHandlerAsyncHookHandler = async (req, reply) => {
-    const id = req.caller?.id;
-    if (!id) return;
-    const now = Date.now();
-    let entry = hits.get(id);
-    if (!entry || entry.resetAt <= now) hits.set(id, (entry = { count: 0, resetAt: now + windowMs }));
-    if (++entry.count > max) {
-      reply.header('Retry-After', Math.ceil((entry.resetAt - now) / 1000));
-      throw new AppError('RATE_LIMITED', CHAT_MSG.tooMany);
-    }
-  };
-  return { handler, stop: () => clearInterval(sweep) };
-}
-
-export function chatsRoutes(service: ChatsService, hub: ChatHub, auth: Auth, limitSends: preHandlerAsyncHookHandler) {
+/** `limitSends` for sending; `writes` for the other writes (rate limits, docs/decisions/003-rate-limits.md). */
+export function chatsRoutes(
+  service: ChatsService,
+  hub: ChatHub,
+  auth: Auth,
+  limits: { limitSends: preHandlerAsyncHookHandler[]; writes: preHandlerAsyncHookHandler[] },
+) {
+  const { limitSends, writes } = limits;
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -59,7 +39,7 @@ export function chatsRoutes(service: ChatsService, hub: ChatHub, auth: Auth, lim
         body: ZSendChatRequest,
         response: { 201: ZSendChatResponse, ...errors },
       },
-      preHandler: [auth.signedOnly, limitSends],
+      preHandler: [auth.signedOnly, ...limitSends],
     };
     const send = async (req: SendRequest, reply: FastifyReply) => {
       const message = await service.sendMessage(req.signedCaller, req.body);
@@ -107,7 +87,7 @@ export function chatsRoutes(service: ChatsService, hub: ChatHub, auth: Auth, lim
           params: ZCounterpartParams,
           response: { 200: ZMarkReadResponse, ...errors },
         },
-        preHandler: auth.requireAuth(),
+        preHandler: [auth.requireAuth(), ...writes],
       },
       async (req) => ({
         message: CHAT_MSG.markedRead,

@@ -1,16 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZErrorResponse, ZFavoritesResponse, ZMergeFavoritesRequest, ZTrainerIdParams } from '@spotter/shared';
+import type { RateLimits } from '../../lib/rate-limiter';
 import { callerOf, type Auth } from '../../plugins/auth';
 import type { FavouritesService } from './favourites.service';
 
-const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse };
+const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 429: ZErrorResponse };
 const FAVOURITES_ARE_FOR_USERS = 'Favourites on the server are for users; trainers keep them in this browser';
 
-export function favouritesRoutes(service: FavouritesService, auth: Auth) {
+export function favouritesRoutes(service: FavouritesService, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const userOnly = auth.requireAuth('user', FAVOURITES_ARE_FOR_USERS);
+    const userWrites = [userOnly, ...limits.writes];
     r.get(
       '/favorites',
       {
@@ -30,7 +32,7 @@ export function favouritesRoutes(service: FavouritesService, auth: Auth) {
           body: ZMergeFavoritesRequest,
           response: { 200: ZFavoritesResponse, ...errors },
         },
-        preHandler: userOnly,
+        preHandler: userWrites,
       },
       async (req) => ({ favorites: await service.merge(callerOf(req).id, req.body.favorites) }),
     );
@@ -43,7 +45,7 @@ export function favouritesRoutes(service: FavouritesService, auth: Auth) {
           params: ZTrainerIdParams,
           response: { 200: ZFavoritesResponse, ...errors },
         },
-        preHandler: userOnly,
+        preHandler: userWrites,
       },
       async (req) => ({ favorites: await service.add(callerOf(req).id, req.params.trainerId) }),
     );
@@ -56,7 +58,7 @@ export function favouritesRoutes(service: FavouritesService, auth: Auth) {
           params: ZTrainerIdParams,
           response: { 200: ZFavoritesResponse, ...errors },
         },
-        preHandler: userOnly,
+        preHandler: userWrites,
       },
       async (req) => ({ favorites: await service.remove(callerOf(req).id, req.params.trainerId) }),
     );

@@ -4,13 +4,23 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IMAGE_MAX_BYTES, SERVER_MSG, SETTINGS_MSG, ZErrorResponse, ZImageResponse } from '@spotter/shared';
 import { AppError } from '../../lib/app-error';
+import type { RateLimits } from '../../lib/rate-limiter';
 import { callerOf, type Auth } from '../../plugins/auth';
+import { IMAGE_LIMITS, IMAGES_MSG } from './images.messages';
 import { RetryLaterError, type ImagesService } from './images.service';
 
-export function imagesRoutes(service: ImagesService, auth: Auth) {
+export function imagesRoutes(service: ImagesService, auth: Auth, limits: Pick<RateLimits, 'limit' | 'writes'>) {
   return async function (app: FastifyInstance) {
     await app.register(fastifyMultipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
     const r = app.withTypeProvider<ZodTypeProvider>();
+    // counted before the body is read: decoding is the expensive part, and a refused file costs it too
+    const uploads = limits.limit({
+      name: 'uploads',
+      max: IMAGE_LIMITS.uploadsPerHour,
+      windowMs: 60 * 60_000,
+      key: (req) => req.caller?.id,
+      message: (seconds) => IMAGES_MSG.rateLimited(Math.ceil(seconds / 60)),
+    });
 
     r.post(
       '/images',
@@ -29,7 +39,7 @@ export function imagesRoutes(service: ImagesService, auth: Auth) {
             429: ZErrorResponse,
           },
         },
-        preHandler: auth.requireAuth(),
+        preHandler: [auth.requireAuth(), uploads, ...limits.writes],
       },
       async (req, reply) => {
         if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', SETTINGS_MSG.imageMissing);

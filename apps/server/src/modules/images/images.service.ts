@@ -71,31 +71,11 @@ async function decode(format: ImageFormat, input: Buffer): Promise<{ data: Buffe
   }
 }
 
-/** Fixed one-hour windows per account, in this process (like lib/rate-limiter.ts). */
-function createUploadCounter(max: number, windowMs: number) {
-  const windows = new Map<string, { count: number; resetAt: number }>();
-  return (ownerId: string) => {
-    const now = Date.now();
-    if (windows.size > 10_000) for (const [k, v] of windows) if (v.resetAt <= now) windows.delete(k);
-    let w = windows.get(ownerId);
-    if (!w || w.resetAt <= now) {
-      w = { count: 0, resetAt: now + windowMs };
-      windows.set(ownerId, w);
-    }
-    if (w.count >= max) {
-      const seconds = Math.ceil((w.resetAt - now) / 1000);
-      throw new RetryLaterError(IMAGES_MSG.rateLimited(Math.ceil(seconds / 60)), seconds);
-    }
-    w.count++;
-  };
-}
-
 type ImagesOptions = Partial<Pick<typeof IMAGE_LIMITS, 'concurrentDecodes' | 'waitingDecodes'>>;
 
 export function createImagesService({ db, options = {} }: { db: Db; options?: ImagesOptions }) {
   const limits = { ...IMAGE_LIMITS, ...options };
   const queue = createWorkQueue({ concurrency: limits.concurrentDecodes, maxWaiting: limits.waitingDecodes });
-  const countUpload = createUploadCounter(limits.uploadsPerHour, 60 * 60 * 1000);
   const isFull = (u: { count: number; bytes: number }, extraBytes: number) =>
     u.count >= limits.storedImages || u.bytes + extraBytes > limits.storedBytes;
   const pruneUnreferenced = (ownerId: string) =>
@@ -103,12 +83,11 @@ export function createImagesService({ db, options = {} }: { db: Db; options?: Im
 
   return {
     /**
-     * Stores an upload for `ownerId` and answers its address. Order: per-account rate, storage
-     * room, structure and metadata bounds (cheap, no decoding), then a decode slot (at most
-     * `concurrentDecodes` at once, `waitingDecodes` waiting, beyond that 429).
+     * Stores an upload for `ownerId` and answers its address. The upload rate is the route's limit
+     * (images.routes.ts). Order: storage room, structure and metadata bounds (cheap, no decoding),
+     * then a decode slot (at most `concurrentDecodes` at once, `waitingDecodes` waiting, then 429).
      */
     async store(ownerId: string, input: Buffer): Promise<string> {
-      countUpload(ownerId);
       if (isFull(await repo.findUsage(db, ownerId), 1)) {
         await pruneUnreferenced(ownerId);
         if (isFull(await repo.findUsage(db, ownerId), 1)) throw new AppError('STORAGE_FULL', IMAGES_MSG.storageFull);

@@ -15,12 +15,20 @@ import {
   ZPaymentsConfigResponse,
   ZPaymentsResponse,
 } from '@spotter/shared';
+import type { RateLimits } from '../../lib/rate-limiter';
 import { callerOf, type Auth } from '../../plugins/auth';
 import { codeOfStatus, errorBody } from '../../plugins/errors';
 import { PaymentRejectedError, ProviderUnavailableError } from './payment-provider';
 import type { PaymentsService } from './payments.service';
 
-const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 409: ZErrorResponse };
+const errors = {
+  400: ZErrorResponse,
+  401: ZErrorResponse,
+  403: ZErrorResponse,
+  404: ZErrorResponse,
+  409: ZErrorResponse,
+  429: ZErrorResponse,
+};
 /** Declines pass through with the provider's status (422 INSTRUMENT_DECLINED…); 502/504 when it is down or slow. */
 const providerErrors = { 422: ZPaymentErrorResponse, '4xx': ZPaymentErrorResponse, 502: ZErrorResponse, 504: ZErrorResponse };
 
@@ -45,7 +53,7 @@ function sendProviderError(reply: FastifyReply, err: unknown) {
   throw err;
 }
 
-export function paymentsRoutes(service: PaymentsService, auth: Auth) {
+export function paymentsRoutes(service: PaymentsService, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -70,7 +78,7 @@ export function paymentsRoutes(service: PaymentsService, auth: Auth) {
           body: ZCreateOrderRequest,
           response: { 200: ZOrderResponse, ...errors, ...providerErrors },
         },
-        preHandler: auth.optionalAuth,
+        preHandler: [auth.optionalAuth, ...limits.writes],
       },
       async (req, reply) => {
         try {
@@ -90,7 +98,7 @@ export function paymentsRoutes(service: PaymentsService, auth: Auth) {
           params: z.object({ orderID: z.string().min(1).max(64) }),
           response: { 200: ZCaptureResponse, ...errors, ...providerErrors },
         },
-        preHandler: auth.optionalAuth,
+        preHandler: [auth.optionalAuth, ...limits.writes],
       },
       async (req, reply) => {
         try {
@@ -111,7 +119,7 @@ export function paymentsRoutes(service: PaymentsService, auth: Auth) {
           params: ZIdParam(BOOKING_MSG.notFound),
           response: { 200: ZCancelBookingResponse, ...errors, 502: ZErrorResponse, 504: ZErrorResponse },
         },
-        preHandler: auth.requireAuth(),
+        preHandler: [auth.requireAuth(), ...limits.writes],
       },
       async (req, reply) => {
         try {

@@ -11,16 +11,17 @@ import {
   ZIdParam,
 } from '@spotter/shared';
 import type { ReadCache } from '../../lib/read-cache';
+import type { RateLimits } from '../../lib/rate-limiter';
 import type { Auth } from '../../plugins/auth';
 import type { ReviewsService } from './reviews.service';
 
-const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse };
+const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 429: ZErrorResponse };
 
 /**
  * The reads are answered from the read cache (docs/decisions/019-read-cache.md). A signed-in
  * caller's reviews carry `isMine`, so their answer is cached under their id, never shared.
  */
-export function reviewsRoutes(service: ReviewsService, auth: Auth, cache: ReadCache) {
+export function reviewsRoutes(service: ReviewsService, auth: Auth, cache: ReadCache, limits: Pick<RateLimits, 'writes'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     r.get(
@@ -75,7 +76,7 @@ export function reviewsRoutes(service: ReviewsService, auth: Auth, cache: ReadCa
           body: ZCreateReviewRequest,
           response: { 201: ZCreateReviewResponse, ...errors },
         },
-        preHandler: auth.optionalAuth,
+        preHandler: [auth.optionalAuth, ...limits.writes],
       },
       async (req, reply) => {
         const review = await service.postReview(req.caller, req.body);

@@ -16,7 +16,7 @@ import {
   contactLimitMessage,
 } from '@spotter/shared';
 import { addRetryAfter } from '../../lib/failure-limiter';
-import { createRateLimiter } from '../../lib/rate-limiter';
+import type { RateLimits } from '../../lib/rate-limiter';
 import { callerOf, type Auth } from '../../plugins/auth';
 import type { SettingsService } from './settings.service';
 
@@ -25,12 +25,13 @@ const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 
 export const CONTACT_SAVES_PER_HOUR = 30;
 
 /** /api/user/* and /api/trainer/*: each answers only its own role (403 for the other). */
-export function settingsRoutes(service: SettingsService, auth: Auth) {
+export function settingsRoutes(service: SettingsService, auth: Auth, limits: Pick<RateLimits, 'limit' | 'writes'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     // wrong passwords (change password, new e-mail, delete) are limited per account by the service
     app.addHook('onError', addRetryAfter);
-    const contactSaves = createRateLimiter({
+    const contactSaves = limits.limit({
+      name: 'contact-saves',
       max: CONTACT_SAVES_PER_HOUR,
       windowMs: 60 * 60_000,
       key: (req) => req.caller?.id,
@@ -38,6 +39,7 @@ export function settingsRoutes(service: SettingsService, auth: Auth) {
     });
     for (const role of ['user', 'trainer'] as const) {
       const mine = auth.requireAuth(role);
+      const myWrites = [mine, ...limits.writes];
       const tags = ['settings'];
 
       r.patch(
@@ -49,7 +51,7 @@ export function settingsRoutes(service: SettingsService, auth: Auth) {
             body: role === 'trainer' ? ZEditTrainerProfileRequest : ZEditProfileRequest,
             response: { 200: ZMessageResponse, ...errors },
           },
-          preHandler: mine,
+          preHandler: myWrites,
         },
         async (req) => ({ message: await service.editProfile(callerOf(req).id, role, req.body) }),
       );
@@ -63,7 +65,7 @@ export function settingsRoutes(service: SettingsService, auth: Auth) {
             body: ZEditPhotoRequest,
             response: { 200: ZMessageResponse, ...errors },
           },
-          preHandler: mine,
+          preHandler: myWrites,
         },
         async (req) => ({ message: await service.setPhoto(callerOf(req).id, req.body.picture) }),
       );
@@ -77,7 +79,7 @@ export function settingsRoutes(service: SettingsService, auth: Auth) {
             body: ZContactRequest,
             response: { 200: ZMessageResponse, ...errors },
           },
-          preHandler: [mine, contactSaves],
+          preHandler: [...myWrites, contactSaves],
         },
         async (req) => ({ message: await service.editContact(callerOf(req).id, req.body) }),
       );
@@ -100,7 +102,7 @@ export function settingsRoutes(service: SettingsService, auth: Auth) {
             body: ZChangePasswordRequest,
             response: { 200: ZLoginResponse, ...errors },
           },
-          preHandler: mine,
+          preHandler: myWrites,
         },
         async (req) => ({
           message: SETTINGS_MSG.passwordChanged,
@@ -117,7 +119,7 @@ export function settingsRoutes(service: SettingsService, auth: Auth) {
             body: ZNotificationsRequest,
             response: { 200: ZMessageResponse, ...errors },
           },
-          preHandler: mine,
+          preHandler: myWrites,
         },
         async (req) => ({ message: await service.setNotifications(callerOf(req).id, req.body) }),
       );
@@ -131,7 +133,7 @@ export function settingsRoutes(service: SettingsService, auth: Auth) {
             body: ZDeleteAccountRequest,
             response: { 200: ZMessageResponse, ...errors },
           },
-          preHandler: mine,
+          preHandler: myWrites,
         },
         async (req) => ({ message: await service.deleteAccount(callerOf(req).id, req.body.password) }),
       );
