@@ -30,7 +30,7 @@ describe('chat hub pushes', () => {
     server.on('connection', (socket) => hub.accept(socket));
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     const address = server.address();
-    base = `http://127.0.0.1:${typeof address === 'object' ? address.port : 0}`;
+    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   });
   afterAll(async () => {
     hub?.close();
