@@ -195,7 +195,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   };
   const images = createImagesService({ db: database.db });
   const favourites = createFavouritesService({ db: database.db });
-  // trainers and reviews read subscribers and verified sessions from the bookings module's service
+  // reviews read verified sessions from the bookings module's service
   const bookingServices = createBookingsServices({ database, mailer: mail, config, jobs, log: app.log, catalogue: readCache });
   // photos nobody uses any more (replaced, or uploaded and never set) are removed every hour
   let imageSweep: NodeJS.Timeout | undefined;
@@ -245,9 +245,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           limits.perIp,
         ),
       );
-      await api.register(
-        trainersRoutes(createTrainersService({ db: database.db, bookings: bookingServices.bookings }), readCache),
-      );
+      await api.register(trainersRoutes(createTrainersService({ db: database.db }), readCache));
       await api.register(
         reviewsRoutes(
           createReviewsService({ db: database.db, accounts, bookings: bookingServices.bookings, catalogue: readCache }),

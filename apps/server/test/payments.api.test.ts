@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BOOKING_MSG, PAYMENT_MSG, ROLE_MSG } from '@spotter/shared';
 import { accounts, bookings, payments } from '../src/db/schema';
 import { centsToDecimalString, decimalStringToCents, fromCents, percentOf, toCents } from '../src/lib/money';
-import { countSubscribers, hasCompletedSession } from '../src/modules/bookings/bookings.service';
+import { hasCompletedSession } from '../src/modules/bookings/bookings.service';
 import { createAccount, useTestApp } from './helper';
 import { auth, bookableTrainer, bookAndPay, cancel, capture, createOrder, hold, hourFromNow } from './support/bookings';
 
@@ -236,17 +236,19 @@ describe('GET /api/payments', () => {
 });
 
 describe('subscribers and verified sessions', () => {
-  it('countSubscribers counts distinct users with a paid booking; hasCompletedSession needs a session that is over', async () => {
+  it('a profile counts distinct users with a paid booking as subscribers; hasCompletedSession needs a session that is over', async () => {
     const trainer = await bookableTrainer(t);
     const ana = await createAccount(t, 'user');
     const ben = await createAccount(t, 'user');
     const cat = await createAccount(t, 'user');
-    expect(await countSubscribers(db, trainer.id)).toBe(0);
+    const subscribers = async () =>
+      (await t.app.inject({ method: 'GET', url: `/api/trainerData/${trainer.id}` })).json().trainerData.subscribers;
+    expect(await subscribers()).toBe(0);
     const first = await bookAndPay(t, ana.token, trainer.id, hourFromNow(30));
     await bookAndPay(t, ana.token, trainer.id, hourFromNow(31));
     await bookAndPay(t, ben.token, trainer.id, hourFromNow(32));
     await hold(t, cat.token, trainer.id, hourFromNow(33)); // unpaid: not a subscriber
-    expect(await countSubscribers(db, trainer.id)).toBe(2);
+    expect(await subscribers()).toBe(2);
 
     const end = (await bookingRow(first.bookingId)).endsAt;
     expect(await hasCompletedSession(db, { userId: ana.id, trainerId: trainer.id })).toBe(false);

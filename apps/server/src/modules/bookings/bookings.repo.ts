@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { accounts, bookings } from '../../db/schema';
@@ -204,13 +204,15 @@ export async function changeStatus(
 }
 
 /** Distinct users with a paid session (confirmed or completed) with the trainer. */
-export async function countSubscribers(db: Q, trainerId: string) {
-  const [row] = await db
-    .select({ n: sql<number>`count(distinct ${bookings.userId})::int` })
-    .from(bookings)
-    .where(and(eq(bookings.trainerId, trainerId), sql`${bookings.status} in ('confirmed', 'completed')`));
-  return row.n;
-}
+/**
+ * The trainer's subscribers as a scalar subquery: distinct users with a paid (confirmed or
+ * completed) booking. The trainers repo reads it beside the profile, in the same statement.
+ * `trainerId` must render qualified (drizzle leaves a one-table select's columns bare, and a bare
+ * "id" here would be the booking's).
+ */
+export const subscriberCount = (trainerId: SQLWrapper) =>
+  sql<number>`(select count(distinct b.user_id)::int from ${bookings} as b
+    where b.trainer_id = ${trainerId} and b.status in ('confirmed', 'completed'))`;
 
 /** Whether the user had a paid session with the trainer that is over. */
 export async function hasCompletedSession(db: Q, userId: string, trainerId: string, now: Date) {

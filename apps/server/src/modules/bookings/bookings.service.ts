@@ -263,7 +263,6 @@ export function createBookingsService({
     toBooking: (row: repo.BookingRow) => toBooking(row, now()),
 
     /** Distinct users with a paid session with the trainer (the public profile's subscribers, DECISIONS 17). */
-    countSubscribers: (trainerId: string) => countSubscribers(db, trainerId),
     /** The 'verified session' mark of a review (DECISIONS 15). */
     hasCompletedSession: (userId: string, trainerId: string) => hasCompletedSession(db, { userId, trainerId, now: now() }),
     /** The same mark for a list of reviewers at once (one query): the ids among `userIds` that have it. */
@@ -273,11 +272,6 @@ export function createBookingsService({
   };
 }
 export type BookingsService = ReturnType<typeof createBookingsService>;
-
-/** Distinct users with a paid (confirmed or completed) booking with the trainer. */
-export function countSubscribers(db: Db, trainerId: string): Promise<number> {
-  return isId(trainerId) ? repo.countSubscribers(db, trainerId) : Promise.resolve(0);
-}
 
 /** Whether the user had a paid session with the trainer that has ended. */
 export function hasCompletedSession(

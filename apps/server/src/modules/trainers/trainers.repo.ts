@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { accounts, LISTED_TRAINER } from '../../db/schema';
+import { subscriberCount } from '../bookings/bookings.repo';
 import { toCents } from '../../lib/money';
 import type { TTrainersQueryParsed } from '@spotter/shared';
 
@@ -92,15 +93,24 @@ export async function countTrainers(db: Db, filters: TrainerFilters, cap: number
 }
 
 /** A drizzle query (await it, or read its SQL with `.toSQL()`). */
-export function findListedTrainerQuery(db: Db, id: string) {
+/**
+ * A listed trainer's public profile and subscriber count in one statement (a drizzle query; read
+ * its SQL with `.toSQL()`). PGlite runs one query at a time, so a profile read that misses the read
+ * cache costs one round trip rather than two (docs/benchmarks.md).
+ */
+export function findTrainerProfileQuery(db: Db) {
   return db
-    .select(publicTrainerColumns)
+    .select({ ...publicTrainerColumns, subscribers: subscriberCount(sql`${accounts}.${sql.identifier(accounts.id.name)}`) })
     .from(accounts)
-    .where(and(eq(accounts.id, id), LISTED_TRAINER))
+    .where(and(eq(accounts.id, sql.placeholder('id')), LISTED_TRAINER))
     .limit(1);
 }
+/** Prepared once per database: the SQL is built once, not on every read. */
+const profileQueries = new WeakMap<Db, ReturnType<ReturnType<typeof findTrainerProfileQuery>['prepare']>>();
 
-export async function findListedTrainer(db: Db, id: string) {
-  const [row] = await findListedTrainerQuery(db, id);
+export async function findTrainerProfile(db: Db, id: string) {
+  let query = profileQueries.get(db);
+  if (!query) profileQueries.set(db, (query = findTrainerProfileQuery(db).prepare('trainer_profile')));
+  const [row] = await query.execute({ id });
   return row;
 }

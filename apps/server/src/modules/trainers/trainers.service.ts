@@ -3,7 +3,6 @@ import { SERVER_MSG } from '@spotter/shared';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { fromCents } from '../../lib/money';
-import type { BookingsService } from '../bookings/bookings.service';
 import * as repo from './trainers.repo';
 
 const COUNT_CAP = 2_000;
@@ -23,9 +22,9 @@ const toPublicTrainer = (row: repo.PublicTrainerRow): TPublicTrainer => ({
   ratingCount: row.ratingCount,
 });
 
-type Deps = { db: Db; bookings: Pick<BookingsService, 'countSubscribers'> };
+type Deps = { db: Db };
 
-export function createTrainersService({ db, bookings }: Deps) {
+export function createTrainersService({ db }: Deps) {
   return {
     async listTrainers({ sort, page, limit, ...filters }: TTrainersQueryParsed): Promise<TTrainersResponse> {
       const [rows, total] = await Promise.all([
@@ -37,9 +36,9 @@ export function createTrainersService({ db, bookings }: Deps) {
 
     /** A listed trainer by an id the route validated (ZIdParam), with subscribers (DECISIONS 17). */
     async getTrainerProfile(id: string): Promise<TTrainerProfile> {
-      const row = await repo.findListedTrainer(db, id);
+      const row = await repo.findTrainerProfile(db, id);
       if (!row) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
-      return { ...toPublicTrainer(row), subscribers: await bookings.countSubscribers(row.id) };
+      return { ...toPublicTrainer(row), subscribers: row.subscribers };
     },
   };
 }
