@@ -8,6 +8,12 @@ import { DEMO_LOGINS, seedIfEmpty } from './db/seed';
 import { lockDataDir } from './lib/data-dir-lock';
 import { keepDataDirPrivate } from './lib/private-dir';
 
+/**
+ * The longest one statement may run on PostgreSQL while serving: a database that hangs fails the
+ * request (503 DATABASE_UNAVAILABLE) instead of holding it and its connection.
+ */
+const STATEMENT_TIMEOUT_MS = 15_000;
+
 async function main() {
   // before anything is written: the database, the outbox and the secret are the owner's alone
   process.umask(0o077);
@@ -25,7 +31,11 @@ async function main() {
 
   if (config.databaseUrl) keepDataDirPrivate(config.dataDir, { create: false });
   const unlock = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+  });
   const applied = await migrate(database);
   const seeded = await seedIfEmpty(database.db);
 
@@ -49,10 +59,14 @@ async function main() {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000).unref();
+    // A keep-alive connection whose request was in flight goes idle after close() reaped the idle
+    // ones, and would then hold the exit for the whole keep-alive timeout (72 s): reap until done.
+    const reapIdle = setInterval(() => app.server.closeIdleConnections(), 100).unref();
     try {
       await app.close();
       await database.close();
     } finally {
+      clearInterval(reapIdle);
       unlock();
       clearTimeout(force);
       process.exit(0);

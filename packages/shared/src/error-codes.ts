@@ -50,6 +50,11 @@ export const ERROR_STATUS = {
   PROVIDER_UNAVAILABLE: 502,
   /** A feature this server has not been configured for (Google sign-in without GOOGLE_CLIENT_ID). */
   NOT_CONFIGURED: 503,
+  /**
+   * The database cannot be reached (or did not answer in time): nothing was done; try again in a
+   * moment (the answer carries `Retry-After`). The server recovers on its own when it returns.
+   */
+  DATABASE_UNAVAILABLE: 503,
   PROVIDER_TIMEOUT: 504,
 } as const satisfies Record<string, number>;
 

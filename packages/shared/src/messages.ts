@@ -54,6 +54,7 @@ export const SERVER_MSG = {
   malformedJson: 'The request body is not valid JSON',
   tooLarge: 'The request is too large',
   tooMany: 'Too many attempts, please wait a minute and try again',
+  databaseUnavailable: 'Spotter is briefly unavailable, please try again in a moment',
   verifySent: 'We sent you a new verification link',
   alreadyVerified: 'Your e-mail is already verified',
   resetRequested: 'If an account exists for that e-mail, we sent a link to reset the password',

@@ -35,10 +35,15 @@ function checkChannel(channel: string) {
     throw new Error(`invalid channel name ${JSON.stringify(channel)}: use lowercase letters, digits and _`);
 }
 
-type DatabaseOptions = { url?: string; dataDir?: string; inMemory?: boolean };
+/**
+ * `statementTimeoutMs` (PostgreSQL): the longest a statement of the pool may run, so a request on
+ * a database that hangs fails rather than waits; the server sets it, scripts (bulk seeding) do not.
+ * Migrations run on a connection of their own without it.
+ */
+type DatabaseOptions = { url?: string; dataDir?: string; inMemory?: boolean; statementTimeoutMs?: number };
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
-  if (opts.url) return openPostgres(opts.url);
+  if (opts.url) return openPostgres(opts.url, opts.statementTimeoutMs);
   return openPglite(opts.inMemory ? undefined : join(opts.dataDir ?? './data', 'db'));
 }
 
@@ -86,8 +91,25 @@ async function openPglite(dir?: string): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+/**
+ * How long a request waits for a new connection to PostgreSQL. While the database is unreachable
+ * requests fail after at most this long (503 DATABASE_UNAVAILABLE) instead of queueing up.
+ */
+const CONNECT_TIMEOUT_MS = 2000;
+/** The client gives up on an answer this long after the server's own statement timeout. */
+const QUERY_TIMEOUT_GRACE_MS = 2000;
+
+async function openPostgres(url: string, statementTimeoutMs?: number): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // a connection whose peer vanished without closing it is found out and dropped
+    keepAlive: true,
+    ...(statementTimeoutMs
+      ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + QUERY_TIMEOUT_GRACE_MS }
+      : {}),
+  });
   pool.on('error', () => {
     // an idle client lost its connection; the pool replaces it on next use
   });
@@ -97,7 +119,10 @@ async function openPostgres(url: string): Promise<Database> {
     kind: 'postgres',
     db,
     async withLock(key, fn) {
-      const client = await pool.connect();
+      // a connection of its own, without the pool's timeouts: a migration may take long
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+      client.on('error', () => undefined);
+      await client.connect();
       try {
         await client.query('select pg_advisory_lock($1)', [key]);
         try {
@@ -106,7 +131,7 @@ async function openPostgres(url: string): Promise<Database> {
           await client.query('select pg_advisory_unlock($1)', [key]);
         }
       } finally {
-        client.release();
+        await client.end().catch(() => undefined);
       }
     },
     async ping() {
@@ -139,7 +164,7 @@ function createPgListener(url: string) {
     const c = new pg.Client({
       connectionString: url,
       keepAlive: true,
-      connectionTimeoutMillis: 5000,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       application_name: 'spotter-listener',
     });
     c.on('notification', (n) => {
@@ -223,4 +248,36 @@ function createPgListener(url: string) {
       await c?.end().catch(() => undefined);
     },
   };
+}
+
+/** SQLSTATE classes and codes of a database that is down, starting, overloaded or too slow. */
+const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-3]$|53300$|57014$)/;
+/** What node-postgres throws when it has no connection, or lost the one it had. */
+const UNAVAILABLE_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Cannot use a pool after calling end)/;
+const UNAVAILABLE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * True when `err` (or what it wraps: Drizzle wraps the driver's error in `cause`) says the
+ * database could not be reached or did not answer in time, rather than that the query was wrong.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_ERRNO.has(code) || (code.length === 5 && UNAVAILABLE_SQLSTATE.test(code))))
+      return true;
+    if (UNAVAILABLE_MESSAGE.test(e.message)) return true;
+    // several addresses tried (localhost as ::1 and 127.0.0.1): one error per address
+    if (e instanceof AggregateError && e.errors.some(isDatabaseUnavailable)) return true;
+  }
+  return false;
 }

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, ResponseSerializationError } from 'fastify-type-provider-zod';
 import { DEFAULT_CODE_OF_STATUS, ERROR_STATUS, SERVER_MSG, type ErrorCode, type TErrorResponse } from '@spotter/shared';
+import { isDatabaseUnavailable } from '../db/client';
 import { AppError } from '../lib/app-error';
 
 type ValidationIssue = { instancePath?: string; message?: string; keyword?: string; params?: { format?: string } };
@@ -31,6 +32,9 @@ export function codeOfStatus(status: number): ErrorCode {
   return DEFAULT_CODE_OF_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'BAD_REQUEST');
 }
 
+/** Seconds a client should wait before it tries again, when the database is unreachable. */
+const DATABASE_RETRY_AFTER_S = 5;
+
 const send = (reply: FastifyReply, code: ErrorCode, message: string, errors?: Record<string, string>) =>
   reply.status(ERROR_STATUS[code]).send(errorBody(code, message, errors));
 
@@ -42,6 +46,13 @@ export function registerErrorHandling(app: FastifyInstance) {
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) return send(reply, err.code, err.message, err.errors);
+    if (isDatabaseUnavailable(err)) {
+      // logged once per request at warn: an outage is the operator's to see, not a bug; through the
+      // error serialiser, since a failed query's message carries its SQL and parameters
+      req.log.warn({ err }, 'database unavailable');
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_S));
+      return send(reply, 'DATABASE_UNAVAILABLE', SERVER_MSG.databaseUnavailable);
+    }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const validation = err.validation as unknown as ValidationIssue[];
       const errors = fieldErrors(validation);
