@@ -62,14 +62,19 @@ async function main() {
     // A keep-alive connection whose request was in flight goes idle after close() reaped the idle
     // ones, and would then hold the exit for the whole keep-alive timeout (72 s): reap until done.
     const reapIdle = setInterval(() => app.server.closeIdleConnections(), 100).unref();
+    let code = 0;
     try {
       await app.close();
       await database.close();
+    } catch (err) {
+      // the data dir is still unlocked below; the supervisor sees a failed stop
+      app.log.error({ err }, 'shutdown failed');
+      code = 1;
     } finally {
       clearInterval(reapIdle);
       unlock();
       clearTimeout(force);
-      process.exit(0);
+      process.exit(code);
     }
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
