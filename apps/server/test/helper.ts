@@ -2,11 +2,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
+import { assertNoLeaks, installLeakCheck } from './support/leak-check';
 
 export type TestApp = {
   app: FastifyInstance;
@@ -37,6 +38,7 @@ export async function buildTestApp(
   const database = await openDatabase(databaseUrl ? { url: databaseUrl } : { inMemory: true });
   await migrate(database);
   const app = await buildApp({ config, database, logger: !!process.env.DBG });
+  installLeakCheck(app, database);
   await app.ready();
   const outboxDir = join(dataDir, 'outbox');
   return {
@@ -61,6 +63,10 @@ export async function buildTestApp(
     },
   };
 }
+
+// every answer a test app gives is read for leaks (support/leak-check.ts); the test that got one fails
+afterEach(assertNoLeaks);
+afterAll(assertNoLeaks);
 
 /** One test app per file, closed after the file's tests. */
 export async function useTestApp(env?: Record<string, string>): Promise<TestApp> {

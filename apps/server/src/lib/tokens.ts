@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import type { Role } from '@spotter/shared';
+import { isId, type Role } from '@spotter/shared';
 
 const TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
 
@@ -30,7 +30,8 @@ export function createTokenService(secret: string) {
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['exp'] });
         const { id, role, tv } = payload as Record<string, unknown>;
-        if (typeof id !== 'string' || (role !== 'user' && role !== 'trainer') || typeof tv !== 'number') return null;
+        // an id that is no account id (a token signed with our key around other claims) names nobody
+        if (!isId(id) || (role !== 'user' && role !== 'trainer') || typeof tv !== 'number') return null;
         return { id, role, tv };
       } catch (err) {
         if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;

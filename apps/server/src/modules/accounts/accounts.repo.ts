@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, accountTokens } from '../../db/schema';
 import { notify } from '../../lib/notify-bus';
-import type { Role } from '@spotter/shared';
+import { isId, type Role } from '@spotter/shared';
 
 export type NewAccount = typeof accounts.$inferInsert;
 
@@ -98,6 +98,8 @@ export type OwnAccountRow = NonNullable<Awaited<ReturnType<typeof findAccountByI
 
 /** The lean lookup behind every authenticated request: does this token still hold? */
 export async function findTokenState(db: Q, id: string) {
+  // a token's id claim that is no id names no account (the uuid column would refuse it with an error)
+  if (!isId(id)) return undefined;
   const [row] = await db
     .select({ tokenVersion: accounts.tokenVersion, role: accounts.role, deletedAt: accounts.deletedAt })
     .from(accounts)

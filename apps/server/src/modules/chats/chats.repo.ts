@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, messages } from '../../db/schema';
+import { isId } from '@spotter/shared';
 
 type Q = Db | Tx;
 type Role = 'user' | 'trainer';
@@ -28,6 +29,8 @@ const messageColumns = {
 
 /** What a token is checked against, and the names a message shows. */
 export async function findAccounts(db: Q, ids: string[]) {
+  // what is no id (a token's claim, a body's field) names no account; the uuid column would throw
+  ids = ids.filter(isId);
   if (!ids.length) return [];
   return db
     .select({

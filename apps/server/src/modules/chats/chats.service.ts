@@ -108,6 +108,8 @@ export function createChatsService({ db }: { db: Db }) {
       input: Pick<z.output<typeof ZSendChatRequest>, 'recipientId' | 'message'>,
     ): Promise<TChatMessage> {
       if (!caller) throw new AppError('UNAUTHENTICATED', ROLE_MSG.onlyUsersMessage);
+      // the route checks the token's signature only: an id claim that is no id names no account
+      if (!isId(caller.id)) throw new AppError('TOKEN_INVALID', SERVER_MSG.badToken);
       if (!isId(input.recipientId) || input.recipientId === caller.id) throw await whyNotSent(caller, input.recipientId);
       const { userId, trainerId } = conversationOf(caller, input.recipientId);
       const id = randomUUID();

@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import type { InjectOptions } from 'fastify';
+import { expect } from 'vitest';
+import type { Role } from '@spotter/shared';
+import { createAccount, uniqueEmail, validSignUp, validTrainerSignUp, type TestApp } from '../helper';
+import { bookableTrainer, createOrder, hold, hourFromNow } from '../support/bookings';
+
+/**
+ * Every endpoint of the API, in one table, with who may call it and a valid request aimed at a
+ * victim's things: the authorisation matrix (authz-matrix.api.test.ts) and the HTTP fuzzing
+ * (fuzz.api.test.ts) are generated from it.
+ */
+
+export type Account = { token: string; email: string; password: string; id: string };
+export type Fixture = {
+  user: Account;
+  trainer: Account;
+  /** the same roles' other accounts, with another password */
+  user2: Account;
+  trainer2: Account;
+  bookingId: string;
+  orderId: string;
+  imageUrl: string;
+  png: Buffer;
+};
+
+/**
+ * - public: the token is not read; every caller gets `ok`.
+ * - optional: anyone may call; a token, when sent, must be valid.
+ * - any: a valid token of either role.
+ * - user / trainer: a valid token of that role (403 for the other).
+ */
+type Access = 'public' | 'optional' | 'any' | 'user' | 'trainer';
+
+/** What the stranger gets: a status, or `own`: it is served, on its own data only. */
+type Stranger = number | { own: number };
+
+export type Endpoint = {
+  access: Access;
+  /** The request the allowed role makes, aimed at the victim's things (the victim of `role`). */
+  request?: (f: Fixture, role: Role) => Omit<InjectOptions, 'method' | 'headers'> & { headers?: Record<string, string> };
+  /** public and optional: the visitor's status */
+  ok?: number;
+  /** Another account of the same role sending the victim's request; unset where nothing in it is the victim's. */
+  stranger?: Stranger;
+  /** for `any` endpoints: the roles whose victims a stranger of the same role aims at */
+  strangerRoles?: Role[];
+};
+
+const SLOT = hourFromNow(48);
+const newName = { firstName: 'Changed' };
+const contact = { phone: '01012345678', website: '', weight: 70, height: 170 };
+const newPassword = { oldPassword: 'Strong12', newPassword: 'Newpass12', confirmPassword: 'Newpass12' };
+
+function multipart(file: Buffer) {
+  const boundary = `----matrix${randomUUID()}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  return {
+    payload: Buffer.concat([head, file, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** Both roles' settings routes: each answers only its own role. */
+const settingsOf = (role: Role): Record<string, Endpoint> => ({
+  [`PATCH /api/${role}/edit`]: { access: role, request: () => ({ payload: newName }), stranger: { own: 200 } },
+  [`PATCH /api/${role}/edit/photo`]: {
+    access: role,
+    // the victim's uploaded photo is not the stranger's to use
+    request: (f) => ({ payload: { picture: f.imageUrl } }),
+    stranger: 400,
+  },
+  [`PATCH /api/${role}/contact`]: { access: role, request: () => ({ payload: contact }), stranger: { own: 200 } },
+  [`GET /api/${role}/weights`]: { access: role, stranger: { own: 200 } },
+  // the victim's password does not open the stranger's account
+  [`PATCH /api/${role}/password`]: { access: role, request: () => ({ payload: newPassword }), stranger: 400 },
+  [`PATCH /api/${role}/notifications`]: {
+    access: role,
+    request: () => ({ payload: { account: false, marketing: true } }),
+    stranger: { own: 200 },
+  },
+  [`DELETE /api/${role}`]: { access: role, request: () => ({ payload: { password: 'Strong12' } }), stranger: 400 },
+});
+
+/** THE table: every registered route is listed here, or the first test fails. */
+export const ENDPOINTS: Record<string, Endpoint> = {
+  'GET /api/health': { access: 'public', ok: 200 },
+  'GET /api/health/ready': { access: 'public', ok: 200 },
+  // the API map (off in production unless API_DOCS=true)
+  'GET /api/docs': { access: 'public', ok: 200 },
+  'GET /api/docs/json': { access: 'public', ok: 200 },
+  'GET /api/docs/yaml': { access: 'public', ok: 200 },
+  'GET /api/docs/static/index.html': { access: 'public', ok: 302 },
+  'GET /api/docs/static/swagger-initializer.js': { access: 'public', ok: 200 },
+  'GET /api/docs/static/*': { access: 'public', request: () => ({ url: '/api/docs/static/favicon-32x32.png' }), ok: 200 },
+  // CORS preflights: closed unless CORS_ORIGINS lists origins
+  'OPTIONS *': { access: 'public', request: () => ({ url: '/api/trainers' }), ok: 404 },
+  // open outside production; there only with METRICS_TOKEN (metrics.api.test.ts)
+  'GET /api/metrics': { access: 'public', ok: 200 },
+
+  'POST /api/users/register': { access: 'public', request: () => ({ payload: validSignUp() }), ok: 201 },
+  'POST /api/trainers/register': { access: 'public', request: () => ({ payload: validTrainerSignUp() }), ok: 201 },
+  'POST /api/users/login': {
+    access: 'public',
+    request: (f) => ({ payload: { email: f.user.email, password: f.user.password } }),
+    ok: 200,
+  },
+  'POST /api/trainers/login': {
+    access: 'public',
+    request: (f) => ({ payload: { email: f.trainer.email, password: f.trainer.password } }),
+    ok: 200,
+  },
+  'GET /api/verify': { access: 'public', request: () => ({ url: '/api/verify?token=not-a-mailed-link' }), ok: 302 },
+  'POST /api/password/forgot': {
+    access: 'public',
+    request: (f) => ({ payload: { email: f.user.email, role: 'user' } }),
+    ok: 200,
+  },
+  'POST /api/password/reset': {
+    access: 'public',
+    request: () => ({ payload: { token: 'not-a-mailed-link', password: 'Strong12', confirmPassword: 'Strong12' } }),
+    ok: 400,
+  },
+  'GET /api/auth/config': { access: 'public', ok: 200 },
+  // not configured in tests: the answer says so whoever asks
+  'POST /api/auth/google': {
+    access: 'public',
+    request: () => ({ payload: { role: 'user', credential: 'x'.repeat(40) } }),
+    ok: 503,
+  },
+  'GET /api/trainers': { access: 'public', ok: 200 },
+  'GET /api/trainerData/:id': { access: 'public', request: (f) => ({ url: `/api/trainerData/${f.trainer.id}` }), ok: 200 },
+  'GET /api/trainers/:id/slots': { access: 'public', request: (f) => ({ url: `/api/trainers/${f.trainer.id}/slots` }), ok: 200 },
+  'GET /api/trainer/reviews/:id': {
+    access: 'optional',
+    request: (f) => ({ url: `/api/trainer/reviews/${f.trainer.id}` }),
+    ok: 200,
+  },
+  'GET /api/trainer/reviews/:id/distribution': {
+    access: 'public',
+    request: (f) => ({ url: `/api/trainer/reviews/${f.trainer.id}/distribution` }),
+    ok: 200,
+  },
+  'GET /api/avatars/:file': { access: 'public', request: () => ({ url: '/api/avatars/someone.svg' }), ok: 200 },
+  'GET /api/images/:file': {
+    access: 'public',
+    request: (f) => ({ url: new URL(f.imageUrl, 'http://localhost').pathname }),
+    ok: 200,
+  },
+  'GET /api/payments/config': { access: 'public', ok: 200 },
+  'POST /api/newsletter': { access: 'public', request: () => ({ payload: { email: uniqueEmail('news') } }), ok: 200 },
+  // a WebSocket: its first frame carries the token (covered by chats.ws.api.test.ts); a plain GET is refused
+  'GET /api/ws': { access: 'public', ok: 404 },
+
+  'GET /api/userData': { access: 'user', stranger: { own: 200 } },
+  'GET /api/trainerData': { access: 'trainer', stranger: { own: 200 } },
+  'POST /api/verify/resend': { access: 'any', stranger: { own: 200 } },
+  ...settingsOf('user'),
+  ...settingsOf('trainer'),
+  'POST /api/images': { access: 'any', request: (f) => multipart(f.png) },
+
+  'GET /api/trainer/availability': { access: 'trainer', stranger: { own: 200 } },
+  'PUT /api/trainer/availability': {
+    access: 'trainer',
+    request: () => ({ payload: { timeZone: 'UTC', weekly: [{ weekday: 1, hours: [9] }] } }),
+    stranger: { own: 200 },
+  },
+  'POST /api/bookings': {
+    access: 'user',
+    request: (f) => ({ payload: { trainerId: f.trainer.id, startsAt: hourFromNow(72) } }),
+  },
+  'GET /api/bookings': { access: 'any', stranger: { own: 200 }, strangerRoles: ['user', 'trainer'] },
+  // someone else's booking does not exist for you
+  'POST /api/bookings/:id/cancel': {
+    access: 'any',
+    request: (f) => ({ url: `/api/bookings/${f.bookingId}/cancel` }),
+    stranger: 404,
+    strangerRoles: ['user', 'trainer'],
+  },
+  'POST /api/orders': { access: 'user', request: (f) => ({ payload: { bookingId: f.bookingId } }), stranger: 403 },
+  'POST /api/orders/:orderID/capture': {
+    access: 'user',
+    request: (f) => ({ url: `/api/orders/${encodeURIComponent(f.orderId)}/capture` }),
+    stranger: 403,
+  },
+  'GET /api/payments': { access: 'any', stranger: { own: 200 }, strangerRoles: ['user', 'trainer'] },
+
+  'POST /api/chats': {
+    access: 'any',
+    request: (f, role) => ({ payload: { message: 'hello', recipientId: role === 'user' ? f.trainer.id : f.user.id } }),
+  },
+  // a user reads only their side; a trainer only their own inbox
+  'GET /api/chats/:trainerId': {
+    access: 'any',
+    request: (f, role) => ({ url: `/api/chats/${f.trainer.id}${role === 'user' ? `?userId=${f.user.id}` : ''}` }),
+    stranger: 403,
+    strangerRoles: ['user', 'trainer'],
+  },
+  'GET /api/conversations': { access: 'any', stranger: { own: 200 }, strangerRoles: ['user', 'trainer'] },
+  // marking "the conversation with X" read marks the stranger's own, never the victim's
+  'POST /api/conversations/:counterpartId/read': {
+    access: 'any',
+    request: (f, role) => ({ url: `/api/conversations/${role === 'user' ? f.trainer.id : f.user.id}/read` }),
+    stranger: { own: 200 },
+    strangerRoles: ['user', 'trainer'],
+  },
+
+  'POST /api/reviews/new': {
+    access: 'user',
+    request: (f) => ({ payload: { trainerId: f.trainer.id, rating: 1, comment: 'Not my review to change' } }),
+    stranger: { own: 201 },
+  },
+  'GET /api/favorites': { access: 'user', stranger: { own: 200 } },
+  'POST /api/favorites/merge': {
+    access: 'user',
+    request: (f) => ({ payload: { favorites: [f.trainer2.id] } }),
+    stranger: { own: 200 },
+  },
+  'PUT /api/favorites/:trainerId': {
+    access: 'user',
+    request: (f) => ({ url: `/api/favorites/${f.trainer2.id}` }),
+    stranger: { own: 200 },
+  },
+  // removing "your" favourite never removes the victim's
+  'DELETE /api/favorites/:trainerId': {
+    access: 'user',
+    request: (f) => ({ url: `/api/favorites/${f.trainer.id}` }),
+    stranger: { own: 200 },
+  },
+};
+
+export const mainRole = (e: Endpoint): Role => (e.access === 'trainer' ? 'trainer' : 'user');
+
+/**
+ * Two accounts of each role: the victims (`user`, `trainer`), with a held booking and its order,
+ * an uploaded photo, a conversation unread on both sides, a review and a favourite; and their
+ * strangers (`user2`, `trainer2`), whose password is another.
+ */
+export async function createFixture(t: TestApp): Promise<Fixture> {
+  const png = await sharp({ create: { width: 24, height: 24, channels: 3, background: '#c84' } })
+    .png()
+    .toBuffer();
+  const other = { password: 'Other123', confirmPassword: 'Other123' };
+  const [user, user2, trainer, trainer2] = [
+    await createAccount(t, 'user'),
+    await createAccount(t, 'user', other),
+    await bookableTrainer(t),
+    await createAccount(t, 'trainer', other),
+  ];
+  const up = multipart(png);
+  const uploaded = await t.app.inject({
+    method: 'POST',
+    url: '/api/images',
+    payload: up.payload,
+    headers: { ...up.headers, authorization: user.token },
+  });
+  expect(uploaded.statusCode).toBe(201);
+  const held = await hold(t, user.token, trainer.id, SLOT);
+  expect(held.statusCode).toBe(201);
+  const bookingId = held.json().booking._id as string;
+  const order = await createOrder(t, user.token, { bookingId });
+  expect(order.statusCode).toBe(200);
+  const f: Fixture = { user, user2, trainer, trainer2, bookingId, orderId: order.json().id, imageUrl: uploaded.json().url, png };
+  // the victims' conversation (unread on both sides), review and favourite
+  const send = (from: Account, to: Account) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/chats',
+      headers: { authorization: from.token },
+      payload: { message: 'private words', recipientId: to.id },
+    });
+  expect((await send(user, trainer)).statusCode).toBe(201);
+  expect((await send(trainer, user)).statusCode).toBe(201);
+  const review = await t.app.inject({
+    method: 'POST',
+    url: '/api/reviews/new',
+    headers: { authorization: user.token },
+    payload: { trainerId: trainer.id, rating: 5, comment: 'Great coach' },
+  });
+  expect(review.statusCode).toBe(201);
+  const fav = await t.app.inject({ method: 'PUT', url: `/api/favorites/${trainer.id}`, headers: { authorization: user.token } });
+  expect(fav.statusCode).toBe(200);
+  return f;
+}
