@@ -136,6 +136,17 @@ if (js.length === 0) {
   console.error('no script found in index.html');
   process.exit(1);
 }
+// Pictures outside assets/ have no content hash, so they cannot be cached for a year (issue 12):
+// import them (`…svg?no-inline`) instead of putting them in apps/web/public/. The favicon is the one
+// file browsers ask for by its fixed name.
+const PICTURE = /\.(svg|png|jpe?g|webp|avif|gif)$/i;
+const unhashedPictures = readdirSync(dist, { recursive: true })
+  .map(String)
+  .filter((f) => PICTURE.test(f) && !f.startsWith('assets') && f !== 'favicon.svg');
+if (unhashedPictures.length) {
+  console.error(`pictures without a hashed name (import them instead of using public/): ${unhashedPictures.join(', ')}`);
+  process.exit(1);
+}
 if (size.js > BUDGET.js || size.css > BUDGET.css || overLazy.length) {
   for (const c of overLazy) console.error(`lazy chunk ${c.file} is ${kb(c.gzip)} gzip, over ${kb(BUDGET.lazyChunk)}`);
   console.error('over budget');

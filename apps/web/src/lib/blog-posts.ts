@@ -1,3 +1,9 @@
+// hashed file names (cached for a year), never inlined into the script
+import firstSessionPicture from './blog-images/blog-first-session.svg?no-inline';
+import progressiveOverloadPicture from './blog-images/blog-progressive-overload.svg?no-inline';
+import fatLossHabitsPicture from './blog-images/blog-fat-loss-habits.svg?no-inline';
+import mobilityTenMinutesPicture from './blog-images/blog-mobility-ten-minutes.svg?no-inline';
+
 /**
  * The blog's articles, the one source for the blog and the landing page's teasers (DECISIONS 17:
  * content with no data behind it stays static). Newest first.
@@ -31,7 +37,7 @@ export const blogPosts: BlogPost[] = [
     publishedOn: '2025-09-18',
     readingMinutes: 5,
     cover: {
-      src: '/landing/blog-first-session.svg',
+      src: firstSessionPicture,
       alt: 'A chat bubble next to a figure pressing a barbell overhead.',
     },
     body: [
@@ -76,7 +82,7 @@ export const blogPosts: BlogPost[] = [
     publishedOn: '2025-08-27',
     readingMinutes: 6,
     cover: {
-      src: '/landing/blog-progressive-overload.svg',
+      src: progressiveOverloadPicture,
       alt: 'Five bars rising like a chart next to a figure squatting with a barbell.',
     },
     body: [
@@ -121,7 +127,7 @@ export const blogPosts: BlogPost[] = [
     publishedOn: '2025-08-05',
     readingMinutes: 5,
     cover: {
-      src: '/landing/blog-fat-loss-habits.svg',
+      src: fatLossHabitsPicture,
       alt: 'A progress ring next to a figure running.',
     },
     body: [
@@ -162,7 +168,7 @@ export const blogPosts: BlogPost[] = [
     publishedOn: '2025-07-14',
     readingMinutes: 4,
     cover: {
-      src: '/landing/blog-mobility-ten-minutes.svg',
+      src: mobilityTenMinutesPicture,
       alt: 'A clock face next to a figure in a wide warrior stance.',
     },
     body: [
