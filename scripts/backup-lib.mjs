@@ -1,7 +1,13 @@
 // What `npm run backup` and `npm run restore` share: which database, the data folder's lock, the tools.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const serverRequire = createRequire(new URL('../apps/server/package.json', import.meta.url));
+/** A dependency of the server (PGlite, pg), loaded as the server loads it. */
+export const serverImport = (name) => import(pathToFileURL(serverRequire.resolve(name)).href);
 
 /** The database the server would use: PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR/db. */
 export function databaseOf(env = process.env) {
@@ -89,6 +95,6 @@ export const timestamp = () =>
 
 /** The extensions the server opens PGlite with (apps/server/src/db/client.ts): needed on every open. */
 export async function pgliteExtensions() {
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { pg_trgm } = await serverImport('@electric-sql/pglite/contrib/pg_trgm');
   return { pg_trgm };
 }

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { databaseOf, fail, lockDataDir, pgliteExtensions, runTool, timestamp } from './backup-lib.mjs';
+import { databaseOf, fail, lockDataDir, pgliteExtensions, runTool, serverImport, timestamp } from './backup-lib.mjs';
 
 const { values } = parseArgs({ options: { out: { type: 'string' } } });
 // a backup holds password hashes and personal data: readable by its owner only
@@ -24,7 +24,7 @@ if (database.kind === 'postgres') {
   if (!existsSync(join(database.dbDir, 'PG_VERSION'))) fail(`There is no database in ${database.dbDir} to back up.`);
   const unlock = lockDataDir(database.dataDir, 'npm run backup');
   try {
-    const { PGlite } = await import('@electric-sql/pglite');
+    const { PGlite } = await serverImport('@electric-sql/pglite');
     const pglite = new PGlite({ dataDir: database.dbDir, extensions: await pgliteExtensions() });
     try {
       await pglite.waitReady;

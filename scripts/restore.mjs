@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, openSync, readFileSync, readSync, closeSync, renameSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { databaseOf, fail, lockDataDir, pgliteExtensions, runTool, timestamp } from './backup-lib.mjs';
+import { databaseOf, fail, lockDataDir, pgliteExtensions, runTool, serverImport, timestamp } from './backup-lib.mjs';
 
 const { values, positionals } = parseArgs({ options: { force: { type: 'boolean', default: false } }, allowPositionals: true });
 if (positionals.length !== 1) fail('Usage: npm run restore -- FILE [--force]');
@@ -34,7 +34,7 @@ if (kind !== database.kind) {
 
 const started = Date.now();
 if (database.kind === 'postgres') {
-  const { default: pg } = await import('pg');
+  const { default: pg } = await serverImport('pg');
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   const { rows } = await client.query(`select count(*)::int as n from information_schema.tables where table_schema = 'public'`);
@@ -62,7 +62,7 @@ if (database.kind === 'postgres') {
       console.log(`The database that was there is kept in ${aside}.`);
     }
     mkdirSync(database.dbDir, { recursive: true, mode: 0o700 });
-    const { PGlite } = await import('@electric-sql/pglite');
+    const { PGlite } = await serverImport('@electric-sql/pglite');
     const pglite = new PGlite({
       dataDir: database.dbDir,
       extensions: await pgliteExtensions(),

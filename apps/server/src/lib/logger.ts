@@ -6,7 +6,7 @@ import type { FastifyServerOptions } from 'fastify';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** The request id: the caller's `X-Request-Id` when it is sane, otherwise a new UUID. */
-export function requestIdOf(req: Pick<IncomingMessage, 'headers'>): string {
+function requestIdOf(req: Pick<IncomingMessage, 'headers'>): string {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 }
