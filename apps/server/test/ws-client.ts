@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { ZWsServerFrame, type TWsServerFrame } from '@spotter/shared';
+import { inspectFrame } from './support/leak-check';
 
 const WAIT_MS = 15_000;
 
@@ -14,7 +15,10 @@ export class ChatSocket {
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      this.frames.push(ZWsServerFrame.parse(JSON.parse(data.toString())));
+      const text = data.toString();
+      const frame = ZWsServerFrame.parse(JSON.parse(text));
+      inspectFrame(frame, text);
+      this.frames.push(frame);
       this.waiters.forEach((w) => w());
     });
     this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAuth } from '../../src/plugins/auth';
 import { createTokenService } from '../../src/lib/tokens';
 import { createAccount, useTestApp } from '../helper';
-import { installLeakCheck, takeLeakViolations } from '../support/leak-check';
+import { inspectFrame, installLeakCheck, takeLeakViolations } from '../support/leak-check';
 
 /**
  * The leak crawler itself (support/leak-check.ts, installed on every test app by helper.ts):
@@ -80,5 +80,34 @@ describe('leak crawler', () => {
     ]);
     // an address that is nobody's account is not personal data of anyone here
     expect(await found({ note: 'write to nobody.here@example.org' })).toEqual([]);
+  });
+});
+
+describe('pushed WebSocket frames', () => {
+  const frame = (overrides: Record<string, unknown>, text = 'See you at 6') => {
+    const value = {
+      type: 'message',
+      message: {
+        _id: '3f1c2b9e-0000-4000-8000-000000000001',
+        senderId: '3f1c2b9e-0000-4000-8000-000000000002',
+        recipientId: '3f1c2b9e-0000-4000-8000-000000000003',
+        message: text,
+        messageDate: new Date(0).toISOString(),
+        senderFirstName: 'Nadia',
+        senderLastName: 'Samir',
+        senderPicture: '',
+        ...overrides,
+      },
+    };
+    inspectFrame(value, JSON.stringify(value));
+    return takeLeakViolations().map((v) => v.found);
+  };
+
+  it('catches an e-mail, a token or a hash anywhere but in the text someone wrote', () => {
+    expect(frame({})).toEqual([]);
+    expect(frame({}, 'write to me at nadia@example.com')).toEqual([]);
+    expect(frame({ senderLastName: alice.email })).toEqual(['an e-mail address']);
+    expect(frame({ senderPicture: `https://x.example/?t=${bob.token}` })).toEqual(['a session token']);
+    expect(frame({ senderFirstName: aliceHash.password_hash })).toEqual(['a password hash']);
   });
 });

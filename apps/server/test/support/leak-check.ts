@@ -135,6 +135,21 @@ export function installLeakCheck(app: FastifyInstance, database: Database): void
   });
 }
 
+/**
+ * Reads a WebSocket frame the server pushed (test/ws-client.ts): a frame names people by name and
+ * picture only, so it never carries a password hash, a session token or an e-mail address outside
+ * the text someone wrote.
+ */
+export function inspectFrame(frame: unknown, text: string): void {
+  const written = (frame as { message?: { message?: unknown } }).message?.message;
+  const rest = typeof written === 'string' ? text.split(JSON.stringify(written).slice(1, -1)).join('') : text;
+  const found: string[] = [];
+  if (ARGON2.test(rest)) found.push('a password hash');
+  if (rest.match(JWT)) found.push('a session token');
+  if (rest.match(EMAIL)) found.push('an e-mail address');
+  for (const f of found) violations.push({ request: `WebSocket frame ${rest.slice(0, 200)}`, status: 0, found: f });
+}
+
 /** Fails the test that produced a leak, naming the request and what it carried. */
 export function assertNoLeaks(): void {
   const found = takeLeakViolations();
