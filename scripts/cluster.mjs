@@ -4,13 +4,14 @@
 // docs/operations.md and docs/decisions/021-metrics-and-cluster.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildIfStale, outputsOf } from './lib/build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const NGINX = '/usr/sbin/nginx';
@@ -65,32 +66,12 @@ if (!existsSync(NGINX)) {
 }
 
 // 2. the build, as `npm start` does it: what is missing or older than its sources is built
-function newest(dir) {
-  let t = 0;
-  if (!existsSync(dir)) return t;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === 'node_modules' || e.name === 'dist') continue;
-    const p = join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
-const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
-const serverOut = join(root, 'apps/server/dist/main.js');
-const webOut = join(root, 'apps/web/dist/index.html');
+const { serverOut, webOut } = outputsOf(root);
 if (!existsSync(join(root, 'node_modules'))) fail('dependencies are not installed: run `npm ci` (or `npm start` once) first');
 if (flags['no-build']) {
   if (!existsSync(serverOut) || !existsSync(webOut)) fail('--no-build, but apps/server/dist or apps/web/dist is missing');
 } else {
-  const shared = newest(join(root, 'packages/shared'));
-  if (Math.max(shared, newest(join(root, 'apps/web'))) > mtime(webOut)) {
-    console.log('Building the web app…');
-    run('building the web app', 'npm', ['run', 'build', '-w', '@spotter/web']);
-  }
-  if (Math.max(shared, newest(join(root, 'apps/server'))) > mtime(serverOut)) {
-    console.log('Building the server…');
-    run('building the server', 'npm', ['run', 'build', '-w', '@spotter/server']);
-  }
+  buildIfStale(root, run);
 }
 
 // 3. PostgreSQL: the processes share one database, which PGlite cannot be (decision 005)

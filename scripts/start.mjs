@@ -1,8 +1,9 @@
 // `npm start`: install what is missing, build what is stale, then serve (the server migrates and seeds).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildIfStale, mtime } from './lib/build.mjs';
 
 // fileURLToPath, not URL.pathname: a checkout in a folder with a space (%20) must work
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -16,18 +17,6 @@ const run = (what, cmd, args, env = {}) => {
   }
 };
 
-function newest(dir) {
-  let t = 0;
-  if (!existsSync(dir)) return t;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === 'node_modules' || e.name === 'dist') continue;
-    const p = join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
-const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
-
 const lock = join(root, 'package-lock.json');
 const installed = join(root, 'node_modules', '.package-lock.json');
 if (!existsSync(installed) || mtime(lock) > mtime(installed)) {
@@ -37,17 +26,7 @@ if (!existsSync(installed) || mtime(lock) > mtime(installed)) {
   });
 }
 
-const shared = newest(join(root, 'packages/shared'));
-const webOut = join(root, 'apps/web/dist/index.html');
-const serverOut = join(root, 'apps/server/dist/main.js');
-if (Math.max(shared, newest(join(root, 'apps/web'))) > mtime(webOut)) {
-  console.log('Building the web app…');
-  run('building the web app', 'npm', ['run', 'build', '-w', '@spotter/web']);
-}
-if (Math.max(shared, newest(join(root, 'apps/server'))) > mtime(serverOut)) {
-  console.log('Building the server…');
-  run('building the server', 'npm', ['run', 'build', '-w', '@spotter/server']);
-}
+const { serverOut } = buildIfStale(root, run);
 
 const server = spawn(process.execPath, ['--enable-source-maps', serverOut], { cwd: root, stdio: 'inherit' });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));

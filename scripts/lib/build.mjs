@@ -1,0 +1,37 @@
+// What `npm start` and `npm run cluster` share: build what is missing or older than its sources.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The newest modification time under `dir`, leaving out node_modules and dist. */
+function newest(dir) {
+  let t = 0;
+  if (!existsSync(dir)) return t;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === 'node_modules' || e.name === 'dist') continue;
+    const p = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+export const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
+
+/** The built web app and server. */
+export const outputsOf = (root) => ({
+  webOut: join(root, 'apps/web/dist/index.html'),
+  serverOut: join(root, 'apps/server/dist/main.js'),
+});
+
+/** Builds the web app and the server when missing or older than their sources (or the shared package's). */
+export function buildIfStale(root, run) {
+  const { webOut, serverOut } = outputsOf(root);
+  const shared = newest(join(root, 'packages/shared'));
+  if (Math.max(shared, newest(join(root, 'apps/web'))) > mtime(webOut)) {
+    console.log('Building the web app…');
+    run('building the web app', 'npm', ['run', 'build', '-w', '@spotter/web']);
+  }
+  if (Math.max(shared, newest(join(root, 'apps/server'))) > mtime(serverOut)) {
+    console.log('Building the server…');
+    run('building the server', 'npm', ['run', 'build', '-w', '@spotter/server']);
+  }
+  return { webOut, serverOut };
+}
