@@ -71,10 +71,17 @@ const seeded = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=mod
 });
 if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
 
-// 2. the server, one process
+const METRICS_TOKEN = 'bench-metrics-token';
+// 2. the server, one process: the built one, as `npm start` runs it (built first if missing or stale)
+const { buildIfStale } = await import('../scripts/lib/build.mjs');
+const { serverOut } = buildIfStale(root, (what, cmd, args) => {
+  if (spawnSync(cmd, args, { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error(`${what} failed`);
+});
 // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools)
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-const server = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/server/src/main.ts'], {
+// BENCH_NODE_ARGS: extra node options for the server (say `--max-old-space-size=256`), to compare
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const server = spawn(process.execPath, [...nodeArgs, ...profile, serverOut], {
   cwd: root,
   env: {
     ...process.env,
@@ -83,9 +90,10 @@ const server = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/ser
     DATA_DIR: dataDir,
     ...(PG_URL ? { DATABASE_URL: PG_URL } : { DATABASE_URL: '' }),
     LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
+    NODE_ENV: process.env.BENCH_NODE_ENV ?? 'production',
     JWT_SECRET: SECRET,
     RATE_LIMIT_MAX: '10000000',
+    METRICS_TOKEN,
   },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
@@ -112,7 +120,19 @@ const usage = () => {
   const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024;
   return { rss, cpu: ticks / 100 };
 };
-const idle = usage();
+/** The server's JavaScript heap in use and its memory outside the heap (buffers, wasm), MiB, from /api/metrics. */
+const heap = async () => {
+  const text = await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) =>
+    r.text(),
+  );
+  const read = (name) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20;
+  return {
+    used: read('nodejs_heap_size_used_bytes'),
+    total: read('nodejs_heap_size_total_bytes'),
+    external: read('nodejs_external_memory_bytes'),
+  };
+};
+const idle = { ...usage(), ...(await heap()) };
 
 // 3. tokens and sockets
 const key = new TextEncoder().encode(SECRET);
@@ -135,6 +155,9 @@ const trainers = await Promise.all(
 
 const sentAt = new Map(); // message text → POST start
 const latencies = [];
+/** The slowest push of the messages posted in each second of the run: shows whether the tail is a few stalls or spread out. */
+const worstBySecond = [];
+let started = 0;
 let pushes = 0;
 let unexpected = 0;
 function open(token) {
@@ -150,7 +173,10 @@ function open(token) {
       const t0 = sentAt.get(frame.message.message);
       if (t0 === undefined) return;
       pushes++;
-      latencies.push(performance.now() - t0);
+      const now = performance.now();
+      latencies.push(now - t0);
+      const second = Math.floor((t0 - started) / 1000);
+      worstBySecond[second] = Math.max(worstBySecond[second] ?? 0, now - t0);
     });
   });
 }
@@ -164,7 +190,7 @@ for (let i = 0; i < SOCKETS; i += 200) {
   sockets.push(...(await Promise.all(batch)));
 }
 const connectSeconds = (performance.now() - connectStarted) / 1000;
-const connected = usage();
+const connected = { ...usage(), ...(await heap()) };
 
 // 4. a steady rate of messages from users to trainers, over a fixed pool of keep-alive connections
 // (as a load balancer in front of the process would hold), so the figures are the server's and not
@@ -199,7 +225,7 @@ const { monitorEventLoopDelay } = await import('node:perf_hooks');
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
 let n = 0;
-const started = performance.now();
+started = performance.now();
 const before = usage();
 const inflight = new Set();
 while (performance.now() - started < SECONDS * 1000) {
@@ -239,7 +265,7 @@ const expectedPushes = (() => {
   return total;
 })();
 for (let i = 0; i < 100 && pushes < expectedPushes; i++) await sleep(100);
-const after = usage();
+const after = { ...usage(), ...(await heap()) };
 const elapsed = (performance.now() - started) / 1000;
 for (const ws of sockets) ws.terminate();
 stop();
@@ -263,8 +289,17 @@ push arriving at a socket, client and server on the same 2-core machine.
 | pushes received / expected | ${pushes.toLocaleString('en')} / ${expectedPushes.toLocaleString('en')} |
 | delivery latency p50 / p99 / max | ${f(q(latencies, 0.5))} / ${f(q(latencies, 0.99))} / ${f(q(latencies, 1))} ms |
 | server RSS idle / with sockets / after sending | ${f(idle.rss, 0)} / ${f(connected.rss, 0)} / ${f(after.rss, 0)} MiB |
+| server JS heap used / allocated, idle | ${f(idle.used, 0)} / ${f(idle.total, 0)} MiB |
+| server JS heap used / allocated, with sockets | ${f(connected.used, 0)} / ${f(connected.total, 0)} MiB |
+| server JS heap used / allocated, after sending | ${f(after.used, 0)} / ${f(after.total, 0)} MiB |
+| server memory outside the JS heap (external), idle / with sockets / after | ${f(idle.external, 0)} / ${f(connected.external, 0)} / ${f(after.external, 0)} MiB |
 | server CPU while sending | ${f(((after.cpu - before.cpu) / elapsed) * 100, 0)} % of one core |
 | sockets closed unexpectedly | ${unexpected} |
 | bench client event-loop delay p99 / max | ${f(loopDelay.percentile(99) / 1e6)} / ${f(loopDelay.max / 1e6)} ms |
+| seconds whose slowest push took over 50 ms | ${worstBySecond.filter((x) => x > 50).length} of ${worstBySecond.length}: ${worstBySecond
+  .map((x, s) => [s, x])
+  .filter(([, x]) => x > 50)
+  .map(([s, x]) => `${s} s: ${f(x, 0)} ms`)
+  .join(', ')} |
 `);
 process.exit(0);

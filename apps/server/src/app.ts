@@ -82,7 +82,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerNulGuard(app);
-  registerMetrics(app, { env: config.env, token: config.metricsToken, database });
+  const metrics = registerMetrics(app, { env: config.env, token: config.metricsToken, database });
   registerRequestId(app);
   registerAbsoluteUrls(app, config.publicUrl);
   // how long the server spent on an API answer, for benchmarks and browser dev tools; off in
@@ -256,7 +256,9 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       );
       await api.register(favouritesRoutes(favourites, auth, limits));
       await api.register(newsletterRoutes(createNewsletterService({ db: database.db }), limits.perIp));
-      await api.register(chatsModule({ database, tokens, auth, mailer: mail, config, limits }));
+      await api.register(
+        chatsModule({ database, tokens, auth, mailer: mail, config, limits, countSockets: metrics.countSockets }),
+      );
       await api.register(bookingsModule({ database, auth, mailer: mail, config, jobs, services: bookingServices, limits }));
       await api.register(avatarsRoutes);
       await api.register(imagesRoutes(images, auth, limits));

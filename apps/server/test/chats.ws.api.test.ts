@@ -1,5 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { CHAT_LIMITS, CHAT_MSG, WS_CLOSE, type TChatMessage } from '@spotter/shared';
 import { accounts } from '../src/db/schema';
 import { notifyAccountChanged } from '../src/modules/chats/chats.service';
@@ -83,6 +85,55 @@ describe('/api/ws authentication', () => {
     // a closed socket frees its place
     const again = await ChatSocket.open(base, many.token);
     await Promise.all([...open.slice(1), again].map((s) => s.close()));
+  });
+});
+
+describe('/api/ws handshake', () => {
+  /** The HTTP status a WebSocket handshake at `path` is answered with (101 once upgraded). */
+  const handshake = (path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(`${base.replace('http', 'ws')}${path}`);
+      ws.on('upgrade', () => {
+        resolve(101);
+        ws.terminate();
+      });
+      ws.on('unexpected-response', (_req, res) => {
+        resolve(res.statusCode ?? 0);
+        res.resume();
+        ws.terminate();
+      });
+      ws.on('error', (err) => (err.message.includes('Unexpected server response') ? undefined : reject(err)));
+    });
+
+  it('upgrades /api/ws only, with or without a query; any other path is answered 404', async () => {
+    expect(await handshake('/api/ws')).toBe(101);
+    expect(await handshake('/api/ws?v=1')).toBe(101);
+    for (const path of ['/api/wss', '/api/ws/x', '/ws', '/api/chats', '/api/nope', '/']) expect(await handshake(path)).toBe(404);
+  });
+
+  it('answers a plain GET on /api/ws with 404 and says to open it as a WebSocket', async () => {
+    const res = await fetch(`${base}/api/ws`);
+    expect(res.status).toBe(404);
+    expect((await res.json()).message).toBe(CHAT_MSG.wsOnly);
+  });
+
+  it('answers a handshake it cannot accept with 400 and keeps serving', async () => {
+    const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${base}/api/ws`, {
+        headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'short' },
+      });
+      req.on('response', (r) => {
+        let body = '';
+        r.on('data', (d) => (body += d));
+        r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+      });
+      req.on('upgrade', () => reject(new Error('upgraded with a bad key')));
+      req.on('error', reject);
+      req.end();
+    });
+    expect(res.status).toBe(400);
+    const s = await ChatSocket.open(base, user.token);
+    await s.close();
   });
 });
 

@@ -99,6 +99,7 @@ export const CHAT_MSG = {
   markedRead: 'Conversation marked as read',
   wsAuthFirst: 'Send {"type":"auth","token":"…"} first',
   wsBadFrame: 'This frame is not valid',
+  wsOnly: 'Open this address as a WebSocket',
   wsAlreadyAuthenticated: 'Already authenticated',
   wsTooManySockets: 'Too many open connections for this account',
 } as const;

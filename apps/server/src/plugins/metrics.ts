@@ -41,10 +41,15 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest();
  * reveal internals: in production they answer only `Authorization: Bearer <METRICS_TOKEN>`, and
  * without METRICS_TOKEN the route does not exist (404). Outside production they answer anyone.
  */
-export function registerMetrics(app: FastifyInstance, options: MetricsOptions = {}): void {
+export type Metrics = {
+  /** A module with WebSockets says how to count its open ones. */
+  countSockets(count: () => number): void;
+};
+
+export function registerMetrics(app: FastifyInstance, options: MetricsOptions = {}): Metrics {
   const { env, token } = options;
   // closed in production unless configured: no route at all, so it answers like any unknown address
-  if (env === 'production' && !token) return;
+  if (env === 'production' && !token) return { countSockets: () => {} };
   const register = new Registry();
 
   const requests = new Counter({
@@ -71,22 +76,14 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions = 
     duration.observe(labels, reply.elapsedTime / 1000);
   });
 
-  // The chat's sockets live in its WebSocket server (@fastify/websocket's `websocketServer`, whose
-  // `clients` the `ws` library keeps), decorated on the chat module's own context: the `onRoute`
-  // hook runs bound to the context that declares a route, so the WebSocket route hands it over.
-  const socketServers = new Set<{ clients: Set<unknown> }>();
-  app.addHook('onRoute', function (route) {
-    const server = (this as { websocketServer?: { clients?: Set<unknown> } }).websocketServer;
-    if ((route as { websocket?: boolean }).websocket && server?.clients) socketServers.add(server as { clients: Set<unknown> });
-  });
+  // the chat module says how to count its sockets (countSockets, below)
+  const socketCounts: (() => number)[] = [];
   new Gauge({
     name: 'spotter_websockets_open',
     help: 'WebSocket connections open on this process (chat pushes)',
     registers: [register],
     collect() {
-      let open = 0;
-      for (const s of socketServers) open += s.clients.size;
-      this.set(open);
+      this.set(socketCounts.reduce((sum, count) => sum + count(), 0));
     },
   });
 
@@ -125,4 +122,5 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions = 
     const text = (await register.metrics()) + (await processMetrics().metrics());
     return reply.header('Cache-Control', 'no-store').type(register.contentType).send(text);
   });
+  return { countSockets: (count) => void socketCounts.push(count) };
 }

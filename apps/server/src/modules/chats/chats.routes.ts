@@ -13,9 +13,9 @@ import {
   ZSendChatRequest,
   ZSendChatResponse,
 } from '@spotter/shared';
+import { AppError } from '../../lib/app-error';
 import { callerOf, type Auth, type SignedCaller } from '../../plugins/auth';
 import type { ChatsService } from './chats.service';
-import type { ChatHub } from './chats.ws';
 
 const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 429: ZErrorResponse };
 
@@ -24,7 +24,6 @@ type SendRequest = { signedCaller?: SignedCaller; body: z.output<typeof ZSendCha
 /** `limitSends` for sending; `writes` for the other writes (rate limits, docs/decisions/003-rate-limits.md). */
 export function chatsRoutes(
   service: ChatsService,
-  hub: ChatHub,
   auth: Auth,
   limits: { limitSends: preHandlerAsyncHookHandler[]; writes: preHandlerAsyncHookHandler[] },
 ) {
@@ -95,7 +94,10 @@ export function chatsRoutes(
       }),
     );
 
-    // the first frame authenticates; the token never goes in this URL (it would reach logs)
-    app.get('/ws', { websocket: true, schema: { hide: true } }, (socket) => hub.accept(socket));
+    // the chat socket: its handshake is answered by the chats module before any route (a plain GET is
+    // no WebSocket); the first frame authenticates, the token never goes in this URL (it would reach logs)
+    app.get('/ws', { schema: { hide: true } }, async () => {
+      throw new AppError('NOT_FOUND', CHAT_MSG.wsOnly);
+    });
   };
 }

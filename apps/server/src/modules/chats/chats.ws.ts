@@ -67,13 +67,14 @@ export function createChatHub(deps: {
   }, HEARTBEAT_MS / HEARTBEAT_SLICES);
   heartbeat.unref();
 
-  function sendRaw(c: Client, data: string) {
+  /** A text frame; one push to many sockets is encoded once, as a Buffer. */
+  function sendRaw(c: Client, data: string | Buffer) {
     if (c.socket.readyState !== c.socket.OPEN) return;
     if (c.socket.bufferedAmount > BUFFERED_MAX_BYTES) {
       c.socket.close(WS_CLOSE.tooSlow, 'too slow');
       return;
     }
-    c.socket.send(data);
+    c.socket.send(data, { binary: false });
   }
   const send = (c: Client, frame: TWsServerFrame) => sendRaw(c, JSON.stringify(frame));
 
@@ -195,7 +196,7 @@ export function createChatHub(deps: {
           // the message is stored but could not be read now (a pool timeout under load): rather than
           // drop the push, the participants' clients fetch what they missed (`after`)
           log.warn({ err, messageId: event.id }, 'chat push read failed; participants told to resync');
-          const data = JSON.stringify({ type: 'resync' } satisfies TWsServerFrame);
+          const data = Buffer.from(JSON.stringify({ type: 'resync' } satisfies TWsServerFrame));
           for (const c of to) sendRaw(c, data);
           return;
         }
@@ -206,7 +207,7 @@ export function createChatHub(deps: {
       } else {
         return;
       }
-      const data = JSON.stringify(frame);
+      const data = Buffer.from(JSON.stringify(frame));
       for (const c of to) sendRaw(c, data);
     },
 
@@ -222,7 +223,7 @@ export function createChatHub(deps: {
 
     /** The listener reconnected and may have missed pushes: clients fetch with `after`. */
     resync() {
-      const data = JSON.stringify({ type: 'resync' } satisfies TWsServerFrame);
+      const data = Buffer.from(JSON.stringify({ type: 'resync' } satisfies TWsServerFrame));
       for (const c of all) if (c.account) sendRaw(c, data);
     },
 
