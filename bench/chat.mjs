@@ -73,7 +73,7 @@ if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
 
 const METRICS_TOKEN = 'bench-metrics-token';
 // 2. the server, one process: the built one, as `npm start` runs it (built first if missing or stale)
-const { buildIfStale } = await import('../scripts/lib/build.mjs');
+const { buildIfStale, SERVER_NODE_ARGS } = await import('../scripts/lib/build.mjs');
 const { serverOut } = buildIfStale(root, (what, cmd, args) => {
   if (spawnSync(cmd, args, { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error(`${what} failed`);
 });
@@ -81,7 +81,7 @@ const { serverOut } = buildIfStale(root, (what, cmd, args) => {
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 // BENCH_NODE_ARGS: extra node options for the server (say `--max-old-space-size=256`), to compare
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const server = spawn(process.execPath, [...nodeArgs, ...profile, serverOut], {
+const server = spawn(process.execPath, [...SERVER_NODE_ARGS, ...nodeArgs, ...profile, serverOut], {
   cwd: root,
   env: {
     ...process.env,

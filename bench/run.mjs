@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { SERVER_NODE_ARGS } from '../scripts/lib/build.mjs';
 import { runApi } from './api.mjs';
 import { lighthousePages } from './lib/lighthouse.mjs';
 import { apiSection, lighthouseSection, runSection, startupSection, updateDoc, weightSection } from './lib/report.mjs';
@@ -71,7 +72,7 @@ const tempDir = (name) => {
 };
 
 async function startServer({ dataDir, url }) {
-  const server = spawnServer(root, ['apps/server/dist/main.js'], serverEnv({ port: PORT, dataDir, url }));
+  const server = spawnServer(root, [...SERVER_NODE_ARGS, 'apps/server/dist/main.js'], serverEnv({ port: PORT, dataDir, url }));
   servers.add(server);
   const ready = await waitReady(base, 120_000);
   if (ready === null) {

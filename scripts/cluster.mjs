@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildIfStale, outputsOf } from './lib/build.mjs';
+import { buildIfStale, outputsOf, SERVER_NODE_ARGS } from './lib/build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const NGINX = '/usr/sbin/nginx';
@@ -180,7 +180,7 @@ async function waitReady(base, child, what) {
 const servers = [];
 for (const [i, serverPort] of serverPorts.entries()) {
   const log = openSync(join(dir, `server-${serverPort}.log`), 'a');
-  const child = spawn(process.execPath, ['--enable-source-maps', serverOut], {
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, serverOut], {
     cwd: root,
     env: { ...env, PORT: String(serverPort), DATA_DIR: join(dir, `data-${serverPort}`) },
     stdio: ['ignore', log, log],

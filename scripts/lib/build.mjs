@@ -15,6 +15,9 @@ function newest(dir) {
 }
 export const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
 
+/** Node's options for the built server, wherever it is started (npm start, the cluster, the benchmarks). */
+export const SERVER_NODE_ARGS = ['--enable-source-maps'];
+
 /** The built web app and server. */
 export const outputsOf = (root) => ({
   webOut: join(root, 'apps/web/dist/index.html'),
