@@ -114,7 +114,7 @@ describe('/api/ws handshake', () => {
   it('answers a plain GET on /api/ws with 404 and says to open it as a WebSocket', async () => {
     const res = await fetch(`${base}/api/ws`);
     expect(res.status).toBe(404);
-    expect((await res.json()).message).toBe(CHAT_MSG.wsOnly);
+    expect(((await res.json()) as { message: string }).message).toBe(CHAT_MSG.wsOnly);
   });
 
   it('answers a handshake it cannot accept with 400 and keeps serving', async () => {
