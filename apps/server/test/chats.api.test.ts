@@ -309,6 +309,25 @@ describe('conversations and unread counts', () => {
     expect((await conversations(t1.token))[0].unread).toBe(0);
   });
 
+  it('lists a deleted counterpart as "Former member", with the latest message and its date', async () => {
+    const me = await createAccount(t, 'user', { firstName: 'Left', lastName: 'Behind' });
+    const gone = await createAccount(t, 'trainer', { firstName: 'Gone', lastName: 'Coach' });
+    await send({ message: 'first', recipientId: gone.id }, me.token);
+    const last = (await send({ message: 'last words', recipientId: me.id }, gone.token)).json().message as TChatMessage;
+    await t.database.db.update(accounts).set({ deletedAt: new Date() }).where(eq(accounts.id, gone.id));
+    expect(await conversations(me.token)).toEqual([
+      {
+        counterpartId: gone.id,
+        firstName: 'Former',
+        lastName: 'member',
+        picture: '',
+        lastMessage: 'last words',
+        lastMessageDate: last.messageDate,
+        unread: 1,
+      },
+    ]);
+  });
+
   it('answers an empty list to someone without conversations, 401 to visitors, 404 for a malformed id', async () => {
     const lonely = await createAccount(t, 'user');
     expect(await conversations(lonely.token)).toEqual([]);

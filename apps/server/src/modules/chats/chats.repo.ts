@@ -142,25 +142,65 @@ const sides = (role: Role) =>
     ? { mine: messages.trainerId, theirs: messages.userId, theirRole: 'user' as const }
     : { mine: messages.userId, theirs: messages.trainerId, theirRole: 'trainer' as const };
 
-/** The latest message of each conversation of an account, newest conversation first. */
-export async function findLastMessages(db: Q, role: Role, accountId: string, limit: number) {
-  const { mine, theirs } = sides(role);
-  const rows = await db
-    .selectDistinctOn([theirs], { counterpartId: theirs, body: messages.body, createdAt: messages.createdAt, seq: messages.seq })
-    .from(messages)
-    .where(eq(mine, accountId))
-    .orderBy(theirs, desc(messages.seq));
-  return rows.sort((a, b) => b.seq - a.seq).slice(0, limit);
-}
+/**
+ * Each conversation of an account, newest first: its latest message, the counterpart as they are
+ * now (null names when the account is gone) and how many of their messages this account has not
+ * read. One statement (on PGlite every round trip waits for the one before); the latest messages
+ * are read in the order of the conversation index, scanned backwards, with no sort.
+ */
+/** The most conversations one list answers. */
+const CONVERSATIONS_MAX = 500;
 
-/** Messages the other side sent that this account has not read, per conversation. */
-export async function countUnread(db: Q, role: Role, accountId: string) {
+function conversationsQuery(db: Db, role: Role) {
   const { mine, theirs, theirRole } = sides(role);
+  const accountId = sql.placeholder('accountId');
+  const last = db.$with('last').as(
+    db
+      .selectDistinctOn([theirs], {
+        counterpartId: sql<string>`${theirs}`.as('counterpart_id'),
+        body: messages.body,
+        createdAt: messages.createdAt,
+        seq: messages.seq,
+      })
+      .from(messages)
+      .where(eq(mine, accountId))
+      .orderBy(desc(theirs), desc(messages.seq)),
+  );
+  const unread = db.$with('unread').as(
+    db
+      .select({ counterpartId: sql<string>`${theirs}`.as('unread_counterpart_id'), n: sql<number>`count(*)::int`.as('n') })
+      .from(messages)
+      .where(and(eq(mine, accountId), eq(messages.senderRole, theirRole), isNull(messages.readAt)))
+      .groupBy(theirs),
+  );
   return db
-    .select({ counterpartId: theirs, n: sql<number>`count(*)::int` })
-    .from(messages)
-    .where(and(eq(mine, accountId), eq(messages.senderRole, theirRole), isNull(messages.readAt)))
-    .groupBy(theirs);
+    .with(last, unread)
+    .select({
+      counterpartId: last.counterpartId,
+      body: last.body,
+      createdAt: last.createdAt,
+      firstName: accounts.firstName,
+      lastName: accounts.lastName,
+      picture: accounts.picture,
+      deletedAt: accounts.deletedAt,
+      unread: sql<number>`coalesce(${unread.n}, 0)::int`,
+    })
+    .from(last)
+    .leftJoin(accounts, eq(accounts.id, last.counterpartId))
+    .leftJoin(unread, eq(unread.counterpartId, last.counterpartId))
+    .orderBy(desc(last.seq))
+    .limit(CONVERSATIONS_MAX)
+    .prepare(`conversations_${role}`);
+}
+/** Prepared once per database and role: parsed and planned once, not on every read. */
+const conversationQueries = new WeakMap<Db, Map<Role, ReturnType<typeof conversationsQuery>>>();
+
+export async function findConversations(db: Db, role: Role, accountId: string) {
+  let byRole = conversationQueries.get(db);
+  if (!byRole) conversationQueries.set(db, (byRole = new Map()));
+  let query = byRole.get(role);
+  if (!query) byRole.set(role, (query = conversationsQuery(db, role)));
+  return query.execute({ accountId });
 }
 
 /** Marks what the other side sent as read; answers how many messages that was. */

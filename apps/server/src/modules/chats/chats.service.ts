@@ -28,7 +28,6 @@ export { ACCOUNT_CHANNEL } from '../accounts/accounts.service';
 
 /** A message still unread this long is mailed about. */
 export const UNREAD_MAIL_AFTER_MS = 15 * 60_000;
-const CONVERSATIONS_MAX = 500;
 /** How long a sent message is kept for this process's own push, sparing it a read. */
 const RECENT_TTL_MS = 30_000;
 
@@ -188,30 +187,17 @@ export function createChatsService({ db }: { db: Db }) {
 
     /** One row per counterpart, newest first, with what the caller has not read. */
     async listConversations(caller: Caller): Promise<TConversation[]> {
-      const [last, unread] = await Promise.all([
-        repo.findLastMessages(db, caller.role, caller.id, CONVERSATIONS_MAX),
-        repo.countUnread(db, caller.role, caller.id),
-      ]);
-      const people = new Map(
-        (
-          await repo.findAccounts(
-            db,
-            last.map((l) => l.counterpartId),
-          )
-        ).map((a) => [a.id, a]),
-      );
-      const unreadOf = new Map(unread.map((u) => [u.counterpartId, u.n]));
-      return last.map((l) => {
-        const p = people.get(l.counterpartId);
-        const gone = !p || p.deletedAt !== null;
+      const rows = await repo.findConversations(db, caller.role, caller.id);
+      return rows.map((r) => {
+        const gone = r.firstName === null || r.deletedAt !== null;
         return {
-          counterpartId: l.counterpartId,
-          firstName: gone ? FORMER_MEMBER.firstName : p.firstName,
-          lastName: gone ? FORMER_MEMBER.lastName : p.lastName,
-          picture: gone ? '' : p.picture,
-          lastMessage: l.body,
-          lastMessageDate: l.createdAt.toISOString(),
-          unread: unreadOf.get(l.counterpartId) ?? 0,
+          counterpartId: r.counterpartId,
+          firstName: gone ? FORMER_MEMBER.firstName : (r.firstName ?? ''),
+          lastName: gone ? FORMER_MEMBER.lastName : (r.lastName ?? ''),
+          picture: gone ? '' : (r.picture ?? ''),
+          lastMessage: r.body,
+          lastMessageDate: r.createdAt.toISOString(),
+          unread: r.unread,
         };
       });
     },
