@@ -44,12 +44,8 @@ function zoneOffset(instant: number, timeZone: string): number {
   return asUtc - Math.floor(instant / 1000) * 1000;
 }
 
-/**
- * The instant at which a zone's clocks show the given local date and hour, or undefined when
- * that hour does not exist there (skipped by a spring-forward change). An hour that happens
- * twice (fall-back) answers its first occurrence.
- */
-export function localHourToUtc(year: number, month: number, day: number, hour: number, timeZone: string): number | undefined {
+/** `localHourToUtc` without its memory. */
+function computeLocalHourToUtc(year: number, month: number, day: number, hour: number, timeZone: string): number | undefined {
   const wall = Date.UTC(year, month - 1, day, hour);
   // the offsets in force half a day either side cover any single change around this hour
   const offsets = new Set([zoneOffset(wall - DAY / 2, timeZone), zoneOffset(wall + DAY / 2, timeZone)]);
@@ -59,6 +55,28 @@ export function localHourToUtc(year: number, month: number, day: number, hour: n
     if (zoneOffset(candidate, timeZone) === offset) matches.push(candidate);
   }
   return matches.length ? Math.min(...matches) : undefined;
+}
+
+/**
+ * Answers of `localHourToUtc` kept: a zone's rules don't change while the process runs, and each
+ * answer costs several Intl formatting calls (most of a slots request's CPU time), whereas the
+ * same trainers' hours of the same days are asked for again and again. Emptied when full.
+ */
+const LOCAL_HOURS_MAX = 50_000;
+const localHours = new Map<string, number | undefined>();
+
+/**
+ * The instant at which a zone's clocks show the given local date and hour, or undefined when
+ * that hour does not exist there (skipped by a spring-forward change). An hour that happens
+ * twice (fall-back) answers its first occurrence.
+ */
+export function localHourToUtc(year: number, month: number, day: number, hour: number, timeZone: string): number | undefined {
+  const key = `${timeZone} ${year} ${month} ${day} ${hour}`;
+  if (localHours.has(key)) return localHours.get(key);
+  const instant = computeLocalHourToUtc(year, month, day, hour, timeZone);
+  if (localHours.size >= LOCAL_HOURS_MAX) localHours.clear();
+  localHours.set(key, instant);
+  return instant;
 }
 
 /**
