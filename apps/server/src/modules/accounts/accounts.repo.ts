@@ -96,15 +96,24 @@ export async function findAccountById(db: Q, id: string) {
 }
 export type OwnAccountRow = NonNullable<Awaited<ReturnType<typeof findAccountById>>>;
 
-/** The lean lookup behind every authenticated request: does this token still hold? */
-export async function findTokenState(db: Q, id: string) {
-  // a token's id claim that is no id names no account (the uuid column would refuse it with an error)
-  if (!isId(id)) return undefined;
-  const [row] = await db
+function tokenStateQuery(db: Db) {
+  return db
     .select({ tokenVersion: accounts.tokenVersion, role: accounts.role, deletedAt: accounts.deletedAt })
     .from(accounts)
-    .where(eq(accounts.id, id))
-    .limit(1);
+    .where(eq(accounts.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('token_state');
+}
+/** Prepared once per database: every authenticated request runs it, so its SQL is built once. */
+const tokenStateQueries = new WeakMap<Db, ReturnType<typeof tokenStateQuery>>();
+
+/** The lean lookup behind every authenticated request: does this token still hold? */
+export async function findTokenState(db: Db, id: string) {
+  // a token's id claim that is no id names no account (the uuid column would refuse it with an error)
+  if (!isId(id)) return undefined;
+  let query = tokenStateQueries.get(db);
+  if (!query) tokenStateQueries.set(db, (query = tokenStateQuery(db)));
+  const [row] = await query.execute({ id });
   return row;
 }
 
