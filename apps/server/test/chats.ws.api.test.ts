@@ -1,11 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
 import { request } from 'node:http';
+import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CHAT_LIMITS, CHAT_MSG, WS_CLOSE, type TChatMessage } from '@spotter/shared';
 import { accounts } from '../src/db/schema';
 import { notifyAccountChanged } from '../src/modules/chats/chats.service';
 import { buildTestApp, createAccount, useTestApp } from './helper';
+import { until } from './support/until';
 import { ChatSocket } from './ws-client';
 
 const t = await useTestApp();
@@ -105,10 +108,41 @@ describe('/api/ws handshake', () => {
       ws.on('error', (err) => (err.message.includes('Unexpected server response') ? undefined : reject(err)));
     });
 
-  it('upgrades /api/ws only, with or without a query; any other path is answered 404', async () => {
+  it('upgrades /api/ws only, with or without a query or a trailing slash; any other path is answered 404', async () => {
     expect(await handshake('/api/ws')).toBe(101);
     expect(await handshake('/api/ws?v=1')).toBe(101);
+    expect(await handshake('/api/ws/')).toBe(101);
     for (const path of ['/api/wss', '/api/ws/x', '/ws', '/api/chats', '/api/nope', '/']) expect(await handshake(path)).toBe(404);
+  });
+
+  const port = Number(new URL(base).port);
+  const upgradeRequest = (path: string) =>
+    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+    `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`;
+
+  it('survives clients that reset a refused upgrade, and closes a refused socket whose client stays', async () => {
+    // resetting before the 404 is written made it an unhandled socket error, which ends the process
+    for (let i = 0; i < 20; i++) {
+      const s = connect(port, '127.0.0.1');
+      s.on('error', () => {});
+      await new Promise<void>((resolve) => s.once('connect', () => resolve()));
+      s.write(upgradeRequest('/api/nope'));
+      s.resetAndDestroy();
+    }
+    // a client that reads the 404 and never closes its side: the server closes the socket anyway
+    const serverSide = new Promise<Duplex>((resolve) => t.app.server.once('upgrade', (_req, socket: Duplex) => resolve(socket)));
+    const stays = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    let answer = '';
+    stays.on('data', (d) => (answer += d));
+    const ended = new Promise<void>((resolve) => stays.once('end', () => resolve()));
+    stays.write(upgradeRequest('/api/nope'));
+    await ended;
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /);
+    const socket = await serverSide;
+    await until(() => socket.destroyed, 'the server to close the refused socket');
+    stays.destroy();
+    const s = await ChatSocket.open(base, user.token);
+    await s.close();
   });
 
   it('answers a plain GET on /api/ws with 404 and says to open it as a WebSocket', async () => {

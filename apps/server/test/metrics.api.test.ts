@@ -8,6 +8,7 @@ import { registerMetrics } from '../src/plugins/metrics';
 import { registerRequestId } from '../src/plugins/request-id';
 import { buildTestApp, useTestApp } from './helper';
 import { ChatSocket } from './ws-client';
+import { until } from './support/until';
 
 type Sample = { name: string; labels: Record<string, string>; value: number };
 
@@ -51,15 +52,6 @@ const valueOf = (samples: Sample[], name: string, labels: Record<string, string>
   samples
     .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
     .reduce((sum, s) => sum + s.value, 0);
-
-/** Waits for a condition, never for a fixed time. */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('GET /api/metrics on the app', () => {
   let app: FastifyInstance;

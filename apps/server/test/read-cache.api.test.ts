@@ -10,6 +10,7 @@ import { accounts } from '../src/db/schema';
 import { createReadCache } from '../src/lib/read-cache';
 import { buildTestApp, createAccount, createFreshPgDatabase, insertTrainer, type TestApp } from './helper';
 import { auth, bookableTrainer, bookAndPay, cancel, hourFromNow } from './support/bookings';
+import { until } from './support/until';
 
 /**
  * The read cache of the public answers (docs/decisions/019-read-cache.md): ETag and 304, answers
@@ -39,14 +40,6 @@ const call = (method: 'PATCH' | 'POST' | 'DELETE', url: string, token: string, p
   t.app.inject({ method, url, headers: { authorization: token }, ...(payload ? { payload } : {}) });
 const review = (token: string, trainerId: string, rating: number, comment: string) =>
   call('POST', '/api/reviews/new', token, { trainerId, rating, comment });
-
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 5000) {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('HTTP: ETag, 304 and compression', () => {
   it('answers the list, a profile and its reviews with a strong ETag; If-None-Match answers 304 without a body', async () => {

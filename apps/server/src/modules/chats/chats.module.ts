@@ -29,9 +29,15 @@ type ChatsDeps = {
   countSockets?: (count: () => number) => void;
 };
 
-/** An HTTP answer written on a socket that asked to upgrade, which then closes. */
+/**
+ * An HTTP answer written on a socket that asked to upgrade, which is then destroyed. Node has taken
+ * its own listeners off such a socket: without ours, a client resetting it would be an unhandled
+ * 'error' (the process would die), and one that never closes its side would hold it forever.
+ */
 function refuseUpgrade(socket: Duplex, status: 404 | 503, reason: string) {
+  socket.on('error', () => socket.destroy());
   if (!socket.writable) return socket.destroy();
+  socket.once('finish', () => socket.destroy());
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
@@ -57,16 +63,18 @@ export function chatsModule(deps: ChatsDeps) {
     const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = req.url ?? '';
       const q = url.indexOf('?');
-      if ((q === -1 ? url : url.slice(0, q)) !== path) return refuseUpgrade(socket, 404, 'Not Found');
+      const asked = q === -1 ? url : url.slice(0, q);
+      // a trailing slash is the same address, as on every route (`ignoreTrailingSlash`)
+      if (asked !== path && asked !== `${path}/`) return refuseUpgrade(socket, 404, 'Not Found');
       if (!accepting) return refuseUpgrade(socket, 503, 'Service Unavailable');
       // ws answers a handshake it can't accept (a wrong method, key or version) with 400 itself
       wss.handleUpgrade(req, socket, head, (ws) => hub.accept(ws));
     };
     app.server.on('upgrade', onUpgrade);
-    // shutting down: no new sockets, and the open ones get 1012 (reconnect, to another process if any)
+    // shutting down: new sockets are answered 503, and the open ones get 1012 (reconnect, to another
+    // process if any); the listener stays until the server has closed, so that answer is ours
     app.addHook('preClose', async () => {
       accepting = false;
-      app.server.off('upgrade', onUpgrade);
       hub.closeForRestart();
     });
 
@@ -86,6 +94,7 @@ export function chatsModule(deps: ChatsDeps) {
     sweep.unref();
 
     app.addHook('onClose', async () => {
+      app.server.off('upgrade', onUpgrade);
       clearInterval(sweep);
       hub.close();
       await bus.close();
