@@ -41,7 +41,7 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest();
  * reveal internals: in production they answer only `Authorization: Bearer <METRICS_TOKEN>`, and
  * without METRICS_TOKEN the route does not exist (404). Outside production they answer anyone.
  */
-export type Metrics = {
+type Metrics = {
   /** A module with WebSockets says how to count its open ones. */
   countSockets(count: () => number): void;
 };

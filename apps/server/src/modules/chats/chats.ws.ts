@@ -240,4 +240,3 @@ export function createChatHub(deps: {
     },
   };
 }
-export type ChatHub = ReturnType<typeof createChatHub>;
