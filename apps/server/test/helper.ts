@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 import { assertNoLeaks, installLeakCheck } from './support/leak-check';
+import { SIGN_UP } from './support/sign-up';
 
 export type TestApp = {
   app: FastifyInstance;
@@ -79,17 +80,8 @@ let counter = 0;
 export const uniqueEmail = (prefix = 'person') => `${prefix}.${Date.now().toString(36)}.${process.pid}.${++counter}@example.com`;
 
 export const validSignUp = (overrides: Record<string, unknown> = {}) => ({
-  firstName: 'Nadia',
-  lastName: 'Samir',
+  ...SIGN_UP,
   email: uniqueEmail(),
-  password: 'Strong12',
-  confirmPassword: 'Strong12',
-  phone: '01012345678',
-  age: 30,
-  gender: 'female',
-  height: 170,
-  weight: 65,
-  picture: '',
   ...overrides,
 });
 

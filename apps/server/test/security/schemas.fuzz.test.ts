@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as shared from '@spotter/shared';
+import { SIGN_UP } from '../support/sign-up';
 import { FUZZ_SEED, hostileBody, nastyJson } from './arbitraries';
 
 /**
@@ -28,26 +29,13 @@ const SCHEMAS: Array<[string, z.ZodType]> = Object.entries(shared).flatMap(([nam
   return made ? [[`${name}()`, made]] : [];
 });
 
-const signUp = {
-  firstName: 'Nadia',
-  lastName: 'Samir',
-  email: 'nadia@example.com',
-  password: 'Strong12',
-  confirmPassword: 'Strong12',
-  phone: '01012345678',
-  age: 30,
-  gender: 'female',
-  height: 170,
-  weight: 65,
-  picture: '',
-};
 const ID = '0b6f8a9e-3c1d-4e2f-9a7b-5c6d7e8f9a0b';
 
 /** A valid value of each request schema, to fuzz near it. Checked valid first, so none goes stale. */
 const VALID: Record<string, Record<string, unknown>> = {
-  ZUserSignUpRequest: signUp,
-  ZTrainerSignUpRequest: { ...signUp, price: 200 },
-  ZTrainerSignUpForm: { ...signUp, price: 200, city: 'Cairo' },
+  ZUserSignUpRequest: SIGN_UP,
+  ZTrainerSignUpRequest: { ...SIGN_UP, price: 200 },
+  ZTrainerSignUpForm: { ...SIGN_UP, price: 200, city: 'Cairo' },
   ZLoginRequest: { email: 'nadia@example.com', password: 'Strong12' },
   ZForgotPasswordRequest: { email: 'nadia@example.com', role: 'user' },
   ZResetPasswordRequest: { token: 'a'.repeat(43), password: 'Strong12', confirmPassword: 'Strong12' },
