@@ -14,6 +14,8 @@ import { loggerOptions, requestIdOptions } from './lib/logger';
 import { CATALOGUE_CHANNEL, createReadCache } from './lib/read-cache';
 import { createTokenService } from './lib/tokens';
 import { createAuth } from './plugins/auth';
+import { registerPersonalCache } from './plugins/personal-cache';
+import { registerSettledWrites } from './plugins/settled-writes';
 import { clientErrorHandler, frameworkErrors, registerApiNotFound, registerErrorHandling } from './plugins/errors';
 import { registerAbsoluteUrls } from './plugins/absolute-urls';
 import { registerMetrics } from './plugins/metrics';
@@ -22,6 +24,7 @@ import { registerNulGuard } from './plugins/nul-guard';
 import { registerWeb } from './plugins/web';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { ACCOUNT_CHANNEL, createAccountsService } from './modules/accounts/accounts.service';
+import { createTokenStates } from './modules/accounts/token-states';
 import { googleSignInRoutes } from './modules/accounts/google-sign-in.routes';
 import { createGoogleSignInService } from './modules/accounts/google-sign-in.service';
 import { createMailer, type Mailer } from './modules/mail/mail.service';
@@ -158,7 +161,10 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   if (config.apiDocs) await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   const tokens = createTokenService(config.jwtSecret);
-  const auth = createAuth(database.db, tokens);
+  // the token check's account state, remembered until a change is announced (docs/decisions/023-token-check-cache.md)
+  const tokenStates = createTokenStates(database.db);
+  app.addHook('onClose', await tokenStates.listen(database, app.log));
+  const auth = createAuth(database.db, tokens, tokenStates);
   const mail = mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   // durable jobs (booking holds, reminders, booking mails): polled while the app runs, stopped before the database closes
   const jobs = createJobRunner({ db: database.db, log: app.log });
@@ -186,6 +192,10 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   const readCache = createReadCache();
   app.decorate('readCache', readCache);
   app.addHook('onClose', await readCache.listen(database, app.log, [CATALOGUE_CHANNEL, ACCOUNT_CHANNEL]));
+  // people's own reads and free slots, kept per account until a write concerns it (docs/decisions/024-personal-read-cache.md)
+  const personalCache = await registerPersonalCache(app, database);
+  // a write's answer waits until this process has seen its notifications: its writer reads it from any cache
+  await registerSettledWrites(app, database);
   // a verified address can list a trainer; the accounts module does not announce that itself
   const verifyEmail = accounts.verifyEmail;
   accounts.verifyEmail = async (token) => {
@@ -257,9 +267,29 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       await api.register(favouritesRoutes(favourites, auth, limits));
       await api.register(newsletterRoutes(createNewsletterService({ db: database.db }), limits.perIp));
       await api.register(
-        chatsModule({ database, tokens, auth, mailer: mail, config, limits, countSockets: metrics.countSockets }),
+        chatsModule({
+          database,
+          tokens,
+          auth,
+          mailer: mail,
+          config,
+          limits,
+          countSockets: metrics.countSockets,
+          personal: personalCache,
+        }),
       );
-      await api.register(bookingsModule({ database, auth, mailer: mail, config, jobs, services: bookingServices, limits }));
+      await api.register(
+        bookingsModule({
+          database,
+          auth,
+          mailer: mail,
+          config,
+          jobs,
+          services: bookingServices,
+          limits,
+          personal: personalCache,
+        }),
+      );
       await api.register(avatarsRoutes);
       await api.register(imagesRoutes(images, auth, limits));
       await api.register(

@@ -10,6 +10,12 @@ import { createNotifyBus, notify } from './notify-bus';
  * list, a profile, a trainer's reviews) tells every process to drop its cached answers.
  */
 export const CATALOGUE_CHANNEL = 'spotter_catalogue';
+/**
+ * The channel on which the database itself (triggers on messages, bookings and availability)
+ * names the accounts, comma-separated, whose own reads a committed write changed
+ * (migrations/0011_personal_notify.sql, docs/decisions/024-personal-read-cache.md).
+ */
+export const PERSONAL_CHANNEL = 'spotter_personal';
 
 export type Coding = 'br' | 'gzip' | 'deflate';
 const CODINGS: readonly Coding[] = ['br', 'gzip', 'deflate'];
@@ -36,6 +42,11 @@ export const compressBody: Record<Coding, (body: Buffer) => Promise<Buffer>> = {
 
 type Entry = {
   key: string;
+  /** The scopes (account ids) whose writes drop this entry. */
+  scopes: readonly string[];
+  /** From when until when the answer holds by the route's clock: it changes by itself (a hold runs out, a session ends). */
+  validFrom?: number;
+  validUntil?: number;
   body: Buffer;
   /** Hex hash of `body`; the ETag is it, with the content coding appended for a coded body. */
   hash: string;
@@ -45,7 +56,38 @@ type Entry = {
 };
 
 /** How a request that went through `serve` is answered in the route's onSend hook. */
-type Pending = { key: string; generation: number; entry?: Entry; private: boolean; vary?: string };
+type Pending = {
+  key: string;
+  generation: number;
+  /** The generations of `scopes` when the read started. */
+  stamp: string;
+  scopes: readonly string[];
+  validFrom?: number;
+  validUntil?: number;
+  entry?: Entry;
+  private: boolean;
+  vary?: string;
+};
+
+/** How `serve` keeps an answer. */
+type ServeOptions<T> = {
+  /** The answer depends on the caller (its key must too). */
+  private?: boolean;
+  /** A request header the answer depends on. */
+  vary?: string;
+  /** Writes announced for any of these (account ids: `bumpScopes`) drop the answer. */
+  scopes?: readonly string[];
+  /** The route's clock, in ms (tests move it); `validUntil` is read on it. */
+  clock?: () => number;
+  /**
+   * When the answer read at `readAt` (on `clock`, just before the read started) will change
+   * without a write; undefined: only a write changes it.
+   */
+  validUntil?: (value: T, readAt: number) => number | undefined;
+};
+
+/** At most this many scopes' generations are kept; beyond, everything is dropped and they start again. */
+const MAX_SCOPES = 100_000;
 
 type ReadCacheOptions = {
   /** At most this many answers are kept (least recently used go first). */
@@ -85,15 +127,24 @@ export function createReadCache({
   let generation = 0;
   let bytes = 0;
   const entries = new Map<string, Entry>();
-  const flights = new Map<string, { generation: number; promise: Promise<unknown> }>();
+  const flights = new Map<string, { generation: number; stamp: string; readAt?: number; promise: Promise<unknown> }>();
+  // per scope: its generation (bumped by each write announced for it) and the keys of its entries
+  const scopeGenerations = new Map<string, number>();
+  const scopeKeys = new Map<string, Set<string>>();
+  const stampOf = (scopes: readonly string[]) => scopes.map((s) => scopeGenerations.get(s) ?? 0).join(',');
   const pending = new WeakMap<FastifyRequest, Pending>();
-  const counters = { hits: 0, misses: 0, stores: 0, evictions: 0, bumps: 0 };
+  const counters = { hits: 0, misses: 0, stores: 0, evictions: 0, bumps: 0, scopeBumps: 0 };
 
   function drop(key: string) {
     const entry = entries.get(key);
     if (!entry) return;
     entries.delete(key);
     bytes -= entry.bytes;
+    for (const scope of entry.scopes) {
+      const keys = scopeKeys.get(scope);
+      keys?.delete(key);
+      if (keys?.size === 0) scopeKeys.delete(scope);
+    }
   }
 
   function evict() {
@@ -105,11 +156,15 @@ export function createReadCache({
     }
   }
 
-  /** The live entry of `key`, marked most recently used; undefined when absent or too old. */
-  function lookup(key: string): Entry | undefined {
+  /** The live entry of `key`, marked most recently used; undefined when absent, too old or past its `validUntil`. */
+  function lookup(key: string, clock?: () => number): Entry | undefined {
     const entry = entries.get(key);
     if (!entry) return undefined;
-    if (now() - entry.storedAt > maxAgeMs) {
+    const at = entry.validFrom !== undefined || entry.validUntil !== undefined ? (clock ?? now)() : 0;
+    // a clock set back (tests move theirs) is before the answer was read, as much as one past its end
+    const expired =
+      (entry.validUntil !== undefined && at >= entry.validUntil) || (entry.validFrom !== undefined && at < entry.validFrom);
+    if (now() - entry.storedAt > maxAgeMs || expired) {
       drop(key);
       return undefined;
     }
@@ -118,15 +173,32 @@ export function createReadCache({
     return entry;
   }
 
-  /** An entry for `body`; kept only while the generation its read started at is still current. */
-  function store(key: string, startedAt: number, body: Buffer): Entry {
+  /** An entry for `body`; kept only while the generations its read started at are still current. */
+  function store(p: Pending, body: Buffer): Entry {
+    const { key, scopes } = p;
     const hash = createHash('sha256').update(body).digest('hex').slice(0, 32);
     const current = entries.get(key);
-    if (current && current.hash === hash) return current;
-    const entry: Entry = { key, body, hash, storedAt: now(), bytes: body.length + key.length * 2 + ENTRY_OVERHEAD, coded: {} };
-    if (startedAt !== generation || entry.bytes > maxEntryBytes) return entry;
+    if (current && current.hash === hash && current.validFrom === p.validFrom && current.validUntil === p.validUntil)
+      return current;
+    const entry: Entry = {
+      key,
+      scopes,
+      validFrom: p.validFrom,
+      validUntil: p.validUntil,
+      body,
+      hash,
+      storedAt: now(),
+      bytes: body.length + key.length * 2 + ENTRY_OVERHEAD,
+      coded: {},
+    };
+    if (p.generation !== generation || p.stamp !== stampOf(scopes) || entry.bytes > maxEntryBytes) return entry;
     drop(key);
     entries.set(key, entry);
+    for (const scope of scopes) {
+      let keys = scopeKeys.get(scope);
+      if (!keys) scopeKeys.set(scope, (keys = new Set()));
+      keys.add(key);
+    }
     bytes += entry.bytes;
     counters.stores++;
     evict();
@@ -157,7 +229,22 @@ export function createReadCache({
     counters.bumps++;
     entries.clear();
     flights.clear();
+    scopeGenerations.clear();
+    scopeKeys.clear();
     bytes = 0;
+  }
+
+  /** Drops the answers of these scopes (account ids), and keeps reads under way from storing theirs. */
+  function bumpScopes(scopes: readonly string[]) {
+    if (scopeGenerations.size + scopes.length > MAX_SCOPES) return bump();
+    counters.scopeBumps++;
+    for (const scope of scopes) {
+      scopeGenerations.set(scope, (scopeGenerations.get(scope) ?? 0) + 1);
+      for (const key of scopeKeys.get(scope) ?? []) {
+        drop(key);
+        flights.delete(key);
+      }
+    }
   }
 
   /**
@@ -173,7 +260,7 @@ export function createReadCache({
       if (reply.statusCode !== 200) return payload;
       const body = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : undefined;
       if (!body) return payload;
-      entry = store(p.key, p.generation, body);
+      entry = store(p, body);
     }
     reply.header('Cache-Control', p.private ? 'private, no-cache' : 'no-cache');
     addVary(reply, p.vary ? ['Accept-Encoding', p.vary] : ['Accept-Encoding']);
@@ -198,28 +285,28 @@ export function createReadCache({
      * Answers from the cache under `key`, or runs `load` (once for every request that misses the
      * same key at the same time) and returns its result for the route's response schema to
      * serialise; the route must have `onSend` among its hooks, where the serialised answer is kept.
-     * `private`: the answer depends on the caller (its key must too); `vary`: a request header it
-     * depends on.
      */
     async serve<T>(
       req: FastifyRequest,
       reply: FastifyReply,
       key: string,
       load: () => Promise<T>,
-      opts: { private?: boolean; vary?: string } = {},
+      opts: ServeOptions<T> = {},
     ): Promise<T | FastifyReply> {
-      const entry = lookup(key);
+      const scopes = opts.scopes ?? [];
+      const base = { key, scopes, private: !!opts.private, vary: opts.vary };
+      const entry = lookup(key, opts.clock);
       if (entry) {
         counters.hits++;
-        pending.set(req, { key, generation, entry, private: !!opts.private, vary: opts.vary });
+        pending.set(req, { ...base, generation, stamp: '', entry });
         return reply.header('Content-Type', JSON_TYPE).send(entry.body);
       }
       counters.misses++;
-      const startedAt = generation;
-      pending.set(req, { key, generation: startedAt, private: !!opts.private, vary: opts.vary });
+      const p: Pending = { ...base, generation, stamp: stampOf(scopes) };
+      pending.set(req, p);
       let flight = flights.get(key);
-      if (!flight || flight.generation !== startedAt) {
-        const mine = { generation: startedAt, promise: load() as Promise<unknown> };
+      if (!flight || flight.generation !== p.generation || flight.stamp !== p.stamp) {
+        const mine = { generation: p.generation, stamp: p.stamp, readAt: opts.clock?.(), promise: load() as Promise<unknown> };
         const done = () => {
           if (flights.get(key) === mine) flights.delete(key);
         };
@@ -227,7 +314,12 @@ export function createReadCache({
         flights.set(key, mine);
         flight = mine;
       }
-      return flight.promise as Promise<T>;
+      const { readAt } = flight;
+      const value = (await flight.promise) as T;
+      // the answer holds from when its read started (the flight's, if this request joined one)
+      p.validFrom = readAt;
+      p.validUntil = readAt === undefined ? undefined : opts.validUntil?.(value, readAt);
+      return value;
     },
 
     onSend,
@@ -240,6 +332,8 @@ export function createReadCache({
     /** After a write committed: this process drops its answers now (its own NOTIFY follows). */
     bump,
 
+    bumpScopes,
+
     /** For a write already committed outside a transaction: announce and bump; a failure is logged, not thrown. */
     async changed(db: Db, log: FastifyBaseLogger, reason = 'write'): Promise<void> {
       bump();
@@ -248,18 +342,35 @@ export function createReadCache({
 
     /**
      * Drops this process's answers whenever a payload arrives on one of `channels`, and when the
-     * listening connection comes back (what was announced meanwhile was missed). Answers a stop.
+     * listening connection comes back (what was announced meanwhile was missed); on `scoped`, the
+     * payload names the scopes (comma-separated) whose answers go. Answers a stop.
      */
-    async listen(database: Database, log: FastifyBaseLogger, channels: string[]): Promise<() => Promise<void>> {
+    async listen(
+      database: Database,
+      log: FastifyBaseLogger,
+      channels: string[],
+      scoped: string[] = [],
+    ): Promise<() => Promise<void>> {
       const bus = createNotifyBus(database, log);
       for (const channel of channels) await bus.subscribe(channel, bump, bump);
+      for (const channel of scoped) await bus.subscribe(channel, (payload) => bumpScopes(payload.split(',')), bump);
       return () => bus.close();
     },
 
-    stats: () => ({ ...counters, generation, entries: entries.size, bytes }),
+    stats: () => ({ ...counters, generation, entries: entries.size, bytes, scopes: scopeGenerations.size }),
   };
 }
 export type ReadCache = ReturnType<typeof createReadCache>;
+
+/** How a caller's own answer is kept: for them alone, dropped by writes that concern their account. */
+export const privateTo = (callerId: string) => ({ private: true, vary: 'Authorization', scopes: [callerId] });
+
+/** What a route that reads through a cache needs; `uncached` for apps built without one (tests' small apps). */
+export type CachedReads = Pick<ReadCache, 'serve' | 'onSend'>;
+export const uncached: CachedReads = {
+  serve: (_req, _reply, _key, load) => load(),
+  onSend: async (_req, _reply, payload) => payload,
+};
 
 /** What a service that writes needs: announce inside its transaction, bump after the commit. */
 export type CatalogueChanges = Pick<ReadCache, 'announce' | 'bump'>;
@@ -315,5 +426,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The public read cache (lib/read-cache.ts); tests read its counters. */
     readCache: ReadCache;
+    /** People's own reads and free slots, dropped per account (docs/decisions/024-personal-read-cache.md). */
+    personalCache: ReadCache;
   }
 }

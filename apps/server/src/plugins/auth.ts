@@ -3,6 +3,7 @@ import { SERVER_MSG, type Role } from '@spotter/shared';
 import type { Db } from '../db/client';
 import { AppError } from '../lib/app-error';
 import { findTokenState } from '../modules/accounts/accounts.repo';
+import type { TokenStates } from '../modules/accounts/token-states';
 import type { TokenService } from '../lib/tokens';
 
 export type Caller = { id: string; role: Role };
@@ -26,15 +27,16 @@ function tokenFromHeader(req: FastifyRequest): string | undefined {
 
 /**
  * Identity comes from the token alone, checked against the account on every call, so a password
- * change or a deleted account ends older tokens at once.
+ * change or a deleted account ends older tokens at once. With `states`, the account's state is
+ * remembered until a change to it is announced (docs/decisions/023-token-check-cache.md).
  */
-export function createAuth(db: Db, tokens: TokenService) {
+export function createAuth(db: Db, tokens: TokenService, states?: TokenStates) {
   async function identify(req: FastifyRequest): Promise<Caller | undefined> {
     const token = tokenFromHeader(req);
     if (!token) return undefined;
     const claims = await tokens.verify(token);
     if (!claims) throw new AppError('TOKEN_INVALID', SERVER_MSG.badToken);
-    const row = await findTokenState(db, claims.id);
+    const row = await (states ? states.get(claims.id) : findTokenState(db, claims.id));
     if (!row || row.deletedAt || row.role !== claims.role || row.tokenVersion !== claims.tv) {
       throw new AppError('TOKEN_INVALID', SERVER_MSG.badToken);
     }

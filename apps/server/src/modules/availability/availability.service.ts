@@ -5,6 +5,8 @@ import * as repo from './availability.repo';
 import { weeklySlots, type Weekly } from './slots';
 
 const DAY = 24 * 60 * 60_000;
+/** Every zone's offset is a whole number of quarter hours, so every slot starts on one (UTC). */
+const QUARTER_HOUR = 15 * 60_000;
 
 /** Each weekday once, in order, its hours unique and sorted; days without hours left out. */
 function normaliseWeekly(weekly: Weekly): Weekly {
@@ -41,15 +43,29 @@ export function createAvailabilityService({ db, now = () => new Date() }: { db: 
       return value;
     },
 
-    /** The free one-hour slots of a listed trainer (its id validated by the route) in the coming days, as ISO strings in UTC. */
-    async freeSlots(trainerId: string): Promise<{ slots: string[]; timeZone: string }> {
-      if (!(await repo.findBookableTrainer(db, trainerId))) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
+    /**
+     * The free one-hour slots of a listed trainer (its id validated by the route) in the coming
+     * days, as ISO strings in UTC; `changesAt` (ms, on the service's clock): the answer holds until
+     * then unless somebody writes. A slot leaves the window or enters it only at a slot's start,
+     * always a quarter hour, and a held one is free again when its hold runs out.
+     */
+    async freeSlots(trainerId: string): Promise<{ slots: string[]; timeZone: string; changesAt: number }> {
       const at = now();
-      const { timeZone, slots } = await scheduledSlots(trainerId, at);
-      if (!slots.length) return { slots: [], timeZone };
-      const taken = await repo.findTakenStarts(db, trainerId, at, new Date(at.getTime() + BOOKING_RULES.daysAhead * DAY), at);
-      return { timeZone, slots: slots.filter((s) => !taken.has(s)).map((s) => new Date(s).toISOString()) };
+      const state = await repo.findSlotState(db, trainerId, at, new Date(at.getTime() + BOOKING_RULES.daysAhead * DAY), at);
+      if (!state) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
+      const timeZone = state.timeZone ?? DEFAULT_TIME_ZONE;
+      const weekly = state.weekly ? normaliseWeekly(state.weekly) : [];
+      const slots = weeklySlots({ weekly, timeZone, now: at, days: BOOKING_RULES.daysAhead });
+      const nextQuarter = (Math.floor(at.getTime() / QUARTER_HOUR) + 1) * QUARTER_HOUR;
+      return {
+        timeZone,
+        slots: slots.filter((s) => !state.taken.has(s)).map((s) => new Date(s).toISOString()),
+        changesAt: Math.min(nextQuarter, state.holdEnds ?? Infinity),
+      };
     },
+
+    /** The service's clock (tests move it). */
+    now,
 
     /** Whether `startsAt` is one of the trainer's weekly slots in the bookable window (taken or not). */
     async isScheduledSlot(trainerId: string, startsAt: Date, at: Date): Promise<boolean> {

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { JobRunner } from '../../lib/jobs';
-import type { CatalogueChanges } from '../../lib/read-cache';
+import type { CachedReads, CatalogueChanges } from '../../lib/read-cache';
 import type { RateLimits } from '../../lib/rate-limiter';
 import type { Auth } from '../../plugins/auth';
 import { availabilityRoutes } from '../availability/availability.routes';
@@ -29,6 +29,8 @@ type BookingsModuleDeps = {
   catalogue?: CatalogueChanges;
   /** Limits on the writes (holds, orders, captures, cancellations, weekly hours); none without (tests' small apps). */
   limits?: Pick<RateLimits, 'writes'>;
+  /** People's own reads and free slots, kept until a write concerns them (docs/decisions/024-personal-read-cache.md). */
+  personal?: CachedReads;
 };
 
 /**
@@ -43,7 +45,7 @@ export function createBookingsServices({
   now,
   log,
   catalogue,
-}: Omit<BookingsModuleDeps, 'auth' | 'services' | 'limits'> & { log: FastifyBaseLogger }) {
+}: Omit<BookingsModuleDeps, 'auth' | 'services' | 'limits' | 'personal'> & { log: FastifyBaseLogger }) {
   const db = database.db;
   const availability = createAvailabilityService({ db, now });
   const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, log, now, catalogue });
@@ -54,11 +56,11 @@ export function createBookingsServices({
 type BookingsServices = ReturnType<typeof createBookingsServices>;
 
 /** Availability and slots, bookings, and their payments (DECISIONS 16). */
-export function bookingsModule({ auth, services, limits = { writes: [] }, ...deps }: BookingsModuleDeps) {
+export function bookingsModule({ auth, services, limits = { writes: [] }, personal, ...deps }: BookingsModuleDeps) {
   return async function (app: FastifyInstance) {
     const { availability, bookings, payments } = services ?? createBookingsServices({ ...deps, log: app.log });
-    await app.register(availabilityRoutes(availability, auth, limits));
-    await app.register(bookingsRoutes(bookings, auth, limits));
+    await app.register(availabilityRoutes(availability, auth, limits, personal));
+    await app.register(bookingsRoutes(bookings, auth, limits, personal));
     await app.register(paymentsRoutes(payments, auth, limits));
   };
 }

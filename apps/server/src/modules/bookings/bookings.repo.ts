@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, lte, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { accounts, bookings } from '../../db/schema';
@@ -203,7 +203,6 @@ export async function changeStatus(
   return rows.length > 0;
 }
 
-/** Distinct users with a paid session (confirmed or completed) with the trainer. */
 /**
  * The trainer's subscribers as a scalar subquery: distinct users with a paid (confirmed or
  * completed) booking. The trainers repo reads it beside the profile, in the same statement.
@@ -231,17 +230,12 @@ export async function hasCompletedSession(db: Q, userId: string, trainerId: stri
 }
 
 /** Which of `userIds` had a paid session with the trainer that is over, in one query. */
-export async function findUsersWithCompletedSession(db: Q, trainerId: string, userIds: string[], now: Date) {
-  if (!userIds.length) return [];
-  const rows = await db
-    .selectDistinct({ userId: bookings.userId })
-    .from(bookings)
-    .where(
-      and(
-        eq(bookings.trainerId, trainerId),
-        inArray(bookings.userId, userIds),
-        or(eq(bookings.status, 'completed'), and(eq(bookings.status, 'confirmed'), lte(bookings.endsAt, now))),
-      ),
-    );
-  return rows.map((r) => r.userId);
-}
+/**
+ * Whether the user had a paid session with the trainer that is over (a review's "verified
+ * session", DECISIONS 15), as an EXISTS the reviews repo reads beside each review. The ids must
+ * render qualified, as for `subscriberCount`.
+ */
+export const completedSessionOf = (userId: SQLWrapper, trainerId: SQLWrapper, now: SQLWrapper) =>
+  sql<boolean>`exists (select 1 from ${bookings} as b
+    where b.user_id = ${userId} and b.trainer_id = ${trainerId}
+      and (b.status = 'completed' or (b.status = 'confirmed' and b.ends_at <= ${now})))`;

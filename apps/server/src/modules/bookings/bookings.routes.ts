@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZBookingResponse, ZBookingsResponse, ZCreateBookingRequest, ZErrorResponse } from '@spotter/shared';
 import type { RateLimits } from '../../lib/rate-limiter';
+import { privateTo, uncached, type CachedReads } from '../../lib/read-cache';
 import { callerOf, type Auth } from '../../plugins/auth';
-import type { BookingsService } from './bookings.service';
+import { nextChangeOf, type BookingsService } from './bookings.service';
 
 const errors = {
   400: ZErrorResponse,
@@ -14,7 +15,13 @@ const errors = {
   429: ZErrorResponse,
 };
 
-export function bookingsRoutes(service: BookingsService, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
+/** `personal`: the caller's list kept until a write concerns them or it changes by itself (docs/decisions/024-personal-read-cache.md). */
+export function bookingsRoutes(
+  service: BookingsService,
+  auth: Auth,
+  limits: Pick<RateLimits, 'writes'>,
+  personal: CachedReads = uncached,
+) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -42,8 +49,22 @@ export function bookingsRoutes(service: BookingsService, auth: Auth, limits: Pic
           response: { 200: ZBookingsResponse, ...errors },
         },
         preHandler: auth.requireAuth(),
+        onSend: personal.onSend,
       },
-      async (req) => ({ bookings: await service.listBookings(callerOf(req)) }),
+      async (req, reply) => {
+        const caller = callerOf(req);
+        return personal.serve(
+          req,
+          reply,
+          `bookings:${caller.id}`,
+          async () => ({ bookings: await service.listBookings(caller) }),
+          {
+            ...privateTo(caller.id),
+            clock: () => service.now().getTime(),
+            validUntil: (answer, readAt) => nextChangeOf(answer.bookings, new Date(readAt)),
+          },
+        );
+      },
     );
   };
 }

@@ -62,6 +62,24 @@ function toBooking(row: repo.BookingRow, now: Date): TBooking {
   };
 }
 
+/**
+ * When a list of bookings shown at `at` changes by itself, without a write (ms; undefined: never):
+ * a hold runs out (the booking leaves the list), a session ends (completed, and no longer
+ * upcoming), the cancellation deadline passes (no longer refundable).
+ */
+export function nextChangeOf(list: readonly TBooking[], at: Date): number | undefined {
+  let next = Infinity;
+  const consider = (t: number) => {
+    if (t > at.getTime() && t < next) next = t;
+  };
+  for (const b of list) {
+    consider(Date.parse(b.endsAt));
+    if (b.status === 'pending' && b.holdExpiresAt) consider(Date.parse(b.holdExpiresAt));
+    if (b.status === 'confirmed') consider(Date.parse(b.startsAt) - BOOKING_RULES.cancelHours * HOUR);
+  }
+  return next === Infinity ? undefined : next;
+}
+
 type BookingsDeps = {
   db: Db;
   availability: AvailabilityService;
@@ -262,13 +280,10 @@ export function createBookingsService({
 
     toBooking: (row: repo.BookingRow) => toBooking(row, now()),
 
-    /** Distinct users with a paid session with the trainer (the public profile's subscribers, DECISIONS 17). */
     /** The 'verified session' mark of a review (DECISIONS 15). */
     hasCompletedSession: (userId: string, trainerId: string) => hasCompletedSession(db, { userId, trainerId, now: now() }),
-    /** The same mark for a list of reviewers at once (one query): the ids among `userIds` that have it. */
-    async usersWithCompletedSession(trainerId: string, userIds: string[]): Promise<Set<string>> {
-      return new Set(await repo.findUsersWithCompletedSession(db, trainerId, [...new Set(userIds)], now()));
-    },
+    /** The bookings clock (tests replace it): a read that marks sessions as over asks it for now. */
+    now,
   };
 }
 export type BookingsService = ReturnType<typeof createBookingsService>;

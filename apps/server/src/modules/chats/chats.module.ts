@@ -11,6 +11,7 @@ import type { TokenService } from '../../lib/tokens';
 import type { Auth } from '../../plugins/auth';
 import type { Mailer } from '../mail/mail.service';
 import { chatsRoutes } from './chats.routes';
+import type { CachedReads } from '../../lib/read-cache';
 import { ACCOUNT_CHANNEL, CHAT_CHANNEL, createChatsService, sweepUnreadChats } from './chats.service';
 import { createChatHub, type HubOptions } from './chats.ws';
 
@@ -27,6 +28,8 @@ type ChatsDeps = {
   limits: Pick<RateLimits, 'limit' | 'writes'>;
   /** Told how to count this process's open chat sockets (the metrics' `spotter_websockets_open`). */
   countSockets?: (count: () => number) => void;
+  /** People's own reads, kept until a write concerns them (docs/decisions/024-personal-read-cache.md). */
+  personal?: CachedReads;
 };
 
 /**
@@ -109,6 +112,6 @@ export function chatsModule(deps: ChatsDeps) {
       message: () => CHAT_MSG.tooMany,
     });
     const writes = deps.limits.writes;
-    await app.register(chatsRoutes(service, auth, { limitSends: [limitSends, ...writes], writes }));
+    await app.register(chatsRoutes(service, auth, { limitSends: [limitSends, ...writes], writes }, deps.personal));
   };
 }

@@ -2,11 +2,11 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, reviews } from '../../db/schema';
 import { refreshRatingScores } from '../../db/rating-score';
+import { completedSessionOf } from '../bookings/bookings.repo';
 
 type Q = Db | Tx;
 
-/** Reviews of a trainer, newest first, with the reviewer's name and photo as they are now. */
-export async function findReviewsOfTrainer(db: Q, trainerId: string) {
+function reviewsQuery(db: Db) {
   return db
     .select({
       id: reviews.id,
@@ -20,12 +20,26 @@ export async function findReviewsOfTrainer(db: Q, trainerId: string) {
       lastName: accounts.lastName,
       picture: accounts.picture,
       deletedAt: accounts.deletedAt,
+      verified: completedSessionOf(reviews.userId, reviews.trainerId, sql`${sql.placeholder('now')}::timestamptz`),
     })
     .from(reviews)
     .innerJoin(accounts, eq(accounts.id, reviews.userId))
-    .where(eq(reviews.trainerId, trainerId))
+    .where(eq(reviews.trainerId, sql.placeholder('trainerId')))
     .orderBy(desc(reviews.createdAt), desc(reviews.id))
-    .limit(500);
+    .limit(500)
+    .prepare('reviews_of_trainer');
+}
+/** Prepared once per database: every profile visit that misses the read cache runs it. */
+const reviewsQueries = new WeakMap<Db, ReturnType<typeof reviewsQuery>>();
+
+/**
+ * Reviews of a trainer, newest first, with the reviewer's name and photo as they are now and
+ * whether the reviewer had a session with the trainer that was over at `now`: one statement.
+ */
+export async function findReviewsOfTrainer(db: Db, trainerId: string, now: Date) {
+  let query = reviewsQueries.get(db);
+  if (!query) reviewsQueries.set(db, (query = reviewsQuery(db)));
+  return query.execute({ trainerId, now: now.toISOString() });
 }
 export type ReviewRow = Awaited<ReturnType<typeof findReviewsOfTrainer>>[number];
 
@@ -64,8 +78,8 @@ export async function refreshTrainerRating(tx: Tx, trainerId: string) {
   await tx.execute(refreshRatingScores(sql`id = ${trainerId}`));
 }
 
-export async function findReview(db: Q, trainerId: string, userId: string) {
-  const rows = await findReviewsOfTrainer(db, trainerId);
+export async function findReview(db: Db, trainerId: string, userId: string, now: Date) {
+  const rows = await findReviewsOfTrainer(db, trainerId, now);
   return rows.find((r) => r.userId === userId);
 }
 

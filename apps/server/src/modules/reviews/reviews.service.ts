@@ -10,7 +10,7 @@ import * as repo from './reviews.repo';
 
 export const FORMER_MEMBER = { firstName: 'Former', lastName: 'member' };
 
-function toReview(row: repo.ReviewRow, verified: ReadonlySet<string>, callerId?: string): TReview {
+function toReview(row: repo.ReviewRow, callerId?: string): TReview {
   const gone = row.deletedAt !== null;
   return {
     _id: row.id,
@@ -22,7 +22,7 @@ function toReview(row: repo.ReviewRow, verified: ReadonlySet<string>, callerId?:
     reviewerProfilePhoto: gone ? '' : row.picture,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    verifiedSession: verified.has(row.userId),
+    verifiedSession: row.verified,
     ...(callerId ? { isMine: row.userId === callerId } : {}),
   };
 }
@@ -30,25 +30,18 @@ function toReview(row: repo.ReviewRow, verified: ReadonlySet<string>, callerId?:
 type Deps = {
   db: Db;
   accounts: Pick<AccountsService, 'isVerified'>;
-  bookings: Pick<BookingsService, 'usersWithCompletedSession'>;
+  /** Its clock says which sessions are over (a review's verified mark). */
+  bookings: Pick<BookingsService, 'now'>;
   /** A review changes the trainer's reviews, rating and place in the list: cached answers go. */
   catalogue?: CatalogueChanges;
 };
 
 export function createReviewsService({ db, accounts, bookings, catalogue = noCatalogueChanges }: Deps) {
-  /** The reviewers among `rows` who had a session with the trainer that is over: one query for the list. */
-  const verifiedAmong = (trainerId: string, rows: repo.ReviewRow[]) =>
-    bookings.usersWithCompletedSession(
-      trainerId,
-      rows.map((r) => r.userId),
-    );
-
   return {
     /** Reviews of a trainer whose id the route validated (ZIdParam). */
     async listReviews(trainerId: string, callerId?: string): Promise<TReview[]> {
-      const rows = await repo.findReviewsOfTrainer(db, trainerId);
-      const verified = await verifiedAmong(trainerId, rows);
-      return rows.map((r) => toReview(r, verified, callerId));
+      const rows = await repo.findReviewsOfTrainer(db, trainerId, bookings.now());
+      return rows.map((r) => toReview(r, callerId));
     },
 
     /** Verified users only; one review per trainer, a second post edits the first (DECISIONS 15). */
@@ -71,8 +64,8 @@ export function createReviewsService({ db, accounts, bookings, catalogue = noCat
         await catalogue.announce(tx, 'review');
       });
       catalogue.bump();
-      const mine = (await repo.findReview(db, input.trainerId, caller.id))!;
-      return toReview(mine, await verifiedAmong(input.trainerId, [mine]), caller.id);
+      const mine = (await repo.findReview(db, input.trainerId, caller.id, bookings.now()))!;
+      return toReview(mine, caller.id);
     },
 
     /** Stars per number; a malformed id has none (the route answers 200 with zeros, as it always did). */

@@ -1,0 +1,18 @@
+-- Every write to what people's own reads show (their chats, their bookings, a trainer's weekly hours and free slots) is announced on `spotter_personal` with the ids of the accounts it concerns, whoever makes it (a route, a job, SQL by hand): each process drops those cached answers once the write commits (docs/decisions/024-personal-read-cache.md). A transaction's identical payloads are delivered once.
+CREATE FUNCTION spotter_personal_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+BEGIN
+  IF TG_OP = 'DELETE' THEN r := OLD; ELSE r := NEW; END IF;
+  IF TG_TABLE_NAME = 'availability' THEN
+    PERFORM pg_notify('spotter_personal', r.trainer_id::text);
+  ELSE
+    PERFORM pg_notify('spotter_personal', r.user_id::text || ',' || r.trainer_id::text);
+  END IF;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+-- messages: not for `mailed_at` alone (the unread-mail sweep claims thousands of rows and nobody's reads show it)
+CREATE TRIGGER messages_personal_notify AFTER INSERT OR DELETE OR UPDATE OF "user_id", "trainer_id", "sender_role", "body", "created_at", "read_at" ON "messages" FOR EACH ROW EXECUTE FUNCTION spotter_personal_notify();--> statement-breakpoint
+CREATE TRIGGER bookings_personal_notify AFTER INSERT OR UPDATE OR DELETE ON "bookings" FOR EACH ROW EXECUTE FUNCTION spotter_personal_notify();--> statement-breakpoint
+CREATE TRIGGER availability_personal_notify AFTER INSERT OR UPDATE OR DELETE ON "availability" FOR EACH ROW EXECUTE FUNCTION spotter_personal_notify();

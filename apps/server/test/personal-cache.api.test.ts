@@ -1,0 +1,258 @@
+import { eq, sql } from 'drizzle-orm';
+import Fastify from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SERVER_MSG } from '@spotter/shared';
+import { messages } from '../src/db/schema';
+import { createReadCache } from '../src/lib/read-cache';
+import { buildTestApp, createAccount, createFreshPgDatabase, type TestApp } from './helper';
+import { auth, bookableTrainer, cancel, hold, hourFromNow } from './support/bookings';
+import { until } from './support/until';
+
+/**
+ * People's own reads and free slots kept per account until a write concerns it
+ * (docs/decisions/024-personal-read-cache.md). On PostgreSQL the file has a database of its own,
+ * so no other test file's profile edits drop its answers mid-test.
+ */
+const fresh = await createFreshPgDatabase();
+const t = await buildTestApp({}, { databaseUrl: fresh?.url });
+afterAll(async () => {
+  await t.close();
+  await fresh?.drop();
+});
+
+const stats = () => t.app.personalCache.stats();
+const get = (url: string, token?: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { ...auth(token), ...headers } });
+const send = (token: string, recipientId: string, message: string) =>
+  t.app.inject({ method: 'POST', url: '/api/chats', headers: auth(token), payload: { recipientId, message } });
+type Conversation = { counterpartId: string; lastMessage: string; unread: number };
+const conversationsOf = async (token: string) => (await get('/api/conversations', token)).json().conversations as Conversation[];
+const lastWith = async (token: string, counterpartId: string) =>
+  (await conversationsOf(token)).find((c) => c.counterpartId === counterpartId);
+const slotsOf = async (trainerId: string) => (await get(`/api/trainers/${trainerId}/slots`)).json().slots as string[];
+const bookingsOf = async (token: string) =>
+  (await get('/api/bookings', token)).json().bookings as Array<{ _id: string; status: string }>;
+
+describe('answers from memory', () => {
+  it("keeps a caller's conversations, conversation, bookings and weekly hours; a second read is a hit, with ETag and 304", async () => {
+    const user = await createAccount(t, 'user');
+    const trainer = await bookableTrainer(t);
+    expect((await send(user.token, trainer.id, 'Hello')).statusCode).toBe(201);
+    for (const [url, token] of [
+      ['/api/conversations', user.token],
+      [`/api/chats/${trainer.id}`, user.token],
+      ['/api/bookings', user.token],
+      ['/api/trainer/availability', trainer.token],
+      [`/api/trainers/${trainer.id}/slots`, undefined],
+    ] as const) {
+      const first = await get(url, token);
+      expect(first.statusCode).toBe(200);
+      const { hits } = stats();
+      const second = await get(url, token);
+      expect(stats().hits, url).toBe(hits + 1);
+      expect(second.body).toBe(first.body);
+      expect(second.headers['cache-control']).toBe(token ? 'private, no-cache' : 'no-cache');
+      const etag = second.headers.etag as string;
+      expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+      const same = await get(url, token, { 'if-none-match': etag });
+      expect(same.statusCode).toBe(304);
+      expect(same.body).toBe('');
+    }
+  });
+
+  it("never gives one caller another's answer, and a token that no longer holds gets 401, not the kept answer", async () => {
+    const [a, b] = [await createAccount(t, 'user'), await createAccount(t, 'user')];
+    const trainer = await bookableTrainer(t);
+    await send(a.token, trainer.id, 'From A');
+    expect((await conversationsOf(a.token)).map((c) => c.lastMessage)).toEqual(['From A']);
+    expect(await conversationsOf(b.token)).toEqual([]);
+    expect((await get(`/api/chats/${trainer.id}`, b.token)).json().allMessages).toEqual([]);
+
+    const changed = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/user/password',
+      headers: auth(a.token),
+      payload: { oldPassword: a.password, newPassword: 'Newpass1', confirmPassword: 'Newpass1' },
+    });
+    expect(changed.statusCode).toBe(200);
+    const stale = await get('/api/conversations', a.token);
+    expect(stale.statusCode).toBe(401);
+    expect(stale.json().message).toBe(SERVER_MSG.badToken);
+    expect((await conversationsOf(changed.json().token)).map((c) => c.lastMessage)).toEqual(['From A']);
+  });
+});
+
+describe('every write that concerns an account is seen', () => {
+  it('chat: your own message at once; the other side once the database says so; a read mark; SQL by hand', async () => {
+    const user = await createAccount(t, 'user');
+    const trainer = await createAccount(t, 'trainer');
+    await send(user.token, trainer.id, 'One');
+    expect((await lastWith(user.token, trainer.id))?.lastMessage).toBe('One');
+    expect(await lastWith(trainer.token, user.id)).toMatchObject({ lastMessage: 'One', unread: 1 });
+
+    // the writer's next read, with no waiting
+    expect((await send(user.token, trainer.id, 'Two')).statusCode).toBe(201);
+    expect((await lastWith(user.token, trainer.id))?.lastMessage).toBe('Two');
+    expect(
+      (await get(`/api/chats/${trainer.id}`, user.token)).json().allMessages.map((m: { message: string }) => m.message),
+    ).toEqual(['One', 'Two']);
+    // the other side: when the notification arrives (in-process on PGlite, milliseconds on PostgreSQL)
+    await until(async () => (await lastWith(trainer.token, user.id))?.unread === 2, "the trainer's inbox to show Two");
+
+    const read = await t.app.inject({ method: 'POST', url: `/api/conversations/${user.id}/read`, headers: auth(trainer.token) });
+    expect(read.statusCode).toBe(200);
+    expect((await lastWith(trainer.token, user.id))?.unread).toBe(0);
+
+    // a change nobody announced: the database's trigger names both accounts
+    await t.database.db.update(messages).set({ body: 'Edited by hand' }).where(eq(messages.userId, user.id));
+    await until(async () => (await lastWith(user.token, trainer.id))?.lastMessage === 'Edited by hand', 'the edit by hand');
+    await until(async () => (await lastWith(trainer.token, user.id))?.lastMessage === 'Edited by hand', 'the edit by hand');
+  });
+
+  it("bookings and slots: a hold, its cancellation, and the trainer's new weekly hours", async () => {
+    const user = await createAccount(t, 'user');
+    const trainer = await bookableTrainer(t);
+    const startsAt = hourFromNow(30);
+    expect(await slotsOf(trainer.id)).toContain(startsAt);
+    expect(await bookingsOf(user.token)).toEqual([]);
+    expect(await bookingsOf(trainer.token)).toEqual([]);
+
+    const held = await hold(t, user.token, trainer.id, startsAt);
+    expect(held.statusCode).toBe(201);
+    const id = held.json().booking._id as string;
+    expect((await bookingsOf(user.token)).map((b) => b._id)).toEqual([id]);
+    await until(async () => !(await slotsOf(trainer.id)).includes(startsAt), 'the held slot to leave the slots');
+    await until(async () => (await bookingsOf(trainer.token)).length === 1, "the hold on the trainer's schedule");
+
+    expect((await cancel(t, user.token, id)).statusCode).toBe(200);
+    expect(await bookingsOf(user.token)).toMatchObject([{ _id: id, status: 'cancelled' }]);
+    await until(async () => (await slotsOf(trainer.id)).includes(startsAt), 'the slot to come back');
+
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: '/api/trainer/availability',
+      headers: auth(trainer.token),
+      payload: { timeZone: 'UTC', weekly: [] },
+    });
+    expect(put.statusCode).toBe(200);
+    expect((await get('/api/trainer/availability', trainer.token)).json().weekly).toEqual([]);
+    expect(await slotsOf(trainer.id)).toEqual([]);
+  });
+});
+
+describe('the cache with scopes and a clock', () => {
+  /** A bare app with one route kept under scope `?s=`, valid until `until` on `clock`. */
+  async function scopedApp(load: () => Promise<{ n: number }>, opts: { clock?: () => number; until?: number } = {}) {
+    const cache = createReadCache();
+    const app = Fastify();
+    app.get('/x', { onSend: cache.onSend }, async (req, reply) => {
+      const s = (req.query as { s: string }).s;
+      return cache.serve(req, reply, `x:${s}`, load, { scopes: [s], clock: opts.clock, validUntil: () => opts.until });
+    });
+    await app.ready();
+    return { app, cache };
+  }
+
+  it("a scope's writes drop its answers only", async () => {
+    let n = 0;
+    const { app, cache } = await scopedApp(async () => ({ n: ++n }));
+    expect((await app.inject('/x?s=a')).json()).toEqual({ n: 1 });
+    expect((await app.inject('/x?s=b')).json()).toEqual({ n: 2 });
+    cache.bumpScopes(['a']);
+    expect((await app.inject('/x?s=a')).json()).toEqual({ n: 3 });
+    expect((await app.inject('/x?s=b')).json()).toEqual({ n: 2 });
+    await app.close();
+  });
+
+  it("does not keep what a read found before its scope's write was announced", async () => {
+    let data = 1;
+    let open: (() => void) | undefined;
+    const gate = new Promise<void>((r) => (open = r));
+    let gated = true;
+    const { app, cache } = await scopedApp(async () => {
+      const seen = data;
+      if (gated) await gate;
+      return { n: seen };
+    });
+    const slow = app.inject('/x?s=a');
+    await until(() => cache.stats().misses === 1, 'the slow read to start');
+    data = 2;
+    cache.bumpScopes(['a']);
+    gated = false;
+    open!();
+    expect((await slow).json()).toEqual({ n: 1 });
+    expect((await app.inject('/x?s=a')).json()).toEqual({ n: 2 });
+    expect((await app.inject('/x?s=a')).json()).toEqual({ n: 2 });
+    expect(cache.stats()).toMatchObject({ hits: 1, stores: 1 });
+    await app.close();
+  });
+
+  it('reads again once the clock reaches validUntil, or is set back before the read', async () => {
+    let clock = 1_000;
+    let n = 0;
+    const { app } = await scopedApp(async () => ({ n: ++n }), { clock: () => clock, until: 2_000 });
+    expect((await app.inject('/x?s=a')).json()).toEqual({ n: 1 });
+    clock = 1_999;
+    expect((await app.inject('/x?s=a')).json()).toEqual({ n: 1 });
+    clock = 2_000;
+    expect((await app.inject('/x?s=a')).json()).toEqual({ n: 2 });
+    clock = 500;
+    expect((await app.inject('/x?s=a')).json()).toEqual({ n: 3 });
+    await app.close();
+  });
+});
+
+/** Two server processes on one PostgreSQL database: a write through one drops the other's answers. */
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two processes on one PostgreSQL database', () => {
+  let b: TestApp;
+  afterAll(async () => {
+    await b?.close();
+  });
+
+  it("a message and a hold through one process reach the other's kept answers", async () => {
+    // the same signing secret, as processes behind one load balancer have
+    b = await buildTestApp({ JWT_SECRET: t.config.jwtSecret }, { databaseUrl: fresh!.url });
+    const user = await createAccount(t, 'user');
+    const trainer = await bookableTrainer(t);
+    const onB = (url: string, token?: string) => b.app.inject({ url, headers: auth(token) });
+    const startsAt = hourFromNow(40);
+    // B keeps its answers (once the notifications of the sign-ups above have reached it)
+    for (const [url, token] of [
+      ['/api/conversations', trainer.token],
+      [`/api/trainers/${trainer.id}/slots`, undefined],
+    ] as const) {
+      await until(async () => {
+        const { hits } = b.app.personalCache.stats();
+        expect((await onB(url, token)).statusCode).toBe(200);
+        return b.app.personalCache.stats().hits > hits;
+      }, `B to keep ${url}`);
+    }
+    expect((await onB('/api/conversations', trainer.token)).json().conversations).toEqual([]);
+    expect((await onB(`/api/trainers/${trainer.id}/slots`)).json().slots).toContain(startsAt);
+
+    await send(user.token, trainer.id, 'Through A');
+    await until(
+      async () => (await onB('/api/conversations', trainer.token)).json().conversations[0]?.lastMessage === 'Through A',
+      "B's inbox to show the message",
+    );
+    expect((await hold(t, user.token, trainer.id, startsAt)).statusCode).toBe(201);
+    await until(
+      async () => !(await onB(`/api/trainers/${trainer.id}/slots`)).json().slots.includes(startsAt),
+      "B's slots to lose the held one",
+    );
+  });
+
+  it('drops every answer when the listening connection comes back', async () => {
+    const trainer = await bookableTrainer(t);
+    await until(async () => {
+      await b.app.inject(`/api/trainers/${trainer.id}/slots`);
+      return b.app.personalCache.stats().entries > 0;
+    }, 'B to keep the slots');
+    const bumps = b.app.personalCache.stats().bumps;
+    await t.database.db.execute(
+      sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'spotter-listener' and datname = current_database()`,
+    );
+    await until(() => b.app.personalCache.stats().bumps > bumps, "B's listener to reconnect");
+    expect(b.app.personalCache.stats().entries).toBe(0);
+  });
+});

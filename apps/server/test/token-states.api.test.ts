@@ -1,0 +1,100 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SERVER_MSG } from '@spotter/shared';
+import { accounts } from '../src/db/schema';
+import { announceAccountChanged } from '../src/modules/accounts/accounts.repo';
+import { createTokenStates } from '../src/modules/accounts/token-states';
+import { buildTestApp, createAccount, createFreshPgDatabase } from './helper';
+import { until } from './support/until';
+
+// the token check's remembered account state (docs/decisions/023-token-check-cache.md)
+// on PostgreSQL a database of its own: other files' account changes would reach this file's listeners
+const fresh = await createFreshPgDatabase();
+const t = await buildTestApp({}, { databaseUrl: fresh?.url });
+afterAll(async () => {
+  await t.close();
+  await fresh?.drop();
+});
+const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/userData', headers: { authorization: token } });
+const bumpTokenVersion = (id: string) =>
+  t.database.db
+    .update(accounts)
+    .set({ tokenVersion: sql`${accounts.tokenVersion} + 1` })
+    .where(eq(accounts.id, id));
+
+describe('the remembered token check', () => {
+  it('answers from memory until the account is announced as changed, then reads it again', async () => {
+    const u = await createAccount(t, 'user');
+    let clock = 1_000_000;
+    const states = createTokenStates(t.database.db, { maxAgeMs: 10_000, now: () => clock });
+    const stop = await states.listen(t.database, t.app.log);
+    try {
+      expect((await states.get(u.id))?.tokenVersion).toBe(0);
+      await bumpTokenVersion(u.id);
+      // unannounced (SQL by hand): the remembered state holds until it is too old
+      expect((await states.get(u.id))?.tokenVersion).toBe(0);
+      expect(states.stats()).toMatchObject({ hits: 1, misses: 1 });
+      clock += 10_001;
+      expect((await states.get(u.id))?.tokenVersion).toBe(1);
+
+      // announced: forgotten when the notification arrives, without waiting for the age
+      await bumpTokenVersion(u.id);
+      await announceAccountChanged(t.database.db, u.id);
+      await until(() => states.stats().forgets > 0, 'the account notification');
+      expect((await states.get(u.id))?.tokenVersion).toBe(2);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('does not keep a state read while the account was being changed', async () => {
+    const u = await createAccount(t, 'user');
+    const states = createTokenStates(t.database.db);
+    const reading = states.get(u.id);
+    // the change's notification arrives while the read is on its way
+    states.forget(u.id);
+    await reading;
+    await bumpTokenVersion(u.id);
+    expect((await states.get(u.id))?.tokenVersion).toBe(1);
+    expect(states.stats()).toMatchObject({ hits: 0, misses: 2 });
+  });
+
+  it('remembers at most maxEntries accounts, the least recently checked going first', async () => {
+    const [a, b, c] = [await createAccount(t, 'user'), await createAccount(t, 'user'), await createAccount(t, 'user')];
+    const states = createTokenStates(t.database.db, { maxEntries: 2 });
+    await states.get(a.id);
+    await states.get(b.id);
+    await states.get(a.id);
+    await states.get(c.id);
+    expect(states.stats()).toMatchObject({ entries: 2, hits: 1, misses: 3 });
+    await states.get(a.id);
+    await states.get(b.id);
+    expect(states.stats()).toMatchObject({ hits: 2, misses: 4 });
+  });
+
+  it('a used token stops working at once when the password changes or the account is deleted', async () => {
+    const u = await createAccount(t, 'user');
+    expect((await me(u.token)).statusCode).toBe(200);
+    const changed = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/user/password',
+      headers: { authorization: u.token },
+      payload: { oldPassword: u.password, newPassword: 'Newpass1', confirmPassword: 'Newpass1' },
+    });
+    expect(changed.statusCode).toBe(200);
+    const stale = await me(u.token);
+    expect(stale.statusCode).toBe(401);
+    expect(stale.json().message).toBe(SERVER_MSG.badToken);
+    const fresh = changed.json().token as string;
+    expect((await me(fresh)).statusCode).toBe(200);
+
+    const gone = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/user',
+      headers: { authorization: fresh },
+      payload: { password: 'Newpass1' },
+    });
+    expect(gone.statusCode).toBe(200);
+    expect((await me(fresh)).statusCode).toBe(401);
+  });
+});
