@@ -11,8 +11,8 @@ import { createNotifyBus, notify } from './notify-bus';
  */
 export const CATALOGUE_CHANNEL = 'spotter_catalogue';
 /**
- * The channel on which the database itself (triggers on messages, bookings and availability)
- * names the accounts, comma-separated, whose own reads a committed write changed
+ * The channel on which the database itself (triggers on bookings and availability) names the
+ * accounts, comma-separated, whose own reads a committed write changed
  * (migrations/0011_personal_notify.sql, docs/decisions/024-personal-read-cache.md).
  */
 export const PERSONAL_CHANNEL = 'spotter_personal';

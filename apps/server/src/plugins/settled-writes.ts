@@ -15,8 +15,11 @@ const SETTLE_TIMEOUT_MS = 1000;
  * So the writer's next request, and anything its client does on seeing the answer, reads the write.
  * Notifications reach a listener in commit order: the process NOTIFYs itself once the write has
  * committed and lets the answer go when that arrives (docs/decisions/024-personal-read-cache.md).
+ * PGlite hands a transaction's notifications to the listeners before its commit returns: nothing
+ * to wait for there.
  */
 export async function registerSettledWrites(app: FastifyInstance, database: Database): Promise<void> {
+  if (database.kind === 'pglite') return;
   const waiting = new Map<string, () => void>();
   const bus = createNotifyBus(database, app.log);
   // the other channels' handlers for notifications before this one run in microtasks queued before

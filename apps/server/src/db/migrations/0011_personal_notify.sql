@@ -1,4 +1,4 @@
--- Every write to what people's own reads show (their chats, their bookings, a trainer's weekly hours and free slots) is announced on `spotter_personal` with the ids of the accounts it concerns, whoever makes it (a route, a job, SQL by hand): each process drops those cached answers once the write commits (docs/decisions/024-personal-read-cache.md). A transaction's identical payloads are delivered once.
+-- Every write to what people's own reads show of bookings and weekly hours (their bookings, a trainer's weekly hours and free slots) is announced on `spotter_personal` with the ids of the accounts it concerns, whoever makes it (a route, a job, a payment webhook, SQL by hand): each process drops those cached answers once the write commits (docs/decisions/024-personal-read-cache.md). A transaction's identical payloads are delivered once. Messages need no trigger: each one is announced on `spotter_chat` already, with both accounts.
 CREATE FUNCTION spotter_personal_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   r record;
@@ -12,7 +12,5 @@ BEGIN
   RETURN NULL;
 END
 $$;--> statement-breakpoint
--- messages: not for `mailed_at` alone (the unread-mail sweep claims thousands of rows and nobody's reads show it)
-CREATE TRIGGER messages_personal_notify AFTER INSERT OR DELETE OR UPDATE OF "user_id", "trainer_id", "sender_role", "body", "created_at", "read_at" ON "messages" FOR EACH ROW EXECUTE FUNCTION spotter_personal_notify();--> statement-breakpoint
 CREATE TRIGGER bookings_personal_notify AFTER INSERT OR UPDATE OR DELETE ON "bookings" FOR EACH ROW EXECUTE FUNCTION spotter_personal_notify();--> statement-breakpoint
 CREATE TRIGGER availability_personal_notify AFTER INSERT OR UPDATE OR DELETE ON "availability" FOR EACH ROW EXECUTE FUNCTION spotter_personal_notify();
