@@ -73,7 +73,7 @@ if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
 
 const METRICS_TOKEN = 'bench-metrics-token';
 // 2. the server, one process: the built one, as `npm start` runs it (built first if missing or stale)
-const { buildIfStale, SERVER_NODE_ARGS } = await import('../scripts/lib/build.mjs');
+const { buildIfStale, SERVER_NODE_ARGS, serverEnv } = await import('../scripts/lib/build.mjs');
 const { serverOut } = buildIfStale(root, (what, cmd, args) => {
   if (spawnSync(cmd, args, { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error(`${what} failed`);
 });
@@ -83,7 +83,7 @@ const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${pr
 const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const server = spawn(process.execPath, [...SERVER_NODE_ARGS, ...nodeArgs, ...profile, serverOut], {
   cwd: root,
-  env: {
+  env: serverEnv({
     ...process.env,
     PORT: String(PORT),
     HOST: '127.0.0.1',
@@ -94,7 +94,7 @@ const server = spawn(process.execPath, [...SERVER_NODE_ARGS, ...nodeArgs, ...pro
     JWT_SECRET: SECRET,
     RATE_LIMIT_MAX: '10000000',
     METRICS_TOKEN,
-  },
+  }),
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const stop = () => {

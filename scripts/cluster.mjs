@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildIfStale, outputsOf, SERVER_NODE_ARGS } from './lib/build.mjs';
+import { buildIfStale, outputsOf, SERVER_NODE_ARGS, serverEnv } from './lib/build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const NGINX = '/usr/sbin/nginx';
@@ -182,7 +182,7 @@ for (const [i, serverPort] of serverPorts.entries()) {
   const log = openSync(join(dir, `server-${serverPort}.log`), 'a');
   const child = spawn(process.execPath, [...SERVER_NODE_ARGS, serverOut], {
     cwd: root,
-    env: { ...env, PORT: String(serverPort), DATA_DIR: join(dir, `data-${serverPort}`) },
+    env: serverEnv({ ...env, PORT: String(serverPort), DATA_DIR: join(dir, `data-${serverPort}`) }),
     stdio: ['ignore', log, log],
   });
   watch(`server ${i + 1} (port ${serverPort})`, child);

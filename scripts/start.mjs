@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildIfStale, mtime, SERVER_NODE_ARGS } from './lib/build.mjs';
+import { buildIfStale, mtime, SERVER_NODE_ARGS, serverEnv } from './lib/build.mjs';
 
 // fileURLToPath, not URL.pathname: a checkout in a folder with a space (%20) must work
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -28,7 +28,7 @@ if (!existsSync(installed) || mtime(lock) > mtime(installed)) {
 
 const { serverOut } = buildIfStale(root, run);
 
-const server = spawn(process.execPath, [...SERVER_NODE_ARGS, serverOut], { cwd: root, stdio: 'inherit' });
+const server = spawn(process.execPath, [...SERVER_NODE_ARGS, serverOut], { cwd: root, env: serverEnv(), stdio: 'inherit' });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
 server.on('exit', (code, signal) => {
   if (code) console.error(`npm start: the server exited with ${code}; its message is above.`);

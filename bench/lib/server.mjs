@@ -2,21 +2,23 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { serverEnv as runEnv } from '../../scripts/lib/build.mjs';
 
 export const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-1234';
 
 /** The server's environment: production, quiet, per-IP limits out of the way. */
-export const serverEnv = ({ port, dataDir, url }) => ({
-  ...process.env,
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  DATABASE_URL: url ?? '',
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'production',
-  JWT_SECRET,
-  RATE_LIMIT_MAX: '100000000',
-});
+export const serverEnv = ({ port, dataDir, url }) =>
+  runEnv({
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: url ?? '',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    JWT_SECRET,
+    RATE_LIMIT_MAX: '100000000',
+  });
 
 /** Milliseconds until `GET /api/health/ready` answers 200, polled every 25 ms; null on timeout. */
 export async function waitReady(base, timeoutMs = 60_000, started = performance.now()) {

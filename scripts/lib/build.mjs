@@ -18,6 +18,15 @@ export const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
 /** Node's options for the built server, wherever it is started (npm start, the cluster, the benchmarks). */
 export const SERVER_NODE_ARGS = ['--enable-source-maps'];
 
+/**
+ * The environment the built server runs with, over the caller's. glibc raises its mmap threshold
+ * each time a large block is freed, after which blocks of that size come from the heap and stay
+ * there once freed: startup's buffers and the thread pool's Argon2 hashes (19 MiB each) kept about
+ * 45 MiB of a PGlite server's memory (docs/benchmarks.md). A fixed threshold returns them. A value
+ * already in the environment wins.
+ */
+export const serverEnv = (env = process.env) => ({ MALLOC_MMAP_THRESHOLD_: '131072', ...env });
+
 /** The built web app and server. */
 export const outputsOf = (root) => ({
   webOut: join(root, 'apps/web/dist/index.html'),

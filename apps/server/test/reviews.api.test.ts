@@ -146,4 +146,33 @@ describe('GET /api/trainer/reviews/:id', () => {
     expect(await reviewsOf(tr.id)).toEqual([]);
     expect((await t.app.inject('/api/trainer/reviews/not-an-id')).statusCode).toBe(404);
   });
+
+  it('many trainers read at the same time each get their own profile and reviews, newest first', async () => {
+    // requests that miss the read cache together are read in shared statements (lib/batch-loader.ts)
+    const trainers = await Promise.all(Array.from({ length: 25 }, (_, i) => insertTrainer(t, { firstName: `Batch${i}` })));
+    for (const [i, tr] of trainers.entries()) {
+      await postReview({ trainerId: tr.id, rating: 1 + (i % 5), comment: `Laila on Batch${i}` }, user.token);
+      if (i % 3 === 0) await postReview({ trainerId: tr.id, rating: 5, comment: `Hany on Batch${i}` }, other.token);
+    }
+    const unknown = '00000000-0000-4000-8000-00000000abcd';
+    const [profiles, reviews] = await Promise.all([
+      Promise.all([
+        ...trainers.map((tr) => t.app.inject(`/api/trainerData/${tr.id.toUpperCase()}`)),
+        t.app.inject(`/api/trainerData/${unknown}`),
+      ]),
+      Promise.all([...trainers.map((tr) => reviewsOf(tr.id)), reviewsOf(unknown)]),
+    ]);
+    for (const [i, tr] of trainers.entries()) {
+      expect(profiles[i].json().trainerData).toMatchObject({
+        _id: tr.id,
+        firstName: `Batch${i}`,
+        ratingCount: i % 3 === 0 ? 2 : 1,
+      });
+      const expected = i % 3 === 0 ? [`Hany on Batch${i}`, `Laila on Batch${i}`] : [`Laila on Batch${i}`];
+      expect(reviews[i].map((r: { comment: string }) => r.comment)).toEqual(expected);
+    }
+    expect(profiles[trainers.length].statusCode).toBe(404);
+    expect(profiles[trainers.length].json().message).toBe(SERVER_MSG.trainerNotFound);
+    expect(reviews[trainers.length]).toEqual([]);
+  });
 });

@@ -299,7 +299,7 @@ describe('public answers never read private columns', () => {
         offset: 0,
       })
       .toSQL().sql;
-    const one = repo.findTrainerProfileQuery(t.database.db).toSQL().sql;
+    const one = repo.findTrainerProfilesQuery(t.database.db).toSQL().sql;
     for (const sql of [page, one]) {
       expect(sql).toMatch(/^select "id", "first_name"/);
       for (const column of PRIVATE) expect(sql).not.toContain(column);
@@ -309,7 +309,7 @@ describe('public answers never read private columns', () => {
   it('the rows the list and the profile read hold no private field', async () => {
     const repo = await import('../src/modules/trainers/trainers.repo');
     const [row] = await repo.findTrainers(t.database.db, { filters: { city }, sort: 'rating', limit: 1, offset: 0 });
-    const one = await repo.findTrainerProfile(t.database.db, row.id);
+    const one = await repo.trainerProfileReader(t.database.db)(row.id);
     expect(Object.keys(row).sort()).toEqual(Object.keys(repo.publicTrainerColumns).sort());
     expect(Object.keys(one!).sort()).toEqual([...Object.keys(repo.publicTrainerColumns), 'subscribers'].sort());
     expect(Object.keys(repo.publicTrainerColumns)).not.toEqual(expect.arrayContaining(['passwordHash']));

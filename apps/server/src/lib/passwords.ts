@@ -1,18 +1,50 @@
+import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
+import { SERVER_MSG } from '@spotter/shared';
+import { AppError } from './app-error';
+import { createWorkQueue, QueueFullError } from './work-queue';
 
 // Argon2id with OWASP's second recommended profile (19 MiB, 2 passes).
 const OPTIONS = { algorithm: 2 as const, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
-export const hashPassword = (password: string) => hash(password, OPTIONS);
+/**
+ * Each hash holds 19 MiB while it runs. More at once than there are cores finishes none sooner
+ * (they share the cores) but holds more memory, so they take turns; a flood beyond the waiting
+ * list is refused at once (503) rather than queued behind minutes of work.
+ */
+const argon2 = createWorkQueue({ concurrency: availableParallelism(), maxWaiting: 256 });
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await argon2.run(work);
+  } catch (err) {
+    if (err instanceof QueueFullError) throw new AppError('DATABASE_UNAVAILABLE', SERVER_MSG.databaseUnavailable);
+    throw err;
+  }
+}
+
+export const hashPassword = (password: string) => inTurn(() => hash(password, OPTIONS));
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  try {
-    return await verify(passwordHash, password);
-  } catch {
-    return false;
-  }
+  return inTurn(async () => {
+    try {
+      return await verify(passwordHash, password);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Verifying against this keeps a login for an unknown e-mail as slow as a wrong password. */
 let dummyHash: Promise<string> | undefined;
-export const getDummyHash = () => (dummyHash ??= hashPassword('Dummy1234'));
+export function getDummyHash(): Promise<string> {
+  if (!dummyHash) {
+    dummyHash = hashPassword('Dummy1234');
+    // refused in a flood: the next login tries again rather than failing for the process's life
+    dummyHash.catch(() => (dummyHash = undefined));
+  }
+  return dummyHash;
+}
+
+/** Hashes running and waiting now. */
+export const passwordWork = () => argon2.stats();

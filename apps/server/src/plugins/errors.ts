@@ -45,7 +45,11 @@ export function registerErrorHandling(app: FastifyInstance) {
   app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err instanceof AppError) return send(reply, err.code, err.message, err.errors);
+    if (err instanceof AppError) {
+      // refused before the database was asked (lib/batch-loader.ts): the same advice as an outage
+      if (err.code === 'DATABASE_UNAVAILABLE') reply.header('Retry-After', String(DATABASE_RETRY_AFTER_S));
+      return send(reply, err.code, err.message, err.errors);
+    }
     if (isDatabaseUnavailable(err)) {
       // logged once per request at warn: an outage is the operator's to see, not a bug; through the
       // error serialiser, since a failed query's message carries its SQL and parameters

@@ -3,11 +3,23 @@ import type { Db, Tx } from '../../db/client';
 import { accounts, reviews } from '../../db/schema';
 import { refreshRatingScores } from '../../db/rating-score';
 import { completedSessionOf } from '../bookings/bookings.repo';
+import { idArray } from '../trainers/trainers.repo';
+import { createBatchLoader } from '../../lib/batch-loader';
 
 type Q = Db | Tx;
 
+/** Reviews a trainer's page shows, newest first; a trainer with more shows these. */
+const REVIEWS_SHOWN = 500;
+
+/**
+ * The reviews of several trainers in one statement: for each id in `trainerIds` (a PostgreSQL
+ * array literal, one parameter), its newest `REVIEWS_SHOWN` through the (trainer, created) index,
+ * with the reviewer's name and photo as they are now and whether the reviewer had a session with
+ * the trainer that was over at `now`.
+ */
 function reviewsQuery(db: Db) {
-  return db
+  const wanted = sql`unnest(${sql.placeholder('trainerIds')}::uuid[]) as wanted(trainer_id)`;
+  const newest = db
     .select({
       id: reviews.id,
       trainerId: reviews.trainerId,
@@ -20,28 +32,55 @@ function reviewsQuery(db: Db) {
       lastName: accounts.lastName,
       picture: accounts.picture,
       deletedAt: accounts.deletedAt,
-      verified: completedSessionOf(reviews.userId, reviews.trainerId, sql`${sql.placeholder('now')}::timestamptz`),
+      verified: completedSessionOf(reviews.userId, reviews.trainerId, sql`${sql.placeholder('now')}::timestamptz`).as('verified'),
     })
     .from(reviews)
     .innerJoin(accounts, eq(accounts.id, reviews.userId))
-    .where(eq(reviews.trainerId, sql.placeholder('trainerId')))
+    .where(eq(reviews.trainerId, sql`wanted.trainer_id`))
     .orderBy(desc(reviews.createdAt), desc(reviews.id))
-    .limit(500)
-    .prepare('reviews_of_trainer');
+    .limit(REVIEWS_SHOWN)
+    .as('newest');
+  return db
+    .select({
+      id: newest.id,
+      trainerId: newest.trainerId,
+      userId: newest.userId,
+      rating: newest.rating,
+      comment: newest.comment,
+      createdAt: newest.createdAt,
+      updatedAt: newest.updatedAt,
+      firstName: newest.firstName,
+      lastName: newest.lastName,
+      picture: newest.picture,
+      deletedAt: newest.deletedAt,
+      verified: newest.verified,
+    })
+    .from(wanted)
+    .innerJoinLateral(newest, sql`true`)
+    .prepare('reviews_of_trainers');
 }
-/** Prepared once per database: every profile visit that misses the read cache runs it. */
-const reviewsQueries = new WeakMap<Db, ReturnType<typeof reviewsQuery>>();
+type ReviewsQuery = ReturnType<typeof reviewsQuery>;
+export type ReviewRow = Awaited<ReturnType<ReviewsQuery['execute']>>[number];
 
 /**
- * Reviews of a trainer, newest first, with the reviewer's name and photo as they are now and
- * whether the reviewer had a session with the trainer that was over at `now`: one statement.
+ * Reads the reviews of a trainer (a lower-case id), newest first, together with those of the
+ * trainers asked for at the same time (lib/batch-loader.ts): every profile visit that misses the
+ * read cache reads them. The verified marks are as of when the read runs, on `now`'s clock.
  */
-export async function findReviewsOfTrainer(db: Db, trainerId: string, now: Date) {
-  let query = reviewsQueries.get(db);
-  if (!query) reviewsQueries.set(db, (query = reviewsQuery(db)));
-  return query.execute({ trainerId, now: now.toISOString() });
+export function reviewsReader(db: Db, now: () => Date) {
+  const query = reviewsQuery(db);
+  // at most 20 trainers' newest reviews in one answer
+  const loader = createBatchLoader(
+    async (trainerIds: string[]) => {
+      const rows = await query.execute({ trainerIds: idArray(trainerIds), now: now().toISOString() });
+      const byTrainer = new Map<string, ReviewRow[]>(trainerIds.map((id) => [id, []]));
+      for (const row of rows) byTrainer.get(row.trainerId)?.push(row);
+      return byTrainer;
+    },
+    { maxBatch: 20 },
+  );
+  return async (trainerId: string): Promise<ReviewRow[]> => (await loader.load(trainerId)) ?? [];
 }
-export type ReviewRow = Awaited<ReturnType<typeof findReviewsOfTrainer>>[number];
 
 /** Locks the trainer's row so concurrent reviews recompute the average one after another. */
 export async function lockTrainer(tx: Tx, trainerId: string) {
@@ -76,11 +115,6 @@ export async function refreshTrainerRating(tx: Tx, trainerId: string) {
     })
     .where(eq(accounts.id, trainerId));
   await tx.execute(refreshRatingScores(sql`id = ${trainerId}`));
-}
-
-export async function findReview(db: Db, trainerId: string, userId: string, now: Date) {
-  const rows = await findReviewsOfTrainer(db, trainerId, now);
-  return rows.find((r) => r.userId === userId);
 }
 
 export async function ratingDistribution(db: Q, trainerId: string) {

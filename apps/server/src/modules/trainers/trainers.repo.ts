@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-or
 import type { Db } from '../../db/client';
 import { accounts, LISTED_TRAINER } from '../../db/schema';
 import { subscriberCount } from '../bookings/bookings.repo';
+import { createBatchLoader } from '../../lib/batch-loader';
 import { toCents } from '../../lib/money';
 import type { TTrainersQueryParsed } from '@spotter/shared';
 
@@ -92,25 +93,32 @@ export async function countTrainers(db: Db, filters: TrainerFilters, cap: number
   return Math.max(cap + 1, Math.round(parsed?.[0]?.Plan?.['Plan Rows'] ?? cap + 1));
 }
 
-/** A drizzle query (await it, or read its SQL with `.toSQL()`). */
 /**
- * A listed trainer's public profile and subscriber count in one statement (a drizzle query; read
- * its SQL with `.toSQL()`). PGlite runs one query at a time, so a profile read that misses the read
- * cache costs one round trip rather than two (docs/benchmarks.md).
+ * Listed trainers' public profiles and subscriber counts, by id, in one statement (a drizzle
+ * query; read its SQL with `.toSQL()`). `ids` is a PostgreSQL array literal of ids the route
+ * validated, bound as one parameter, so the statement's text is the same whatever the number.
  */
-export function findTrainerProfileQuery(db: Db) {
+export function findTrainerProfilesQuery(db: Db) {
   return db
     .select({ ...publicTrainerColumns, subscribers: subscriberCount(sql`${accounts}.${sql.identifier(accounts.id.name)}`) })
     .from(accounts)
-    .where(and(eq(accounts.id, sql.placeholder('id')), LISTED_TRAINER))
-    .limit(1);
+    .where(and(sql`${accounts.id} = any(${sql.placeholder('ids')}::uuid[])`, LISTED_TRAINER));
 }
-/** Prepared once per database: the SQL is built once, not on every read. */
-const profileQueries = new WeakMap<Db, ReturnType<ReturnType<typeof findTrainerProfileQuery>['prepare']>>();
+type ProfileRow = PublicTrainerRow & { subscribers: number };
 
-export async function findTrainerProfile(db: Db, id: string) {
-  let query = profileQueries.get(db);
-  if (!query) profileQueries.set(db, (query = findTrainerProfileQuery(db).prepare('trainer_profile')));
-  const [row] = await query.execute({ id });
-  return row;
+/** A PostgreSQL array literal of ids (uuids: no quoting needed), bound as one parameter. */
+export const idArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
+
+/**
+ * Reads a listed trainer's profile by a lower-case id the route validated, together with the
+ * profiles asked for at the same time (lib/batch-loader.ts): a profile that misses the read cache
+ * waits for at most one read under way, then shares the next.
+ */
+export function trainerProfileReader(db: Db) {
+  const query = findTrainerProfilesQuery(db).prepare('trainer_profiles');
+  const loader = createBatchLoader(async (ids: string[]) => {
+    const rows = await query.execute({ ids: idArray(ids) });
+    return new Map(rows.map((row) => [row.id, row]));
+  });
+  return (id: string): Promise<ProfileRow | undefined> => loader.load(id);
 }

@@ -25,6 +25,7 @@ const toPublicTrainer = (row: repo.PublicTrainerRow): TPublicTrainer => ({
 type Deps = { db: Db };
 
 export function createTrainersService({ db }: Deps) {
+  const profileOf = repo.trainerProfileReader(db);
   return {
     async listTrainers({ sort, page, limit, ...filters }: TTrainersQueryParsed): Promise<TTrainersResponse> {
       const [rows, total] = await Promise.all([
@@ -36,7 +37,7 @@ export function createTrainersService({ db }: Deps) {
 
     /** A listed trainer by an id the route validated (ZIdParam), with subscribers (DECISIONS 17). */
     async getTrainerProfile(id: string): Promise<TTrainerProfile> {
-      const row = await repo.findTrainerProfile(db, id);
+      const row = await profileOf(id);
       if (!row) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
       return { ...toPublicTrainer(row), subscribers: row.subscribers };
     },
