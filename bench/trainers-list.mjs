@@ -19,6 +19,7 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { serverEnv } from '../scripts/lib/build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: opt, positionals } = parseArgs({
@@ -76,7 +77,7 @@ spawnSync('psql', [url, '-qc', 'vacuum analyze accounts']);
 const server = spawn(process.execPath, [join(dist, 'main.js')], {
   cwd: root,
   // SERVER_TIMING: the figures below come from the Server-Timing header, off in production by default
-  env: {
+  env: serverEnv({
     ...process.env,
     PORT: String(PORT),
     DATABASE_URL: url,
@@ -84,7 +85,7 @@ const server = spawn(process.execPath, [join(dist, 'main.js')], {
     NODE_ENV: 'production',
     SERVER_TIMING: 'true',
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret-1234',
-  },
+  }),
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 process.on('exit', () => server.kill());

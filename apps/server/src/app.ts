@@ -255,10 +255,18 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           limits.perIp,
         ),
       );
-      await api.register(trainersRoutes(createTrainersService({ db: database.db }), readCache));
+      // PGlite runs one statement at a time; PostgreSQL's pool runs a few batched reads side by side
+      const concurrentReads = database.kind === 'postgres' ? 3 : 1;
+      await api.register(trainersRoutes(createTrainersService({ db: database.db, concurrentReads }), readCache));
       await api.register(
         reviewsRoutes(
-          createReviewsService({ db: database.db, accounts, bookings: bookingServices.bookings, catalogue: readCache }),
+          createReviewsService({
+            db: database.db,
+            accounts,
+            bookings: bookingServices.bookings,
+            catalogue: readCache,
+            concurrentReads,
+          }),
           auth,
           readCache,
           limits,

@@ -35,7 +35,7 @@ describe('batched reads', () => {
     expect(reads).toEqual([['a'], ['b', 'c', 'missing-d']]);
     release();
     expect(await Promise.all(later)).toEqual(['row b', 'row c', 'row b', undefined]);
-    expect(loader.stats()).toMatchObject({ reads: 2, keys: 4, largest: 3, waiting: 0, running: false });
+    expect(loader.stats()).toMatchObject({ reads: 2, keys: 4, largest: 3, waiting: 0, running: 0 });
   });
 
   it('reads at most maxBatch keys at once; the rest go in the reads after', async () => {
@@ -88,5 +88,30 @@ describe('batched reads', () => {
     await turn();
     release();
     expect(await Promise.all(queued)).toEqual(['row b', 'row c', 'row b']);
+  });
+
+  it('runs up to `concurrency` reads side by side, and a key that must be read is never refused', async () => {
+    const { reads, loadMany, release } = gatedReads();
+    const loader = createBatchLoader(loadMany, { maxBatch: 1, concurrency: 2, maxWaiting: 2 });
+    const first = [loader.load('a'), loader.load('b')];
+    await turn();
+    await turn();
+    expect(reads).toEqual([['a'], ['b']]);
+    const waitingTwo = [loader.load('c'), loader.load('d')];
+    expect(await loader.load('x').catch((err: unknown) => (err as AppError).code)).toBe('DATABASE_UNAVAILABLE');
+    const mustRead = loader.load('e', true);
+    release();
+    release();
+    expect(await Promise.all(first)).toEqual(['row a', 'row b']);
+    await turn();
+    await turn();
+    expect(reads).toEqual([['a'], ['b'], ['c'], ['d']]);
+    release();
+    release();
+    await Promise.all(waitingTwo);
+    await turn();
+    release();
+    expect(await Promise.all([...waitingTwo, mustRead])).toEqual(['row c', 'row d', 'row e']);
+    expect(reads.flat()).not.toContain('x');
   });
 });

@@ -12,7 +12,8 @@ const OPTIONS = { algorithm: 2 as const, memoryCost: 19456, timeCost: 2, paralle
  * (they share the cores) but holds more memory, so they take turns; a flood beyond the waiting
  * list is refused at once (503) rather than queued behind minutes of work.
  */
-const argon2 = createWorkQueue({ concurrency: availableParallelism(), maxWaiting: 256 });
+// at most 3: Node's thread pool has 4 threads, and files, DNS and compression need one too
+const argon2 = createWorkQueue({ concurrency: Math.min(availableParallelism(), 3), maxWaiting: 256 });
 
 async function inTurn<T>(work: () => Promise<T>): Promise<T> {
   try {

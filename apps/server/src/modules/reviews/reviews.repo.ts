@@ -40,24 +40,28 @@ function reviewsQuery(db: Db) {
     .orderBy(desc(reviews.createdAt), desc(reviews.id))
     .limit(REVIEWS_SHOWN)
     .as('newest');
-  return db
-    .select({
-      id: newest.id,
-      trainerId: newest.trainerId,
-      userId: newest.userId,
-      rating: newest.rating,
-      comment: newest.comment,
-      createdAt: newest.createdAt,
-      updatedAt: newest.updatedAt,
-      firstName: newest.firstName,
-      lastName: newest.lastName,
-      picture: newest.picture,
-      deletedAt: newest.deletedAt,
-      verified: newest.verified,
-    })
-    .from(wanted)
-    .innerJoinLateral(newest, sql`true`)
-    .prepare('reviews_of_trainers');
+  return (
+    db
+      .select({
+        id: newest.id,
+        trainerId: newest.trainerId,
+        userId: newest.userId,
+        rating: newest.rating,
+        comment: newest.comment,
+        createdAt: newest.createdAt,
+        updatedAt: newest.updatedAt,
+        firstName: newest.firstName,
+        lastName: newest.lastName,
+        picture: newest.picture,
+        deletedAt: newest.deletedAt,
+        verified: newest.verified,
+      })
+      .from(wanted)
+      .innerJoinLateral(newest, sql`true`)
+      // a join promises no order of its own: each trainer's rows newest first, as the page shows them
+      .orderBy(desc(newest.createdAt), desc(newest.id))
+      .prepare('reviews_of_trainers')
+  );
 }
 type ReviewsQuery = ReturnType<typeof reviewsQuery>;
 export type ReviewRow = Awaited<ReturnType<ReviewsQuery['execute']>>[number];
@@ -67,7 +71,7 @@ export type ReviewRow = Awaited<ReturnType<ReviewsQuery['execute']>>[number];
  * trainers asked for at the same time (lib/batch-loader.ts): every profile visit that misses the
  * read cache reads them. The verified marks are as of when the read runs, on `now`'s clock.
  */
-export function reviewsReader(db: Db, now: () => Date) {
+export function reviewsReader(db: Db, now: () => Date, concurrency = 1) {
   const query = reviewsQuery(db);
   // at most 20 trainers' newest reviews in one answer
   const loader = createBatchLoader(
@@ -77,9 +81,10 @@ export function reviewsReader(db: Db, now: () => Date) {
       for (const row of rows) byTrainer.get(row.trainerId)?.push(row);
       return byTrainer;
     },
-    { maxBatch: 20 },
+    { maxBatch: 20, concurrency },
   );
-  return async (trainerId: string): Promise<ReviewRow[]> => (await loader.load(trainerId)) ?? [];
+  /** `mustRead`: never refused when many wait (a review reading back what it just stored). */
+  return async (trainerId: string, mustRead = false): Promise<ReviewRow[]> => (await loader.load(trainerId, mustRead)) ?? [];
 }
 
 /** Locks the trainer's row so concurrent reviews recompute the average one after another. */

@@ -34,10 +34,12 @@ type Deps = {
   bookings: Pick<BookingsService, 'now'>;
   /** A review changes the trainer's reviews, rating and place in the list: cached answers go. */
   catalogue?: CatalogueChanges;
+  /** Reviews reads under way at once (1 on PGlite; lib/batch-loader.ts). */
+  concurrentReads?: number;
 };
 
-export function createReviewsService({ db, accounts, bookings, catalogue = noCatalogueChanges }: Deps) {
-  const reviewsOf = repo.reviewsReader(db, bookings.now);
+export function createReviewsService({ db, accounts, bookings, catalogue = noCatalogueChanges, concurrentReads }: Deps) {
+  const reviewsOf = repo.reviewsReader(db, bookings.now, concurrentReads);
   return {
     /** Reviews of a trainer whose id the route validated (ZIdParam). */
     async listReviews(trainerId: string, callerId?: string): Promise<TReview[]> {
@@ -66,7 +68,7 @@ export function createReviewsService({ db, accounts, bookings, catalogue = noCat
       });
       catalogue.bump();
       // read after the commit: a read under way when it committed is not joined
-      const mine = (await reviewsOf(input.trainerId.toLowerCase())).find((r) => r.userId === caller.id)!;
+      const mine = (await reviewsOf(input.trainerId.toLowerCase(), true)).find((r) => r.userId === caller.id)!;
       return toReview(mine, caller.id);
     },
 

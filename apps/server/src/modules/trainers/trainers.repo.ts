@@ -112,13 +112,17 @@ export const idArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
 /**
  * Reads a listed trainer's profile by a lower-case id the route validated, together with the
  * profiles asked for at the same time (lib/batch-loader.ts): a profile that misses the read cache
- * waits for at most one read under way, then shares the next.
+ * waits for at most one read under way, then shares the next. `concurrency`: reads at once
+ * (lib/batch-loader.ts).
  */
-export function trainerProfileReader(db: Db) {
+export function trainerProfileReader(db: Db, concurrency = 1) {
   const query = findTrainerProfilesQuery(db).prepare('trainer_profiles');
-  const loader = createBatchLoader(async (ids: string[]) => {
-    const rows = await query.execute({ ids: idArray(ids) });
-    return new Map(rows.map((row) => [row.id, row]));
-  });
+  const loader = createBatchLoader(
+    async (ids: string[]) => {
+      const rows = await query.execute({ ids: idArray(ids) });
+      return new Map(rows.map((row) => [row.id, row]));
+    },
+    { concurrency },
+  );
   return (id: string): Promise<ProfileRow | undefined> => loader.load(id);
 }

@@ -22,10 +22,11 @@ const toPublicTrainer = (row: repo.PublicTrainerRow): TPublicTrainer => ({
   ratingCount: row.ratingCount,
 });
 
-type Deps = { db: Db };
+/** `concurrentReads`: profile reads under way at once (1 on PGlite; lib/batch-loader.ts). */
+type Deps = { db: Db; concurrentReads?: number };
 
-export function createTrainersService({ db }: Deps) {
-  const profileOf = repo.trainerProfileReader(db);
+export function createTrainersService({ db, concurrentReads }: Deps) {
+  const profileOf = repo.trainerProfileReader(db, concurrentReads);
   return {
     async listTrainers({ sort, page, limit, ...filters }: TTrainersQueryParsed): Promise<TTrainersResponse> {
       const [rows, total] = await Promise.all([
