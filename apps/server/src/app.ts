@@ -206,7 +206,17 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   const images = createImagesService({ db: database.db });
   const favourites = createFavouritesService({ db: database.db });
   // reviews read verified sessions from the bookings module's service
-  const bookingServices = createBookingsServices({ database, mailer: mail, config, jobs, log: app.log, catalogue: readCache });
+  // PGlite runs one statement at a time; PostgreSQL's pool runs a few batched reads side by side
+  const concurrentReads = database.kind === 'postgres' ? 3 : 1;
+  const bookingServices = createBookingsServices({
+    database,
+    mailer: mail,
+    config,
+    jobs,
+    log: app.log,
+    catalogue: readCache,
+    concurrentReads,
+  });
   // photos nobody uses any more (replaced, or uploaded and never set) are removed every hour
   let imageSweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
@@ -255,8 +265,6 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           limits.perIp,
         ),
       );
-      // PGlite runs one statement at a time; PostgreSQL's pool runs a few batched reads side by side
-      const concurrentReads = database.kind === 'postgres' ? 3 : 1;
       await api.register(trainersRoutes(createTrainersService({ db: database.db, concurrentReads }), readCache));
       await api.register(
         reviewsRoutes(

@@ -126,6 +126,45 @@ describe('GET /api/trainers/:id/slots', () => {
     await t.app.inject({ method: 'POST', url: `/api/bookings/${held.json().booking._id}/cancel`, headers: auth(user.token) });
     expect(await slotsOf(t, trainer.id)).toContain(startsAt);
   });
+
+  it('many trainers asked for at the same time each get their own slots, less their own holds', async () => {
+    // requests that miss the cache together are read in shared statements (lib/batch-loader.ts)
+    const zones = ['UTC', 'Asia/Tokyo', 'Asia/Kolkata', 'Africa/Nairobi']; // no clock changes
+    const plans = Array.from({ length: 14 }, (_, i) => ({
+      timeZone: zones[i % zones.length],
+      weekly: [{ weekday: i % 7, hours: [i, 12 + (i % 5)] }],
+    }));
+    const trainers = await Promise.all(plans.map((plan) => bookableTrainer(t, plan)));
+    // every third trainer has its first slot held by a user of its own
+    const heldSlots = new Map<string, string>();
+    for (const [i, trainer] of trainers.entries()) {
+      if (i % 3) continue;
+      const first = (await slotsOf(t, trainer.id))[0];
+      const holder = await createAccount(t, 'user');
+      expect((await hold(t, holder.token, trainer.id, first)).statusCode).toBe(201);
+      heldSlots.set(trainer.id, first);
+    }
+    const unknown = '00000000-0000-4000-8000-00000000abcd';
+    const answers = await Promise.all(
+      [...trainers.map((tr, i) => (i % 2 ? tr.id.toUpperCase() : tr.id)), unknown].map((id) =>
+        t.app.inject(`/api/trainers/${id}/slots`),
+      ),
+    );
+    for (const [i, trainer] of trainers.entries()) {
+      const { timeZone, slots } = answers[i].json();
+      expect(timeZone).toBe(plans[i].timeZone);
+      // two weeks of two weekly hours, less the held one
+      expect(slots).toHaveLength(heldSlots.has(trainer.id) ? 3 : 4);
+      if (heldSlots.has(trainer.id)) expect(slots).not.toContain(heldSlots.get(trainer.id));
+      for (const slot of slots) {
+        const local = localParts(slot, timeZone);
+        expect(local.weekday).toBe(plans[i].weekly[0].weekday);
+        expect(plans[i].weekly[0].hours).toContain(local.hour);
+      }
+    }
+    expect(answers[trainers.length].statusCode).toBe(404);
+    expect(answers[trainers.length].json().message).toBe(SERVER_MSG.trainerNotFound);
+  });
 });
 
 const clock = await buildClockApp(t.database, t.config.jwtSecret, new Date('2026-03-05T12:00:00Z'));

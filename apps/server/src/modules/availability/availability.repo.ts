@@ -1,6 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, availability, bookings, LISTED_TRAINER } from '../../db/schema';
+import { createBatchLoader } from '../../lib/batch-loader';
+import { idArray } from '../trainers/trainers.repo';
+
+const DAY = 24 * 60 * 60_000;
 
 type Q = Db | Tx;
 
@@ -34,7 +38,7 @@ export async function findBookableTrainer(db: Q, id: string) {
   return row;
 }
 
-function slotStateQuery(db: Db) {
+function slotStatesQuery(db: Db) {
   // start times held or booked in (from, until]: confirmed ones, and pending ones whose hold has not
   // run out; as epoch milliseconds, comma-separated (one text parses alike on both drivers)
   const taken = sql<string | null>`(
@@ -56,36 +60,56 @@ function slotStateQuery(db: Db) {
       and ${bookings.status} = 'pending' and ${bookings.holdExpiresAt} > ${sql.placeholder('now')}::timestamptz
   )`;
   return db
-    .select({ timeZone: availability.timeZone, weekly: availability.weekly, taken, holdEnds })
+    .select({ id: accounts.id, timeZone: availability.timeZone, weekly: availability.weekly, taken, holdEnds })
     .from(accounts)
     .leftJoin(availability, eq(availability.trainerId, accounts.id))
-    .where(and(eq(accounts.id, sql.placeholder('id')), LISTED_TRAINER))
-    .limit(1)
-    .prepare('slot_state');
+    .where(and(sql`${accounts.id} = any(${sql.placeholder('ids')}::uuid[])`, LISTED_TRAINER))
+    .prepare('slot_states');
 }
-/** Prepared once per database: a profile asks for it on every visit. */
-const slotStateQueries = new WeakMap<Db, ReturnType<typeof slotStateQuery>>();
 
 /**
- * In one statement, what a listed trainer's free slots are computed from: the weekly hours (null
- * when never set), the start times taken in (from, until] and when the first live hold among them
- * runs out; undefined when no listed trainer has this id.
+ * What a listed trainer's free slots are computed from, as of `at` (on the service's clock, when the
+ * read ran): the weekly hours (null when never set), the start times taken in (at, at + `days`] and
+ * when the first live hold among them runs out.
  */
-export async function findSlotState(db: Db, trainerId: string, from: Date, until: Date, now: Date) {
-  let query = slotStateQueries.get(db);
-  if (!query) slotStateQueries.set(db, (query = slotStateQuery(db)));
-  const [row] = await query.execute({
-    id: trainerId,
-    from: from.toISOString(),
-    until: until.toISOString(),
-    now: now.toISOString(),
-  });
-  if (!row) return undefined;
-  const taken = new Set(row.taken ? row.taken.split(',').map(Number) : []);
-  return {
-    timeZone: row.timeZone,
-    weekly: row.weekly,
-    taken,
-    holdEnds: row.holdEnds === null ? undefined : Number(row.holdEnds),
-  };
+type SlotState = {
+  at: Date;
+  timeZone: string | null;
+  weekly: Array<{ weekday: number; hours: number[] }> | null;
+  taken: Set<number>;
+  holdEnds: number | undefined;
+};
+
+/**
+ * Reads a listed trainer's slot state by a lower-case id the route validated, together with those
+ * of the trainers asked for at the same time (lib/batch-loader.ts, docs/decisions/026-batched-reads.md):
+ * every profile visit that misses the cache asks for it. undefined when no listed trainer has the id.
+ */
+export function slotStateReader(db: Db, now: () => Date, days: number, concurrency = 1) {
+  const query = slotStatesQuery(db);
+  const loader = createBatchLoader(
+    async (ids: string[]) => {
+      const at = now();
+      const rows = await query.execute({
+        ids: idArray(ids),
+        from: at.toISOString(),
+        until: new Date(at.getTime() + days * DAY).toISOString(),
+        now: at.toISOString(),
+      });
+      return new Map<string, SlotState>(
+        rows.map((row) => [
+          row.id,
+          {
+            at,
+            timeZone: row.timeZone,
+            weekly: row.weekly,
+            taken: new Set(row.taken ? row.taken.split(',').map(Number) : []),
+            holdEnds: row.holdEnds === null ? undefined : Number(row.holdEnds),
+          },
+        ]),
+      );
+    },
+    { concurrency },
+  );
+  return (trainerId: string): Promise<SlotState | undefined> => loader.load(trainerId);
 }

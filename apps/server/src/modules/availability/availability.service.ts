@@ -4,7 +4,6 @@ import { AppError } from '../../lib/app-error';
 import * as repo from './availability.repo';
 import { weeklySlots, type Weekly } from './slots';
 
-const DAY = 24 * 60 * 60_000;
 /** Every zone's offset is a whole number of quarter hours, so every slot starts on one (UTC). */
 const QUARTER_HOUR = 15 * 60_000;
 
@@ -22,7 +21,12 @@ function normaliseWeekly(weekly: Weekly): Weekly {
     .map(([weekday, hours]) => ({ weekday, hours: [...hours].sort((a, b) => a - b) }));
 }
 
-export function createAvailabilityService({ db, now = () => new Date() }: { db: Db; now?: () => Date }) {
+/** `concurrentReads`: slot reads under way at once (1 on PGlite; lib/batch-loader.ts). */
+type Deps = { db: Db; now?: () => Date; concurrentReads?: number };
+
+export function createAvailabilityService({ db, now = () => new Date(), concurrentReads }: Deps) {
+  const slotStateOf = repo.slotStateReader(db, now, BOOKING_RULES.daysAhead, concurrentReads);
+
   async function availabilityOf(trainerId: string): Promise<TAvailability> {
     const row = await repo.findAvailability(db, trainerId);
     return row ? { timeZone: row.timeZone, weekly: normaliseWeekly(row.weekly) } : { timeZone: DEFAULT_TIME_ZONE, weekly: [] };
@@ -50,9 +54,10 @@ export function createAvailabilityService({ db, now = () => new Date() }: { db: 
      * always a quarter hour, and a held one is free again when its hold runs out.
      */
     async freeSlots(trainerId: string): Promise<{ slots: string[]; timeZone: string; changesAt: number }> {
-      const at = now();
-      const state = await repo.findSlotState(db, trainerId, at, new Date(at.getTime() + BOOKING_RULES.daysAhead * DAY), at);
+      // read with the slot states other visitors asked for meanwhile, as of when that read ran
+      const state = await slotStateOf(trainerId);
       if (!state) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
+      const { at } = state;
       const timeZone = state.timeZone ?? DEFAULT_TIME_ZONE;
       const weekly = state.weekly ? normaliseWeekly(state.weekly) : [];
       const slots = weeklySlots({ weekly, timeZone, now: at, days: BOOKING_RULES.daysAhead });

@@ -31,6 +31,8 @@ type BookingsModuleDeps = {
   limits?: Pick<RateLimits, 'writes'>;
   /** People's own reads and free slots, kept until a write concerns them (docs/decisions/024-personal-read-cache.md). */
   personal?: CachedReads;
+  /** Slot reads under way at once (lib/batch-loader.ts); 1 by default, as PGlite runs one statement at a time. */
+  concurrentReads?: number;
 };
 
 /**
@@ -45,9 +47,10 @@ export function createBookingsServices({
   now,
   log,
   catalogue,
+  concurrentReads,
 }: Omit<BookingsModuleDeps, 'auth' | 'services' | 'limits' | 'personal'> & { log: FastifyBaseLogger }) {
   const db = database.db;
-  const availability = createAvailabilityService({ db, now });
+  const availability = createAvailabilityService({ db, now, concurrentReads });
   const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, log, now, catalogue });
   const { provider, providers } = createPaymentProviders(config.paypal, log);
   const payments = createPaymentsService({ db, provider, providers, bookings, log, now, catalogue });
