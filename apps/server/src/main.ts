@@ -31,13 +31,16 @@ async function main() {
 
   if (config.databaseUrl) keepDataDirPrivate(config.dataDir, { create: false });
   const unlock = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    statementTimeoutMs: STATEMENT_TIMEOUT_MS,
-  });
+  const open = () => openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
+  let database = await open();
   const applied = await migrate(database);
   const seeded = await seedIfEmpty(database.db);
+  if (seeded && database.kind === 'pglite') {
+    // Seeding grew PGlite's WebAssembly memory to about 400 MB, which it never gives back; the
+    // server continues on a fresh instance (about 150 MB), and the old one is collected.
+    await database.close();
+    database = await open();
+  }
 
   const app = await buildApp({ config, database });
   if (database.kind === 'pglite') {
