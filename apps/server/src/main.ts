@@ -1,4 +1,6 @@
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { sql } from 'drizzle-orm';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -37,9 +39,13 @@ async function main() {
   const seeded = await seedIfEmpty(database.db);
   if (seeded && database.kind === 'pglite') {
     // Seeding grew PGlite's WebAssembly memory to about 400 MB, which it never gives back; the
-    // server continues on a fresh instance (about 150 MB), and the old one is collected.
+    // server continues on a fresh instance (about 150 MB) (docs/decisions/027-fresh-pglite-after-seeding.md).
     await database.close();
     database = await open();
+    // Free the old instance now: an idle server may not collect it for hours. (`--expose-gc` set at
+    // run time reaches new contexts only, hence the one-off context.)
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
   }
 
   const app = await buildApp({ config, database });
