@@ -19,7 +19,7 @@ const ROUTES = [
   { route: '/trainers', chunks: ['trainer-list-page'] },
   { route: '/trainer/profile/:id', chunks: ['trainer-profile-route'] },
   { route: '/BMI', chunks: ['bmi-page'] },
-  { route: '/users/login', chunks: ['login-page'] },
+  { route: '/users/login', chunks: ['login-page'], without: ['zod'] },
   { route: '/trainer/chat (inbox)', chunks: ['inbox-page'] },
   { route: 'booking dialog (on a profile)', chunks: ['trainer-profile-route', 'booking-flow'] },
 ];
@@ -80,7 +80,7 @@ const chunkNamed = (name) => {
 
 const initial = closure(js);
 const lazyTargets = new Set([...graph.values()].flatMap((g) => [...g.dynamic.keys()]));
-const routes = ROUTES.map(({ route, chunks }) => {
+const routes = ROUTES.map(({ route, chunks, without = [] }) => {
   const files = new Set([...initial, ...css]);
   const missing = [];
   for (const name of chunks) {
@@ -102,6 +102,7 @@ const routes = ROUTES.map(({ route, chunks }) => {
     files: list.length,
     ownChunk: own ? { file: own, gzip: gzOne(own) } : null,
     missing,
+    unwanted: list.filter((f) => without.some((name) => new RegExp(`^assets/${name}-[\\w-]{8}\\.js$`).test(f))),
   };
 });
 const lazyChunks = [...lazyTargets]
@@ -147,6 +148,9 @@ if (unhashedPictures.length) {
   console.error(`pictures without a hashed name (import them instead of using public/): ${unhashedPictures.join(', ')}`);
   process.exit(1);
 }
+const unwanted = routes.filter((r) => r.unwanted.length);
+for (const r of unwanted) console.error(`${r.route} loads ${r.unwanted.join(', ')} before its first render`);
+if (unwanted.length) process.exit(1);
 if (size.js > BUDGET.js || size.css > BUDGET.css || overLazy.length) {
   for (const c of overLazy) console.error(`lazy chunk ${c.file} is ${kb(c.gzip)} gzip, over ${kb(BUDGET.lazyChunk)}`);
   console.error('over budget');

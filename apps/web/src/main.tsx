@@ -1,7 +1,6 @@
 // first, before any chunk with zod in it loads
 import './lib/zod-jitless';
-import '@fontsource-variable/inter/wght.css';
-import '@fontsource-variable/outfit/wght.css';
+import './fonts/fonts.css';
 import './index.css';
 import { preloadFirstScreen } from './app/screens';
 

@@ -3,6 +3,7 @@ import type { Db, Tx } from '../../db/client';
 import { accounts, availability, bookings, LISTED_TRAINER } from '../../db/schema';
 import { createBatchLoader } from '../../lib/batch-loader';
 import { idArray } from '../trainers/trainers.repo';
+import type { Weekly } from './slots';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -17,11 +18,7 @@ export async function findAvailability(db: Q, trainerId: string) {
   return row;
 }
 
-export async function saveAvailability(
-  db: Q,
-  trainerId: string,
-  values: { timeZone: string; weekly: Array<{ weekday: number; hours: number[] }> },
-) {
+export async function saveAvailability(db: Q, trainerId: string, values: { timeZone: string; weekly: Weekly }) {
   await db
     .insert(availability)
     .values({ trainerId, ...values })
@@ -75,7 +72,7 @@ function slotStatesQuery(db: Db) {
 type SlotState = {
   at: Date;
   timeZone: string | null;
-  weekly: Array<{ weekday: number; hours: number[] }> | null;
+  weekly: Weekly | null;
   taken: Set<number>;
   holdEnds: number | undefined;
 };

@@ -1,10 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import { ZLoginRequest } from '@spotter/shared';
+import type { ZLoginRequest } from '@spotter/shared';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { PasswordField } from '@/components/ui/password-field';
@@ -12,6 +11,7 @@ import { errorMessage } from '@/lib/api-client';
 import { accountKeys, ownAccountQueryOptions } from '@/lib/api/accounts';
 import { mergeFavoritesAfterLogin } from '@/lib/api/favorites';
 import { showServerErrors } from '@/lib/form-errors';
+import { lazyResolver } from '@/lib/lazy-resolver';
 import { paths, safeNext, type Role } from '@/lib/paths';
 import { storage } from '@/lib/storage';
 import { useGoogleSignIn } from '../api/google-sign-in';
@@ -26,6 +26,8 @@ type LoginValues = z.input<typeof ZLoginRequest>;
 export const LOGIN_REDIRECT_MS = 3000;
 
 const FIELDS = ['email', 'password'] as const;
+
+const resolver = lazyResolver(() => import('./login-resolver').then((module) => module.loginResolver));
 
 export function LoginForm({ role }: { role: Role }) {
   const navigate = useNavigate();
@@ -47,7 +49,7 @@ export function LoginForm({ role }: { role: Role }) {
   } = useForm<LoginValues, unknown, LoginPayload>({
     mode: 'onTouched',
     defaultValues: { email: '', password: '' },
-    resolver: zodResolver(ZLoginRequest),
+    resolver,
   });
 
   /** A password or Google log-in succeeded: the same green alert, wait and profile (DECISIONS 12). */
@@ -97,8 +99,8 @@ export function LoginForm({ role }: { role: Role }) {
 
   return (
     <>
-      <StatusBanner status={status} />
-      <form noValidate onSubmit={onSubmit} className={status ? 'mt-6 space-y-5' : 'space-y-5'}>
+      <StatusBanner status={status ?? (errors.root?.message ? { tone: 'error', message: errors.root.message } : null)} />
+      <form noValidate onSubmit={onSubmit} onFocus={resolver.preload} className={status ? 'mt-6 space-y-5' : 'space-y-5'}>
         <TextField
           label="Email"
           type="email"
