@@ -148,6 +148,12 @@ if (unhashedPictures.length) {
   console.error(`pictures without a hashed name (import them instead of using public/): ${unhashedPictures.join(', ')}`);
   process.exit(1);
 }
+// a name that matches no chunk would make the check pass whatever the route loads
+const unknown = ROUTES.flatMap((r) => r.without ?? []).filter((name) => !chunkNamed(name));
+if (unknown.length) {
+  console.error(`check-bundle: no chunk named ${unknown.join(', ')} in the build (see ROUTES' without)`);
+  process.exit(1);
+}
 const unwanted = routes.filter((r) => r.unwanted.length);
 for (const r of unwanted) console.error(`${r.route} loads ${r.unwanted.join(', ')} before its first render`);
 if (unwanted.length) process.exit(1);

@@ -1,16 +1,17 @@
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 
 /** Shown above a form whose validation code could not be downloaded (offline, a new release). */
-export const VALIDATION_UNAVAILABLE = 'The form could not load. Check your connection and try again.';
+export const VALIDATION_UNAVAILABLE = 'The form could not load. Check your connection, then reload the page.';
 
 /**
  * A form resolver whose code (the shared zod schemas, zod itself) downloads when it is first
- * needed, or earlier through `preload`, rather than before the form can render. The log-in and
- * sign-up screens are the first screen of many visits: without zod (27 KB gzip) and its schemas
- * they paint sooner on a phone, and the first validation runs only after the user has typed.
+ * needed, or earlier through `preload`, rather than before the form can render. The log-in screen
+ * is the first screen of many visits: without zod (27 KB gzip) and its schemas it paints sooner on
+ * a phone, and the first validation runs only after the user has typed.
  *
- * A failed download is not cached: the next validation tries again, and meanwhile the form gets
- * a `root` error saying what to do, so a submit never passes unvalidated.
+ * If the download fails the form gets a `root` error saying what to do, so a submit never passes
+ * unvalidated. The failure is not kept here, but browsers keep a failed module import until the
+ * page is reloaded (whatwg/html#10327), hence the message asks for a reload.
  */
 export function lazyResolver<V extends FieldValues, C, O>(
   load: () => Promise<Resolver<V, C, O>>,

@@ -97,10 +97,13 @@ export function LoginForm({ role }: { role: Role }) {
     );
   });
 
+  // the form's own alert: the server's answer, else validation that could not load
+  const banner: Status = status ?? (errors.root?.message ? { tone: 'error', message: errors.root.message } : null);
+
   return (
     <>
-      <StatusBanner status={status ?? (errors.root?.message ? { tone: 'error', message: errors.root.message } : null)} />
-      <form noValidate onSubmit={onSubmit} onFocus={resolver.preload} className={status ? 'mt-6 space-y-5' : 'space-y-5'}>
+      <StatusBanner status={banner} />
+      <form noValidate onSubmit={onSubmit} onFocus={resolver.preload} className={banner ? 'mt-6 space-y-5' : 'space-y-5'}>
         <TextField
           label="Email"
           type="email"
