@@ -102,7 +102,7 @@ const routes = ROUTES.map(({ route, chunks, without = [] }) => {
     files: list.length,
     ownChunk: own ? { file: own, gzip: gzOne(own) } : null,
     missing,
-    unwanted: list.filter((f) => without.some((name) => new RegExp(`^assets/${name}-[\\w-]{8}\\.js$`).test(f))),
+    unwanted: without.map(chunkNamed).filter((f) => f && files.has(f)),
   };
 });
 const lazyChunks = [...lazyTargets]
