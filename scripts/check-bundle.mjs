@@ -16,7 +16,7 @@ const BUDGET = { js: 150 * 1024, css: 30 * 1024, lazyChunk: 100 * 1024 };
  */
 const ROUTES = [
   { route: '/', chunks: ['home-page'] },
-  { route: '/trainers', chunks: ['trainer-list-page'] },
+  { route: '/trainers', chunks: ['trainer-list-page'], without: ['zod'] },
   { route: '/trainer/profile/:id', chunks: ['trainer-profile-route'] },
   { route: '/BMI', chunks: ['bmi-page'] },
   { route: '/users/login', chunks: ['login-page'], without: ['zod'] },

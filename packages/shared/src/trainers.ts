@@ -1,45 +1,7 @@
 import { z } from 'zod';
 import { ZPublicTrainer } from './accounts';
 import { isId } from './ids';
-
-export const TRAINER_SORTS = ['rating', 'price_asc', 'price_desc', 'newest'] as const;
-/** The cities the list's filter offers, and the suggestions of every city field (free text). */
-export const CITY_SUGGESTIONS = [
-  'Cairo',
-  'Giza',
-  'Alexandria',
-  'Mansoura',
-  'Tanta',
-  'Zagazig',
-  'Port Said',
-  'Suez',
-  'Ismailia',
-  'Luxor',
-  'Aswan',
-  'Hurghada',
-  'Sharm El Sheikh',
-  'Asyut',
-  'Faiyum',
-] as const;
-/**
- * The same list under its first name (the list's filter still imports it).
- * @alias
- */
-export const EGYPT_CITIES = CITY_SUGGESTIONS;
-
-/** Limits of the trainer list query: the server enforces them, the web's address falls back inside them. */
-export const TRAINER_LIST_LIMITS = {
-  pageMax: 100_000,
-  limitMax: 100,
-  pageSize: 24,
-  qMax: 100,
-  priceMax: 100_000,
-  cityMax: 60,
-  idsMax: 4000,
-} as const;
-
-/** The minimum ratings the list offers as filters. */
-export const MIN_RATING_OPTIONS = [4.5, 4, 3.5, 3] as const;
+import { MIN_RATING_OPTIONS, TRAINER_LIST_LIMITS, TRAINER_SORTS, EGYPT_CITIES } from './trainer-list';
 
 const L = TRAINER_LIST_LIMITS;
 

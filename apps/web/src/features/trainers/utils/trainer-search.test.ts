@@ -1,11 +1,77 @@
 import { describe, expect, it } from 'vitest';
+import { ZTrainerListSearch } from '@spotter/shared';
 import { FIRST_TRAINERS_QUERY, trainersPath } from '@/lib/api/trainer-paths';
 import { parseTrainerSearch, toTrainersQuery, writeTrainerSearch } from './trainer-search';
 
 const parse = (search: string) => parseTrainerSearch(new URLSearchParams(search));
 
 describe('the trainer list address', () => {
-  it('reads every filter through the shared schema', () => {
+  it('reads every address the way the shared schema ZTrainerListSearch does', () => {
+    // what the schema makes of the address (as parseTrainerSearch was before it was written out)
+    const bySchema = (params: URLSearchParams) => {
+      const keys = ['q', 'minPrice', 'maxPrice', 'minRating', 'gender', 'city', 'sort', 'page', 'favorites'];
+      const { favorites, ...search } = ZTrainerListSearch.parse(
+        Object.fromEntries(keys.map((k) => [k, params.get(k) ?? undefined])),
+      );
+      return { ...search, favoritesOnly: favorites };
+    };
+    const numbers = [
+      '',
+      ' ',
+      '0',
+      '-0',
+      '1',
+      '2',
+      '3',
+      '3.5',
+      '4',
+      '4.50',
+      '4.5',
+      '5',
+      '-1',
+      '1.5',
+      '1e3',
+      '0x10',
+      ' 7 ',
+      'abc',
+      'NaN',
+      'Infinity',
+    ];
+    const values: Record<string, string[]> = {
+      q: ['', ' ', 'yoga', ' Yoga  coach ', 'x'.repeat(101), 'é🙂'],
+      minPrice: [...numbers, '100000', '100001', '99999.5'],
+      maxPrice: [...numbers, '100000', '100001'],
+      minRating: numbers,
+      gender: ['', 'male', 'female', 'Male', 'other'],
+      city: ['', 'Cairo', 'cairo', 'Port Said', 'Sharm El Sheikh', 'Atlantis', ' Cairo'],
+      sort: ['', 'rating', 'price_asc', 'price_desc', 'newest', 'cheapest', 'RATING'],
+      page: [...numbers, '100000', '100001'],
+      favorites: ['', '0', '1', 'true', ' 1'],
+    };
+    let checked = 0;
+    for (const [key, list] of Object.entries(values)) {
+      for (const value of list) {
+        for (const params of [
+          new URLSearchParams([[key, value]]),
+          new URLSearchParams([
+            [key, value],
+            [key, '2'],
+          ]),
+        ]) {
+          expect(parseTrainerSearch(params), `${params}`).toEqual(bySchema(params));
+          checked++;
+        }
+      }
+    }
+    const all = new URLSearchParams(
+      'q=run&minPrice=10&maxPrice=5&minRating=4&gender=male&city=Luxor&sort=newest&page=9&favorites=1',
+    );
+    expect(parseTrainerSearch(all)).toEqual(bySchema(all));
+    expect(parseTrainerSearch(new URLSearchParams())).toEqual(bySchema(new URLSearchParams()));
+    expect(checked).toBeGreaterThan(200);
+  });
+
+  it('reads every filter', () => {
     expect(
       parse('q=yoga%20&minPrice=100&maxPrice=300&minRating=4.5&gender=female&city=Giza&sort=price_asc&page=3&favorites=1'),
     ).toEqual({

@@ -1,4 +1,10 @@
-import { MIN_RATING_OPTIONS, TRAINER_LIST_LIMITS, ZTrainerListSearch, type TTrainerListSearch } from '@spotter/shared';
+import {
+  CITY_SUGGESTIONS,
+  MIN_RATING_OPTIONS,
+  TRAINER_LIST_LIMITS,
+  TRAINER_SORTS,
+  type TTrainerListSearch,
+} from '@spotter/shared';
 import type { TrainersQuery } from '@/lib/api/trainers';
 
 export type TrainerSort = TTrainerListSearch['sort'];
@@ -14,17 +20,37 @@ const DEFAULT_SORT: TrainerSort = 'rating';
 export { MIN_RATING_OPTIONS };
 export const MAX_PRICE = TRAINER_LIST_LIMITS.priceMax;
 const PAGE_SIZE = TRAINER_LIST_LIMITS.pageSize;
+const GENDERS: readonly Gender[] = ['male', 'female'];
 
 const SEARCH_KEYS = ['q', 'minPrice', 'maxPrice', 'minRating', 'gender', 'city', 'sort', 'page', 'favorites'] as const;
 
+/** A whole number in [min, max] as the shared schema coerces it (`Number`), or undefined; empty is missing. */
+function wholeNumber(value: string | null, min: number, max: number) {
+  if (value === null || value === '') return undefined;
+  const n = Number(value);
+  return Number.isInteger(n) && n >= min && n <= max ? n : undefined;
+}
+
 /**
- * Reads the address through the shared schema: anything missing or not valid falls back to its
- * default, never a crash. The first of repeated parameters counts.
+ * Reads the address as the shared schema `ZTrainerListSearch` does: anything missing or not valid
+ * falls back to its default, never a crash; the first of repeated parameters counts. Written out
+ * rather than parsed with zod, so the list's first render does not wait for zod (27 KB gzip) to
+ * download and build its schemas (decision 029); trainer-search.test.ts checks the two agree.
  */
 export function parseTrainerSearch(params: URLSearchParams): TrainerSearch {
-  const first = Object.fromEntries(SEARCH_KEYS.map((key) => [key, params.get(key) ?? undefined]));
-  const { favorites, ...search } = ZTrainerListSearch.parse(first);
-  return { ...search, favoritesOnly: favorites };
+  const get = (key: (typeof SEARCH_KEYS)[number]) => params.get(key);
+  return {
+    q: (get('q') ?? '').slice(0, TRAINER_LIST_LIMITS.qMax),
+    minPrice: wholeNumber(get('minPrice'), 0, TRAINER_LIST_LIMITS.priceMax),
+    maxPrice: wholeNumber(get('maxPrice'), 0, TRAINER_LIST_LIMITS.priceMax),
+    // Number(null) and Number('') are 0, which is no option
+    minRating: MIN_RATING_OPTIONS.find((option) => option === Number(get('minRating'))),
+    gender: GENDERS.find((gender) => gender === get('gender')),
+    city: CITY_SUGGESTIONS.find((city) => city === get('city')),
+    sort: TRAINER_SORTS.find((sort) => sort === get('sort')) ?? DEFAULT_SORT,
+    page: wholeNumber(get('page'), 1, TRAINER_LIST_LIMITS.pageMax) ?? 1,
+    favoritesOnly: get('favorites') === '1',
+  };
 }
 
 /** Writes a search into the address, leaving defaults out so links stay short. */
