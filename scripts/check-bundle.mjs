@@ -20,6 +20,7 @@ const ROUTES = [
   { route: '/trainer/profile/:id', chunks: ['trainer-profile-route'] },
   { route: '/BMI', chunks: ['bmi-page'] },
   { route: '/users/login', chunks: ['login-page'], without: ['zod'] },
+  { route: '/users/register', chunks: ['sign-up-page'], without: ['zod'] },
   { route: '/trainer/chat (inbox)', chunks: ['inbox-page'] },
   { route: 'booking dialog (on a profile)', chunks: ['trainer-profile-route', 'booking-flow'] },
 ];

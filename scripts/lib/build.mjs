@@ -22,7 +22,8 @@ export const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
  * before each collection, most of a loaded server's memory above PGlite's (docs/benchmarks.md).
  * `--max-semi-space-size=4`: the young generation (where each request's objects are born and die)
  * stays at 3 × 4 MiB instead of growing to 3 × 16 MiB under load; about 20 MiB less at the peak,
- * for more, shorter scavenges at no measured cost in requests per second (docs/benchmarks.md).
+ * for more, shorter scavenges; list reads as fast, log-ins about 4 % slower, within the noise
+ * (docs/benchmarks.md).
  */
 export const SERVER_NODE_ARGS = ['--enable-source-maps', '--heap-growing-percent=50', '--max-semi-space-size=4'];
 

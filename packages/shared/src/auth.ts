@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { MSG } from './messages';
+import { DEFAULT_COUNTRY } from './places';
 import {
   AgeSchema,
   CitySchema,
   CountrySchema,
-  DEFAULT_COUNTRY,
   EmailSchema,
   GenderSchema,
   HeightSchema,

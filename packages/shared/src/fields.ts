@@ -108,7 +108,6 @@ export const CitySchema = z
   .min(LIMITS.cityMin, MSG.min(LIMITS.cityMin))
   .max(LIMITS.cityMax, MSG.max(LIMITS.cityMax));
 
-export const DEFAULT_COUNTRY = 'Egypt';
 export const CountrySchema = z
   .string({ error: MSG.required })
   .trim()

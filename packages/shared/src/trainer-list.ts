@@ -1,32 +1,9 @@
 /**
- * The trainer list's choices and limits, apart from its schemas (trainers.ts) so that a screen can
- * use them without loading zod (the list reads its address with them: decision 029).
+ * The trainer list's choices and limits (its cities are in places.ts), apart from its schemas
+ * (trainers.ts) so that a screen can use them without loading zod (the list reads its address with
+ * them: decision 029).
  */
 export const TRAINER_SORTS = ['rating', 'price_asc', 'price_desc', 'newest'] as const;
-/** The cities the list's filter offers, and the suggestions of every city field (free text). */
-export const CITY_SUGGESTIONS = [
-  'Cairo',
-  'Giza',
-  'Alexandria',
-  'Mansoura',
-  'Tanta',
-  'Zagazig',
-  'Port Said',
-  'Suez',
-  'Ismailia',
-  'Luxor',
-  'Aswan',
-  'Hurghada',
-  'Sharm El Sheikh',
-  'Asyut',
-  'Faiyum',
-] as const;
-/**
- * The same list under its first name (the list's filter still imports it).
- * @alias
- */
-export const EGYPT_CITIES = CITY_SUGGESTIONS;
-
 /** Limits of the trainer list query: the server enforces them, the web's address falls back inside them. */
 export const TRAINER_LIST_LIMITS = {
   pageMax: 100_000,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ZPublicTrainer } from './accounts';
 import { isId } from './ids';
-import { MIN_RATING_OPTIONS, TRAINER_LIST_LIMITS, TRAINER_SORTS, EGYPT_CITIES } from './trainer-list';
+import { EGYPT_CITIES } from './places';
+import { MIN_RATING_OPTIONS, TRAINER_LIST_LIMITS, TRAINER_SORTS } from './trainer-list';
 
 const L = TRAINER_LIST_LIMITS;
 

@@ -1,24 +1,23 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo, useState } from 'react';
-import { useForm, type FieldPath, type Resolver } from 'react-hook-form';
+import { useForm, type FieldPath } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { CITY_SUGGESTIONS, DEFAULT_COUNTRY, ZTrainerSignUpForm, ZUserSignUpRequest } from '@spotter/shared';
+import { CITY_SUGGESTIONS, DEFAULT_COUNTRY, type ZUserSignUpRequest } from '@spotter/shared';
 import { Button } from '@/components/ui/button';
 import { InputUnit, RadioGroup, TextField } from '@/components/ui/field';
 import { PasswordField } from '@/components/ui/password-field';
 import { errorMessage } from '@/lib/api-client';
+import { lazyResolver } from '@/lib/lazy-resolver';
 import { showServerErrors } from '@/lib/form-errors';
 import { paths, type Role } from '@/lib/paths';
 import { useRegister, type SignUpPayload } from '../api/register';
 import { scrollToTop } from '../utils/scroll-to-top';
 import { useTimeout } from '../hooks/use-timeout';
 import { visibleError } from '@/lib/visible-error';
-import { withPasswordMatch } from '../utils/with-password-match';
 import { StatusBanner, type Status } from './status-banner';
 
 /** Form values as typed (strings for the numbers); the schemas turn them into numbers. */
-type SignUpValues = z.input<typeof ZUserSignUpRequest> & { price?: unknown; city?: unknown; country?: unknown };
+export type SignUpValues = z.input<typeof ZUserSignUpRequest> & { price?: unknown; city?: unknown; country?: unknown };
 
 /** Spec section 2 and DECISIONS 9: after a successful sign-up, go to the login of that role. */
 const SIGN_UP_REDIRECT_MS = 4000;
@@ -41,12 +40,6 @@ const defaultValues: SignUpValues = {
 
 const FIELDS = Object.keys(defaultValues) as FieldPath<SignUpValues>[];
 
-function signUpResolver(role: Role): Resolver<SignUpValues, unknown, SignUpPayload> {
-  // The user schema drops the trainer-only `price`, so one value type serves both roles.
-  const schema = (role === 'trainer' ? ZTrainerSignUpForm : ZUserSignUpRequest) as z.ZodType<SignUpPayload, SignUpValues>;
-  return withPasswordMatch(zodResolver(schema));
-}
-
 export function SignUpForm({ role }: { role: Role }) {
   const navigate = useNavigate();
   const schedule = useTimeout();
@@ -54,7 +47,11 @@ export function SignUpForm({ role }: { role: Role }) {
   const [status, setStatus] = useState<Status>(null);
   const [isPasswordVisible, setIsPasswordVisible] = useState(false);
   const [isDone, setIsDone] = useState(false);
-  const resolver = useMemo(() => signUpResolver(role), [role]);
+  // zod and the schemas load on the form's first focus or validation, not before it renders (decision 028)
+  const resolver = useMemo(
+    () => lazyResolver(() => import('./sign-up-resolver').then((module) => module.signUpResolver(role))),
+    [role],
+  );
 
   const { register, handleSubmit, setError, formState } = useForm<SignUpValues, unknown, SignUpPayload>({
     mode: 'onTouched',
@@ -63,6 +60,9 @@ export function SignUpForm({ role }: { role: Role }) {
   });
 
   const errorFor = (name: FieldPath<SignUpValues>) => visibleError(formState, name);
+  // the server's answer, or the validation that could not load (lazyResolver's root error)
+  const rootError = formState.errors.root?.message;
+  const banner: Status = status ?? (rootError ? { tone: 'error', message: rootError } : null);
 
   const onSubmit = handleSubmit((data) => {
     registerAccount.mutate(
@@ -88,8 +88,8 @@ export function SignUpForm({ role }: { role: Role }) {
 
   return (
     <>
-      <StatusBanner status={status} />
-      <form noValidate onSubmit={onSubmit} className={status ? 'mt-6 space-y-5' : 'space-y-5'}>
+      <StatusBanner status={banner} />
+      <form noValidate onSubmit={onSubmit} onFocus={resolver.preload} className={banner ? 'mt-6 space-y-5' : 'space-y-5'}>
         <p className="text-sm text-subtle">All fields are required.</p>
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField label="First Name" autoComplete="given-name" error={errorFor('firstName')} {...register('firstName')} />

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ZTrainerListSearch } from '@spotter/shared';
 import { FIRST_TRAINERS_QUERY, trainersPath } from '@/lib/api/trainer-paths';
@@ -5,16 +6,15 @@ import { parseTrainerSearch, toTrainersQuery, writeTrainerSearch } from './train
 
 const parse = (search: string) => parseTrainerSearch(new URLSearchParams(search));
 
+const KEYS = ['q', 'minPrice', 'maxPrice', 'minRating', 'gender', 'city', 'sort', 'page', 'favorites'] as const;
+/** What the shared schema makes of an address (as parseTrainerSearch did before it was written out). */
+const bySchema = (params: URLSearchParams) => {
+  const { favorites, ...search } = ZTrainerListSearch.parse(Object.fromEntries(KEYS.map((k) => [k, params.get(k) ?? undefined])));
+  return { ...search, favoritesOnly: favorites };
+};
+
 describe('the trainer list address', () => {
   it('reads every address the way the shared schema ZTrainerListSearch does', () => {
-    // what the schema makes of the address (as parseTrainerSearch was before it was written out)
-    const bySchema = (params: URLSearchParams) => {
-      const keys = ['q', 'minPrice', 'maxPrice', 'minRating', 'gender', 'city', 'sort', 'page', 'favorites'];
-      const { favorites, ...search } = ZTrainerListSearch.parse(
-        Object.fromEntries(keys.map((k) => [k, params.get(k) ?? undefined])),
-      );
-      return { ...search, favoritesOnly: favorites };
-    };
     const numbers = [
       '',
       ' ',
@@ -36,15 +36,23 @@ describe('the trainer list address', () => {
       'abc',
       'NaN',
       'Infinity',
+      '4abc',
+      '4.5x',
+      '0x4',
+      '45e-1',
+      ' 4.5 ',
+      '10abc',
+      '1_0',
+      '\u00a04\u00a0',
     ];
     const values: Record<string, string[]> = {
-      q: ['', ' ', 'yoga', ' Yoga  coach ', 'x'.repeat(101), 'é🙂'],
+      q: ['', ' ', 'yoga', ' Yoga  coach ', 'x'.repeat(101), 'x'.repeat(99) + '🙂', 'é🙂'],
       minPrice: [...numbers, '100000', '100001', '99999.5'],
       maxPrice: [...numbers, '100000', '100001'],
       minRating: numbers,
-      gender: ['', 'male', 'female', 'Male', 'other'],
+      gender: ['', 'male', 'female', 'Male', 'other', ' male', 'male '],
       city: ['', 'Cairo', 'cairo', 'Port Said', 'Sharm El Sheikh', 'Atlantis', ' Cairo'],
-      sort: ['', 'rating', 'price_asc', 'price_desc', 'newest', 'cheapest', 'RATING'],
+      sort: ['', 'rating', 'price_asc', 'price_desc', 'newest', 'cheapest', 'RATING', ' newest', 'newest '],
       page: [...numbers, '100000', '100001'],
       favorites: ['', '0', '1', 'true', ' 1'],
     };
@@ -68,7 +76,24 @@ describe('the trainer list address', () => {
     );
     expect(parseTrainerSearch(all)).toEqual(bySchema(all));
     expect(parseTrainerSearch(new URLSearchParams())).toEqual(bySchema(new URLSearchParams()));
-    expect(checked).toBeGreaterThan(200);
+    expect(checked).toBeGreaterThan(250);
+  });
+
+  it('agrees with the shared schema on random addresses too', () => {
+    // numbers, near-numbers and the choices' own characters, so most values are close calls
+    const text = fc.oneof(
+      fc.string({ unit: fc.constantFrom(...'0123456789.-+eExXbo_ \tInfaN'.split('')), maxLength: 8 }),
+      fc.constantFrom('male', 'female', 'Cairo', 'Port Said', 'rating', 'newest', 'price_asc', '1', '4.5', '100000'),
+      fc.string({ maxLength: 120 }),
+    );
+    const address = fc.array(fc.tuple(fc.constantFrom(...KEYS), text), { maxLength: 12 });
+    fc.assert(
+      fc.property(address, (pairs) => {
+        const params = new URLSearchParams(pairs);
+        expect(parseTrainerSearch(params)).toEqual(bySchema(params));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('reads every filter', () => {

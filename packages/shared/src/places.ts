@@ -1,0 +1,30 @@
+/**
+ * Cities and the default country, apart from the schemas that check them (fields.ts) so that a
+ * screen can offer them without loading zod (decisions 028 and 029).
+ */
+/** The cities the list's filter offers, and the suggestions of every city field (free text). */
+export const CITY_SUGGESTIONS = [
+  'Cairo',
+  'Giza',
+  'Alexandria',
+  'Mansoura',
+  'Tanta',
+  'Zagazig',
+  'Port Said',
+  'Suez',
+  'Ismailia',
+  'Luxor',
+  'Aswan',
+  'Hurghada',
+  'Sharm El Sheikh',
+  'Asyut',
+  'Faiyum',
+] as const;
+/**
+ * The same list under its first name (the list's filter still imports it).
+ * @alias
+ */
+export const EGYPT_CITIES = CITY_SUGGESTIONS;
+
+/** What a new account's country is when none is given. */
+export const DEFAULT_COUNTRY = 'Egypt';
