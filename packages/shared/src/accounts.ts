@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GENDERS } from './choices';
 
 /** What the owner of an account sees (GET /api/userData, GET /api/trainerData). */
 export const ZOwnAccount = z.object({
@@ -11,7 +12,7 @@ export const ZOwnAccount = z.object({
   title: z.string(),
   description: z.string(),
   phone: z.string(),
-  gender: z.enum(['male', 'female']),
+  gender: z.enum(GENDERS),
   age: z.number(),
   height: z.number(),
   weight: z.number(),
@@ -41,7 +42,7 @@ export const ZPublicTrainer = z.object({
   picture: z.string(),
   city: z.string(),
   country: z.string(),
-  gender: z.enum(['male', 'female']),
+  gender: z.enum(GENDERS),
   price: z.number(),
   rating: z.number(),
   ratingCount: z.number(),

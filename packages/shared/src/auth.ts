@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MSG } from './messages';
-import { DEFAULT_COUNTRY } from './places';
+import { DEFAULT_COUNTRY } from './choices';
 import {
   AgeSchema,
   CitySchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GENDERS } from './choices';
 import { MSG } from './messages';
 
 /** Limits of spec section 9, in one place. */
@@ -61,7 +62,7 @@ export const AgeSchema = numeric(MSG.ageNumber).pipe(
   z.number().int(MSG.ageInteger).min(LIMITS.ageMin, MSG.ageMin).max(LIMITS.ageMax, MSG.ageMax),
 );
 
-export const GenderSchema = z.enum(['male', 'female'], { error: typeError(MSG.genderInvalid) });
+export const GenderSchema = z.enum(GENDERS, { error: typeError(MSG.genderInvalid) });
 
 export const HeightSchema = numeric(MSG.number).pipe(
   z

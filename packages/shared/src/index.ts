@@ -5,7 +5,7 @@ export * from './accounts';
 export * from './errors';
 export * from './ids';
 export * from './bmi';
-export * from './places';
+export * from './choices';
 export * from './trainer-list';
 export * from './trainers';
 export * from './reviews';

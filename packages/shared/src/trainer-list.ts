@@ -1,5 +1,5 @@
 /**
- * The trainer list's choices and limits (its cities are in places.ts), apart from its schemas
+ * The trainer list's choices and limits (its cities are in choices.ts), apart from its schemas
  * (trainers.ts) so that a screen can use them without loading zod (the list reads its address with
  * them: decision 029).
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ZPublicTrainer } from './accounts';
 import { isId } from './ids';
-import { EGYPT_CITIES } from './places';
+import { EGYPT_CITIES, GENDERS } from './choices';
 import { MIN_RATING_OPTIONS, TRAINER_LIST_LIMITS, TRAINER_SORTS } from './trainer-list';
 
 const L = TRAINER_LIST_LIMITS;
@@ -22,7 +22,7 @@ const trainerListParams = {
     .number({ error: 'minRating must be a number' })
     .min(0, 'minRating must be between 0 and 5')
     .max(5, 'minRating must be between 0 and 5'),
-  gender: z.enum(['male', 'female'], { error: 'gender must be male or female' }),
+  gender: z.enum(GENDERS, { error: 'gender must be male or female' }),
   sort: z.enum(TRAINER_SORTS, { error: `sort must be one of ${TRAINER_SORTS.join(', ')}` }),
 };
 

@@ -1,5 +1,6 @@
 import {
   CITY_SUGGESTIONS,
+  GENDERS,
   MIN_RATING_OPTIONS,
   TRAINER_LIST_LIMITS,
   TRAINER_SORTS,
@@ -20,7 +21,6 @@ const DEFAULT_SORT: TrainerSort = 'rating';
 export { MIN_RATING_OPTIONS };
 export const MAX_PRICE = TRAINER_LIST_LIMITS.priceMax;
 const PAGE_SIZE = TRAINER_LIST_LIMITS.pageSize;
-const GENDERS: readonly Gender[] = ['male', 'female'];
 
 const SEARCH_KEYS = ['q', 'minPrice', 'maxPrice', 'minRating', 'gender', 'city', 'sort', 'page', 'favorites'] as const;
 

@@ -1,6 +1,6 @@
 /**
- * Cities and the default country, apart from the schemas that check them (fields.ts) so that a
- * screen can offer them without loading zod (decisions 028 and 029).
+ * The fixed choices forms and filters offer (cities, the default country, genders), apart from the
+ * schemas that check them so that a screen can offer them without loading zod (decisions 028, 029).
  */
 /** The cities the list's filter offers, and the suggestions of every city field (free text). */
 export const CITY_SUGGESTIONS = [
@@ -28,3 +28,6 @@ export const EGYPT_CITIES = CITY_SUGGESTIONS;
 
 /** What a new account's country is when none is given. */
 export const DEFAULT_COUNTRY = 'Egypt';
+
+/** The genders an account has and the trainer list filters by. */
+export const GENDERS = ['male', 'female'] as const;
