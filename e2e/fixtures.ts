@@ -8,6 +8,7 @@ import { test as base, expect, type Page } from '@playwright/test';
  * - runs axe (WCAG 2.x A and AA) on every page the test opens: when the test leaves it (goto,
  *   reload) and on the page it ends on, in the state the test brought it to; any violation fails.
  * `login` logs in through the API instead of the login screen (only auth.spec.ts tests that).
+ * `goto` and `reload` return once the app has rendered or hydrated the page (`<html data-app-ready>`).
  */
 
 export type Role = 'user' | 'trainer';
@@ -59,15 +60,25 @@ export const test = base.extend<Fixtures>({
       checked.add(url);
       violations.push(...(await axeViolations(page)));
     };
+    // A page the server rendered is on screen before the app runs, and its buttons answer only once
+    // the app has hydrated it (docs/decisions/031): a test, like a person, acts on a page that is ready.
+    const ready = async () => {
+      if (new URL(page.url()).pathname.startsWith('/api/')) return;
+      await page.locator('html[data-app-ready]').waitFor({ state: 'attached' });
+    };
     const goto = page.goto.bind(page);
     const reload = page.reload.bind(page);
     page.goto = async (...args: Parameters<Page['goto']>) => {
       await check();
-      return goto(...args);
+      const answer = await goto(...args);
+      await ready();
+      return answer;
     };
     page.reload = async (...args: Parameters<Page['reload']>) => {
       await check();
-      return reload(...args);
+      const answer = await reload(...args);
+      await ready();
+      return answer;
     };
 
     await use(page);

@@ -12,7 +12,10 @@ const API_TARGET = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
  * after the entry ran, and the landing page's chunk only after the app ran. This adds modulepreload
  * links for the app chunk and everything it imports, and for the home chunk, and preload links for the
  * latin heading and body fonts, so they download in parallel with the entry and text never swaps
- * (no layout shift).
+ * (no layout shift). A page the server rendered is on screen before the app runs, and its
+ * JavaScript would only compete with the page and the fonts for a phone's bandwidth: the server
+ * leaves out the links marked `data-app` (decision 031), and the entry loads the app after the
+ * first paint.
  */
 function preloadApp(): Plugin {
   return {
@@ -47,9 +50,10 @@ function preloadApp(): Plugin {
         ]) {
           if (!entryDeps.has(name)) preloaded.add(name);
         }
+        // `data-app`: a page the server rendered goes without them (decision 031), it paints first
         const tags: HtmlTagDescriptor[] = [...preloaded].map((name) => ({
           tag: 'link',
-          attrs: { rel: 'modulepreload', crossorigin: '', href: `/${name}` },
+          attrs: { rel: 'modulepreload', crossorigin: '', href: `/${name}`, 'data-app': '' },
           injectTo: 'head',
         }));
         for (const file of Object.values(bundle)) {
@@ -167,47 +171,59 @@ function planChunks(): Plugin {
   };
 }
 
-export default defineConfig({
-  plugins: [react(), tailwindcss(), planChunks(), preloadApp(), inlineCss()],
+/**
+ * The page renderer the server runs for visitors' first requests (app/render-page.tsx, decision 031):
+ * `vite build --ssr` writes it to dist-ssr/, beside dist/ rather than in it, so it is not served.
+ * It is one bundle with its libraries (`noExternal`), React's production build among them.
+ */
+const SSR_BUILD = { outDir: 'dist-ssr', emptyOutDir: true, copyPublicDir: false };
+
+export default defineConfig(({ isSsrBuild }) => ({
+  plugins: [react(), tailwindcss(), ...(isSsrBuild ? [] : [planChunks(), preloadApp(), inlineCss()])],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    rolldownOptions: {
-      output: {
-        // Named chunks (see planChunks); vendor chunks also stay cached across app releases. A group
-        // of higher priority takes its modules first.
-        codeSplitting: {
-          groups: [
-            // what every screen runs: React, the router, React Query
-            {
-              name: 'vendor',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/,
-              priority: 30,
+  ssr: { noExternal: true },
+  // the renderer runs React's production build whatever the server's NODE_ENV, as the browser does
+  ...(isSsrBuild ? { define: { 'process.env.NODE_ENV': JSON.stringify('production') } } : {}),
+  build: isSsrBuild
+    ? SSR_BUILD
+    : {
+        outDir: 'dist',
+        emptyOutDir: true,
+        rolldownOptions: {
+          output: {
+            // Named chunks (see planChunks); vendor chunks also stay cached across app releases. A group
+            // of higher priority takes its modules first.
+            codeSplitting: {
+              groups: [
+                // what every screen runs: React, the router, React Query
+                {
+                  name: 'vendor',
+                  test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/,
+                  priority: 30,
+                },
+                { name: 'boot', test: (id) => chunkOf.boot.has(id), priority: 28, includeDependenciesRecursively: false },
+                { name: 'app', test: (id) => chunkOf.app.has(id), priority: 25, includeDependenciesRecursively: false },
+                // for the screens that validate (a form, the trainer list's address); not the landing page
+                { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 20 },
+                { name: 'forms', test: /node_modules[\\/](react-hook-form|@hookform)[\\/]/, priority: 20 },
+                { name: 'toasts', test: /node_modules[\\/]sonner[\\/]/, priority: 20 },
+                { name: 'dialog', test: /node_modules[\\/]@radix-ui[\\/]/, priority: 20 },
+                {
+                  name: 'common',
+                  test: (id) => chunkOf.common.has(id),
+                  minShareCount: 2,
+                  // the bigger ones (the account layout, the blog posts, chat's API) stay with the screens using them
+                  maxModuleSize: 6000,
+                  priority: 10,
+                  includeDependenciesRecursively: false,
+                },
+              ],
             },
-            { name: 'boot', test: (id) => chunkOf.boot.has(id), priority: 28, includeDependenciesRecursively: false },
-            { name: 'app', test: (id) => chunkOf.app.has(id), priority: 25, includeDependenciesRecursively: false },
-            // for the screens that validate (a form, the trainer list's address); not the landing page
-            { name: 'zod', test: /node_modules[\\/]zod[\\/]/, priority: 20 },
-            { name: 'forms', test: /node_modules[\\/](react-hook-form|@hookform)[\\/]/, priority: 20 },
-            { name: 'toasts', test: /node_modules[\\/]sonner[\\/]/, priority: 20 },
-            { name: 'dialog', test: /node_modules[\\/]@radix-ui[\\/]/, priority: 20 },
-            {
-              name: 'common',
-              test: (id) => chunkOf.common.has(id),
-              minShareCount: 2,
-              // the bigger ones (the account layout, the blog posts, chat's API) stay with the screens using them
-              maxModuleSize: 6000,
-              priority: 10,
-              includeDependenciesRecursively: false,
-            },
-          ],
+          },
         },
       },
-    },
-  },
   server: {
     proxy: {
       '/api': { target: API_TARGET, changeOrigin: true, ws: true },
@@ -229,4 +245,4 @@ export default defineConfig({
     // waits inside a test (asyncUtilTimeout, setup.ts) must fit in it.
     testTimeout: 30_000,
   },
-});
+}));

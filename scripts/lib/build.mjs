@@ -2,12 +2,12 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The newest modification time under `dir`, leaving out node_modules and dist. */
+/** The newest modification time under `dir`, leaving out node_modules and the builds (dist, dist-ssr). */
 function newest(dir) {
   let t = 0;
   if (!existsSync(dir)) return t;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === 'node_modules' || e.name === 'dist') continue;
+    if (e.name === 'node_modules' || e.name === 'dist' || e.name === 'dist-ssr') continue;
     const p = join(dir, e.name);
     t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
   }
@@ -36,17 +36,18 @@ export const SERVER_NODE_ARGS = ['--enable-source-maps', '--heap-growing-percent
  */
 export const serverEnv = (env = process.env) => ({ MALLOC_MMAP_THRESHOLD_: '131072', ...env });
 
-/** The built web app and server. */
+/** The built web app (its page and its server renderer, docs/decisions/031) and server. */
 export const outputsOf = (root) => ({
   webOut: join(root, 'apps/web/dist/index.html'),
+  rendererOut: join(root, 'apps/web/dist-ssr/render-page.js'),
   serverOut: join(root, 'apps/server/dist/main.js'),
 });
 
 /** Builds the web app and the server when missing or older than their sources (or the shared package's). */
 export function buildIfStale(root, run) {
-  const { webOut, serverOut } = outputsOf(root);
+  const { webOut, rendererOut, serverOut } = outputsOf(root);
   const shared = newest(join(root, 'packages/shared'));
-  if (Math.max(shared, newest(join(root, 'apps/web'))) > mtime(webOut)) {
+  if (Math.max(shared, newest(join(root, 'apps/web'))) > Math.min(mtime(webOut), mtime(rendererOut))) {
     console.log('Building the web app…');
     run('building the web app', 'npm', ['run', 'build', '-w', '@spotter/web']);
   }

@@ -2,12 +2,18 @@
 import './lib/zod-jitless';
 import './fonts/fonts.css';
 import './index.css';
-import { preloadFirstScreen } from './app/screens';
+import { afterFirstPaint } from './lib/after-first-paint';
+import { preloadFirstScreen, SERVER_DATA_ID } from './app/screens';
 
 /**
  * The entry is small and holds no React: it asks for the first screen's chunk and data at once,
  * then loads the app (React, the router; index.html preloads them), so the screen's code downloads
- * alongside the app's instead of after it has run (DECISIONS 8).
+ * alongside the app's instead of after it has run (DECISIONS 8). A page the server rendered
+ * (decision 031) is on screen first: the app that hydrates it runs after its first paint.
  */
-preloadFirstScreen(window.location);
-void import('./app/start').then(({ start }) => start(document.getElementById('root')!));
+const boot = () => {
+  preloadFirstScreen(window.location);
+  void import('./app/start').then(({ start }) => start(document.getElementById('root')!));
+};
+if (document.getElementById(SERVER_DATA_ID)) afterFirstPaint(boot);
+else boot();

@@ -29,7 +29,7 @@ export const screens = {
   notFound: () => import('./not-found-page'),
 };
 
-type Screen = keyof typeof screens;
+export type Screen = keyof typeof screens;
 
 /** The screen of each address pattern in the route table (router.tsx), for the first page load. */
 const screenOfPath: ReadonlyArray<readonly [string, Screen]> = [
@@ -109,16 +109,21 @@ function preloadPictures(pictures: Picture[]) {
   }
 }
 
+/** The `<script type="application/json">` holding the answers a page was rendered from on the server (app/render-page.tsx). */
+export const SERVER_DATA_ID = 'server-data';
+
 /**
  * On the first page load: starts downloading the screen's chunk (the route table's lazy() then finds it
  * loaded or on its way), asks for the first data it shows with the same request its fetcher makes,
- * and fetches the pictures of that answer the screen shows first.
+ * and fetches the pictures of that answer the screen shows first. A page the server rendered came
+ * with its data and pictures: only the chunk is missing.
  */
 export function preloadFirstScreen({ pathname, search }: Pick<Location, 'pathname' | 'search'>) {
   const hit = screenAt(pathname);
   if (!hit) return;
   // a failure shows when the route loads the chunk itself
   screens[hit.screen]().catch(() => undefined);
+  if (document.getElementById(SERVER_DATA_ID)) return;
   if (hit.screen === 'trainerList' && search === '') {
     requestEarly(trainersPath(FIRST_TRAINERS_QUERY)).then(
       (answer) => preloadPictures((answer as { viewAllTrainers?: Picture[] }).viewAllTrainers?.slice(0, LIST_FIRST_ROW) ?? []),

@@ -1,24 +1,61 @@
+import { hydrate, type DehydratedState } from '@tanstack/react-query';
 import { startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
+import { flushSync } from 'react-dom';
+import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
+import { matchRoutes, RouterProvider } from 'react-router';
+import { createQueryClient } from '@/lib/query-client';
+import { storage } from '@/lib/storage';
 import { AppProvider } from './provider';
-import { createRouter } from './router';
+import { createRouter, routes } from './router';
+import { SERVER_DATA_ID } from './screens';
 
 /**
- * Renders the app into the page (main.tsx loads this after starting the first screen's chunk). The
- * first render is a transition, so React renders it in slices of a few milliseconds and the phone
- * can answer a tap in between, instead of one task of a few hundred (decision 030).
+ * Loads the code of the routes the address matches into the route table, so the router starts
+ * with the screen the server rendered instead of its loading state (React Router's way to hydrate
+ * lazy routes).
  */
-export function start(root: HTMLElement) {
-  const router = createRouter();
-  const reactRoot = createRoot(root);
-  startTransition(() =>
-    reactRoot.render(
-      <StrictMode>
-        <AppProvider>
-          <RouterProvider router={router} />
-        </AppProvider>
-      </StrictMode>,
-    ),
+async function loadMatchedRoutes() {
+  const lazyMatches = matchRoutes(routes, window.location)?.filter((match) => match.route.lazy) ?? [];
+  await Promise.all(
+    lazyMatches.map(async ({ route }) => {
+      const lazy = route.lazy as () => Promise<object>;
+      Object.assign(route, { ...(await lazy()), lazy: undefined });
+    }),
   );
+}
+
+/**
+ * Starts the app in the page (main.tsx loads this after starting the first screen's chunk). A page
+ * the server rendered (decision 031) is hydrated, with the answers it was rendered from in the query
+ * cache; any other is rendered here. Either way the first render is a transition, so React works in
+ * slices of a few milliseconds and the phone can answer a tap in between (decision 030).
+ */
+export async function start(root: HTMLElement) {
+  storage.syncSignedInCookie();
+  const queryClient = createQueryClient();
+  const serverData = document.getElementById(SERVER_DATA_ID);
+  if (serverData) {
+    hydrate(queryClient, JSON.parse(serverData.textContent ?? '{}') as DehydratedState);
+    // should a chunk fail to load, the router loads it again and shows its error screen if need be
+    await loadMatchedRoutes().catch(() => undefined);
+  }
+  const app = (
+    <StrictMode>
+      <AppProvider queryClient={queryClient}>
+        {/* what react-router/dom's RouterProvider adds, from the one react-router import the tests also load */}
+        <RouterProvider
+          router={createRouter()}
+          flushSync={(update) => {
+            flushSync(update);
+          }}
+        />
+      </AppProvider>
+    </StrictMode>
+  );
+  let reactRoot: Root | undefined;
+  startTransition(() => {
+    if (serverData) reactRoot = hydrateRoot(root, app);
+    else (reactRoot = createRoot(root)).render(app);
+  });
+  return reactRoot!;
 }

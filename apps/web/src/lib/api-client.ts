@@ -46,6 +46,17 @@ export const errorCodeOf = (body: unknown): ErrorCode | undefined => {
   return typeof code === 'string' && KNOWN_CODES.has(code) ? (code as ErrorCode) : undefined;
 };
 
+type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+let send: Fetch = (url, init) => fetch(url, init);
+
+/**
+ * How requests reach the API: the browser's fetch, unless the server's page renderer answers them
+ * in-process (app/render-page.tsx).
+ */
+export const setApiFetch = (fetchApi: Fetch) => {
+  send = fetchApi;
+};
+
 /**
  * Calls the API under `/api` with JSON in and out, sending the stored token when there is one.
  * Resolves with the parsed body; rejects with an ApiError (status 0 when the network failed).
@@ -58,7 +69,7 @@ export async function apiRequest<T>(path: string, { method = 'GET', body, signal
 
   let response: Response;
   try {
-    response = await fetch(`/api${path}`, {
+    response = await send(`/api${path}`, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),

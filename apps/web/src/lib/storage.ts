@@ -10,6 +10,19 @@ const STORAGE_KEYS = {
 
 const CHANGE_EVENT = 'spotter:storage';
 
+/**
+ * A cookie that says a token is stored, and nothing else: the server renders a visitor's page itself
+ * (docs/decisions/031-server-rendered-first-page.md) but cannot see the token, so it sends this
+ * browser the shell instead, and the page opens with the person's own header. It lasts as long as
+ * a token does (7 days, DECISIONS 8) and is renewed at every page load while one is stored.
+ */
+const SIGNED_IN_COOKIE = 'signed-in';
+const TOKEN_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
+
+function writeSignedInCookie(isSignedIn: boolean) {
+  document.cookie = `${SIGNED_IN_COOKIE}=1; path=/; SameSite=Lax; max-age=${isSignedIn ? TOKEN_LIFETIME_SECONDS : 0}`;
+}
+
 function read(key: string): string | null {
   try {
     return window.localStorage.getItem(key);
@@ -45,7 +58,10 @@ const isStringList = (value: unknown): value is string[] => Array.isArray(value)
 
 export const storage = {
   getToken: () => read(STORAGE_KEYS.token) || null,
-  setToken: (token: string) => write(STORAGE_KEYS.token, token),
+  setToken: (token: string) => {
+    writeSignedInCookie(true);
+    write(STORAGE_KEYS.token, token);
+  },
 
   getUserType: (): Role | null => {
     const value = read(STORAGE_KEYS.userType);
@@ -61,6 +77,7 @@ export const storage = {
 
   /** Logout: forgets who is logged in (favourites stay, they belong to the device). */
   clearSession: () => {
+    writeSignedInCookie(false);
     for (const key of [STORAGE_KEYS.token, STORAGE_KEYS.userType, STORAGE_KEYS.userData]) {
       try {
         window.localStorage.removeItem(key);
@@ -70,6 +87,9 @@ export const storage = {
     }
     window.dispatchEvent(new Event(CHANGE_EVENT));
   },
+
+  /** At a page load: the signed-in cookie says whether a token is stored (set, renewed or removed). */
+  syncSignedInCookie: () => writeSignedInCookie(!!read(STORAGE_KEYS.token)),
 
   /** Calls `onChange` when this tab or another one changes the stored values. */
   subscribe: (onChange: () => void) => {

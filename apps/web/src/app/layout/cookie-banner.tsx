@@ -2,11 +2,10 @@ import { Cookie } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
+import { hasCookie, useCookies } from '@/lib/request-cookies';
 
 const COOKIE_NAME = 'cookie-accepted';
 const ONE_YEAR_SECONDS = 31_536_000;
-
-const hasAcceptedCookies = () => document.cookie.split(';').some((entry) => entry.trim() === `${COOKIE_NAME}=true`);
 
 const acceptCookies = () => {
   document.cookie = `${COOKIE_NAME}=true; path=/; max-age=${ONE_YEAR_SECONDS}; SameSite=Lax`;
@@ -18,7 +17,8 @@ const acceptCookies = () => {
  * so it never pushes the page around.
  */
 export function CookieBanner({ className }: { className?: string }) {
-  const [isAccepted, setIsAccepted] = useState(hasAcceptedCookies);
+  const cookies = useCookies();
+  const [isAccepted, setIsAccepted] = useState(() => hasCookie(cookies, COOKIE_NAME, 'true'));
   if (isAccepted) return null;
   return (
     <section

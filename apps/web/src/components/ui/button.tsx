@@ -1,5 +1,6 @@
 import type { ComponentProps } from 'react';
 import { cn } from '@/lib/cn';
+import { useIsHydrating } from '@/lib/hydration';
 import { Spinner } from './spinner';
 
 type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'outline' | 'on-ink';
@@ -49,11 +50,14 @@ export function Button({
   type = 'button',
   ...props
 }: ButtonProps) {
+  // A page the server rendered shows its forms before the app runs. Until then a submit button
+  // waits (Enter too), so the browser never sends a form itself, with its fields (a password) in the address.
+  const isHydrating = useIsHydrating();
   return (
     <button
       type={type}
       className={buttonClasses({ variant, size, className })}
-      disabled={disabled || isLoading}
+      disabled={disabled || isLoading || (type === 'submit' && isHydrating)}
       aria-busy={isLoading || undefined}
       {...props}
     >

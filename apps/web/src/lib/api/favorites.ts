@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClie
 import { useCallback, useEffect } from 'react';
 import type { TFavoritesResponse } from '@spotter/shared';
 import { ApiError, apiRequest } from '../api-client';
+import { useIsHydrating } from '../hydration';
 import { useSession } from '../session';
 import { storage } from '../storage';
 import { notify } from '../toast';
@@ -93,10 +94,12 @@ export function useFavorites() {
     [queryClient, owner],
   );
 
-  const ids = query.data ?? EMPTY;
+  // this browser's list is not the server's to know: the page it rendered shows none at first
+  const isHydrating = useIsHydrating();
+  const ids = (!isHydrating && query.data) || EMPTY;
   const isFavorite = useCallback((trainerId: string) => ids.includes(trainerId), [ids]);
   // Pending until the list is the real one (a user's server list, not the local copy shown meanwhile).
-  return { ids, isFavorite, isPending: query.isPending || query.isPlaceholderData };
+  return { ids, isFavorite, isPending: isHydrating || query.isPending || query.isPlaceholderData };
 }
 
 const EMPTY: string[] = [];

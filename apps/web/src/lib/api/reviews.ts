@@ -40,11 +40,14 @@ const getRatingDistribution = async (trainerId: string, signal?: AbortSignal) =>
   return distribution;
 };
 
-export function useRatingDistribution(trainerId: string) {
-  return useQuery({
+export const ratingDistributionQueryOptions = (trainerId: string) =>
+  queryOptions({
     queryKey: reviewKeys.distribution(trainerId),
     queryFn: ({ signal }) => getRatingDistribution(trainerId, signal),
   });
+
+export function useRatingDistribution(trainerId: string) {
+  return useQuery(ratingDistributionQueryOptions(trainerId));
 }
 
 type CreateReviewInput = { trainerId: string; rating: number; comment: string };

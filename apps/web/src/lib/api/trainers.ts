@@ -33,7 +33,7 @@ const getTrainers = (query: TrainersQuery, signal?: AbortSignal) => {
  */
 const LIST_RETRY_DELAY_MS = 400;
 
-const trainersQueryOptions = (query: TrainersQuery) =>
+export const trainersQueryOptions = (query: TrainersQuery) =>
   queryOptions({
     queryKey: trainerKeys.list(query),
     queryFn: ({ signal }) => getTrainers(query, signal),
@@ -79,7 +79,7 @@ const getTrainer = async (id: string, signal?: AbortSignal) => {
   return trainerData;
 };
 
-const trainerQueryOptions = (id: string) =>
+export const trainerQueryOptions = (id: string) =>
   queryOptions({ queryKey: trainerKeys.detail(id), queryFn: ({ signal }) => getTrainer(id, signal) });
 
 export function useTrainer(id: string, { enabled = true }: { enabled?: boolean } = {}) {

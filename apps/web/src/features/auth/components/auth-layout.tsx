@@ -46,7 +46,7 @@ export function AuthLayout({ title, subtitle, banner, children, footer }: AuthLa
           <div className="rounded-card border border-line bg-canvas p-6 shadow-card sm:p-10">
             <LogoMark className="size-11" />
             <h1 className="mt-5 font-display text-3xl font-bold text-ink">{title}</h1>
-            {subtitle && <p className="mt-2 text-muted">{subtitle}</p>}
+            {subtitle && <div className="mt-2 text-muted">{subtitle}</div>}
             {banner && <div className="mt-6">{banner}</div>}
             <div className="mt-6">{children}</div>
           </div>

@@ -16,8 +16,10 @@ export function NewsletterForm() {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setResult(null);
+    // what the field shows: typed into the page the server rendered, before the app ran, it is not in state yet
+    const typed = (event.currentTarget.elements.namedItem('email') as HTMLInputElement | null)?.value ?? email;
     subscribe.mutate(
-      { email: email.trim() },
+      { email: typed.trim() },
       {
         onSuccess: ({ message }) => {
           setResult({ tone: 'success', message });

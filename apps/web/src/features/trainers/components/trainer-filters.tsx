@@ -54,7 +54,7 @@ function PriceField({
       prefix="$"
       value={draft}
       onChange={(event) => setDraft(event.target.value)}
-      onBlur={flush}
+      onBlur={() => flush()}
       onKeyDown={(event) => {
         if (event.key === 'Enter') flush();
       }}

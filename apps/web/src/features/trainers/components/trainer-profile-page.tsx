@@ -11,6 +11,7 @@ import { ApiError, errorMessage } from '@/lib/api-client';
 import { useOwnAccount } from '@/lib/api/accounts';
 import { useTrainer } from '@/lib/api/trainers';
 import { formatCount, formatPrice, formatRating, plural } from '@/lib/format';
+import { useIsHydrating } from '@/lib/hydration';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { useTrainerActions } from '../hooks/use-trainer-actions';
@@ -61,11 +62,13 @@ function OwnAvailabilityLink({ className }: { className?: string }) {
 const reviewCountText = (count: number) => (count === 0 ? 'No reviews yet' : plural(count, 'review', 'reviews'));
 
 function BackLink() {
-  // Read once: the list the person came from, with their search (sessionStorage, this tab only).
+  // Read once: the list the person came from, with their search (sessionStorage, this tab only),
+  // which a page rendered on the server links to only once it is hydrated.
   const [href] = useState(lastTrainerListHref);
+  const isHydrating = useIsHydrating();
   return (
     <Link
-      to={href}
+      to={isHydrating ? paths.trainers.getHref() : href}
       className="inline-flex min-h-11 items-center gap-2 rounded-full text-sm font-semibold text-muted hover:text-ink"
     >
       <ArrowLeft className="size-4" aria-hidden="true" />

@@ -20,7 +20,8 @@ export function TrainerSearchBox({ value, onSearch }: TrainerSearchBoxProps) {
       role="search"
       onSubmit={(event) => {
         event.preventDefault();
-        flush();
+        // what the box shows: typed into the page the server rendered, before the app ran, it is not the draft yet
+        flush((event.currentTarget.elements.namedItem('q') as HTMLInputElement | null)?.value);
       }}
     >
       <label htmlFor={inputId} className="sr-only">
@@ -31,6 +32,8 @@ export function TrainerSearchBox({ value, onSearch }: TrainerSearchBoxProps) {
         <input
           id={inputId}
           type="search"
+          // without the app (not yet loaded, or no JavaScript) Enter searches by the address: /trainers?q=…
+          name="q"
           value={draft}
           maxLength={100}
           onChange={(event) => setDraft(event.target.value)}
