@@ -136,6 +136,19 @@ function endpoints({ trainers, deepSearchPage, tokens }) {
       method: 'GET',
       next: () => ({ path: '/api/trainer/availability', headers: auth(trainer().token) }),
     },
+    // a visitor's first request for a page: rendered on the server from the API's answers (decision 031)
+    {
+      name: 'GET /trainers (page, rendered)',
+      group: 'pages',
+      method: 'GET',
+      next: () => ({ path: '/trainers', headers: { 'accept-encoding': 'br, gzip' } }),
+    },
+    {
+      name: 'GET /trainer/profile/:id (page, rendered)',
+      group: 'pages',
+      method: 'GET',
+      next: () => ({ path: `/trainer/profile/${anyTrainer()}`, headers: { 'accept-encoding': 'br, gzip' } }),
+    },
     {
       name: 'POST /api/users/login',
       group: 'accounts',

@@ -19,13 +19,16 @@ export async function renderPage({ url, cookies }) {
   globalThis.__pageRenders = (globalThis.__pageRenders ?? 0) + 1;
   if (url.startsWith('/boom')) throw new Error('the renderer broke');
   if (url.startsWith('/browser-only')) return null;
+  if (url.startsWith('/slow')) await globalThis.__slowGate;
   let write = 'no write tried';
   if (url.startsWith('/write')) write = await fetchApi('/api/favorites/x', { method: 'PUT' }).then(() => 'wrote', (e) => e.message);
   const own = await fetchApi('/api/userData', { method: 'GET' });
-  const list = await (await fetchApi('/api/trainers?limit=1', {})).json();
+  const trainer = new URL(url, 'http://page.invalid').searchParams.get('trainer');
+  const profile = await (await fetchApi('/api/trainerData/' + trainer, {})).json();
   return {
     head: '<title>Rendered &amp; ready</title><link rel="preload" as="image" href="/p.svg">',
-    root: '<main>own ' + own.status + ', first ' + list.viewAllTrainers[0].firstName + ', cookies [' + cookies + '], ' + write +
+    root: '<main>own ' + own.status + ', trainer ' + profile.trainerData.firstName + ', cookies [' + cookies + '], ' + write +
+      ', read as ' + own.headers.get('x-request-id') +
       '<p>' + 'a page worth compressing '.repeat(60) + '</p></main>',
     data: '<script type="application/json" id="server-data">{"queries":[]}</script>',
   };
@@ -59,9 +62,11 @@ const renders = () => (globalThis as { __pageRenders?: number }).__pageRenders ?
 describe('a page the renderer made', async () => {
   const t = await useTestApp({ WEB_DIST: webBuild({ renderer: true }) });
   const trainer = await insertTrainer(t, { firstName: 'Salma' });
+  // the stand-in shows the profile of the trainer the address names
+  const page = (path: string) => `${path}${path.includes('?') ? '&' : '?'}trainer=${trainer.id}`;
 
   it('is index.html with its title, preloads, markup and data, and without the app preloads', async () => {
-    const res = await t.app.inject({ url: '/trainers', headers: { cookie: 'cookie-accepted=true' } });
+    const res = await t.app.inject({ url: page('/trainers'), headers: { cookie: 'cookie-accepted=true' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-cache');
@@ -81,36 +86,60 @@ describe('a page the renderer made', async () => {
 
   it('reads the API in-process, as a visitor: the list, never the caller’s own data', async () => {
     const user = await createAccount(t, 'user');
-    const res = await t.app.inject({ url: '/trainers', headers: { authorization: `Bearer ${user.token}` } });
-    expect(res.body).toContain(`first ${trainer.firstName}`);
+    const res = await t.app.inject({ url: page('/trainers'), headers: { authorization: `Bearer ${user.token}` } });
+    expect(res.body).toContain(`trainer ${trainer.firstName}`);
     expect(res.body).toContain('own 401');
   });
 
   it('cannot write through the API', async () => {
-    const res = await t.app.inject('/write');
+    const res = await t.app.inject(page('/write'));
     expect(res.body).toContain('the page renderer may only read (PUT /api/favorites/x)');
   });
 
   it('answers a revalidation with 304 while the page is the same, and compresses it', async () => {
-    const first = await t.app.inject({ url: '/trainers', headers: { 'accept-encoding': 'br' } });
+    // the stand-in shows the request id it read with: the same id, the same page
+    const headers = { 'accept-encoding': 'br', 'x-request-id': 'same-page' };
+    const first = await t.app.inject({ url: page('/trainers'), headers });
     expect(first.headers['content-encoding']).toBe('br');
-    expect(brotliDecompressSync(first.rawPayload).toString()).toContain(`first ${trainer.firstName}`);
+    expect(brotliDecompressSync(first.rawPayload).toString()).toContain(`trainer ${trainer.firstName}`);
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^"[0-9a-f]{32}-br"$/);
-    const again = await t.app.inject({ url: '/trainers', headers: { 'accept-encoding': 'br', 'if-none-match': etag } });
+    const again = await t.app.inject({ url: page('/trainers'), headers: { ...headers, 'if-none-match': etag } });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
   });
 
   it('is not made for someone logged in (the signed-in cookie), nor where the renderer says so: they get the shell', async () => {
     const before = renders();
-    const signedIn = await t.app.inject({ url: '/trainers', headers: { cookie: 'cookie-accepted=true; signed-in=1' } });
+    const signedIn = await t.app.inject({ url: page('/trainers'), headers: { cookie: 'cookie-accepted=true; signed-in=1' } });
     expect(signedIn.body).toContain('the shell');
     expect(signedIn.body).toContain('data-app');
     expect(renders()).toBe(before);
     const browserOnly = await t.app.inject('/browser-only');
     expect(browserOnly.statusCode).toBe(200);
     expect(browserOnly.body).toContain('the shell');
+  });
+
+  it('reads with the page’s request id, so the log lines of its API reads share it', async () => {
+    const res = await t.app.inject({ url: page('/trainers'), headers: { 'x-request-id': 'page-4711' } });
+    expect(res.headers['x-request-id']).toBe('page-4711');
+    expect(res.body).toContain('read as page-4711');
+  });
+
+  it('renders 16 pages at once at most: beyond them, while those wait for their data, the shell goes out', async () => {
+    let open!: () => void;
+    (globalThis as { __slowGate?: Promise<void> }).__slowGate = new Promise<void>((resolve) => (open = resolve));
+    const before = renders();
+    const waiting = Array.from({ length: 16 }, (_, i) => t.app.inject(page(`/slow/${i}`)));
+    try {
+      await expect.poll(() => renders() - before).toBe(16);
+      const beyond = await t.app.inject(page('/slow/beyond'));
+      expect(beyond.body).toContain('the shell');
+    } finally {
+      open();
+    }
+    for (const res of await Promise.all(waiting)) expect(res.body).toContain(`trainer ${trainer.firstName}`);
+    expect((await t.app.inject(page('/slow/after'))).body).toContain(`trainer ${trainer.firstName}`);
   });
 
   it('falls back to the shell when rendering fails', async () => {

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +31,12 @@ const ROOT = /<div id="root">\s*<!--app-->[\s\S]*?<!--\/app-->\s*<\/div>/;
 const TITLE = /<title>[^<]*<\/title>/;
 /** The app's modulepreload links (apps/web/vite.config.ts marks them): a rendered page paints before the app loads. */
 const APP_PRELOADS = /[ \t]*<link\b[^>]*\bdata-app\b[^>]*>\n?/g;
+
+/**
+ * At most this many pages are rendered at once (each waits for its API reads, then renders in one
+ * go); a page asked for beyond them gets the shell, which costs nothing to send.
+ */
+const MAX_RENDERING = 16;
 
 /** A page rendered per request is compressed once, quickly: brotli's quality 9 takes ~10 ms on a 100 KB page. */
 const compressPage: Record<Coding, (body: Buffer) => Promise<Buffer>> = {
@@ -100,15 +107,24 @@ async function sendPage(req: FastifyRequest, reply: FastifyReply, page: Page, co
  * in-process (no Authorization: a rendered page is a visitor's). Undefined when there is no such
  * build (a server started without `npm run build`): every page is then the shell.
  */
-function rendererLoader(app: FastifyInstance, file: string) {
+function rendererLoader(app: FastifyInstance, file: string, pageRequests: AsyncLocalStorage<FastifyRequest>) {
   let loading: Promise<PageRenderer> | undefined;
   const fetchApi = async (url: string, init: RequestInit): Promise<Response> => {
     if ((init.method ?? 'GET') !== 'GET') throw new Error(`the page renderer may only read (${init.method} ${url})`);
-    const answer = await app.inject({ method: 'GET', url, headers: { accept: 'application/json' } });
+    // the page's request id, so the log lines of the API reads it made share it
+    const page = pageRequests.getStore();
+    const answer = await app.inject({
+      method: 'GET',
+      url,
+      headers: { accept: 'application/json', ...(page ? { 'x-request-id': page.id } : {}) },
+    });
     const noBody = answer.statusCode === 204 || answer.statusCode === 304;
     return new Response(noBody ? null : answer.rawPayload, {
       status: answer.statusCode,
-      headers: { 'content-type': String(answer.headers['content-type'] ?? '') },
+      headers: {
+        'content-type': String(answer.headers['content-type'] ?? ''),
+        'x-request-id': String(answer.headers['x-request-id'] ?? ''),
+      },
     });
   };
   return () =>
@@ -129,7 +145,9 @@ export async function registerWeb(app: FastifyInstance, webDist: string | undefi
   const hasWeb = !!index && existsSync(index);
   const template = hasWeb ? templateReader(index) : undefined;
   const rendererFile = webDist ? join(webDist, '..', 'dist-ssr', 'render-page.js') : undefined;
-  const renderer = rendererFile && existsSync(rendererFile) ? rendererLoader(app, rendererFile) : undefined;
+  const pageRequests = new AsyncLocalStorage<FastifyRequest>();
+  const renderer = rendererFile && existsSync(rendererFile) ? rendererLoader(app, rendererFile, pageRequests) : undefined;
+  let rendering = 0;
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist!,
@@ -145,16 +163,25 @@ export async function registerWeb(app: FastifyInstance, webDist: string | undefi
     });
   }
 
-  /** The rendered page, or undefined when the browser is to render it (or rendering failed: the shell still works). */
+  /**
+   * The rendered page, or undefined when the browser is to render it: a page for someone logged in,
+   * one the renderer leaves to the browser, one that failed to render (logged), and any asked for
+   * while MAX_RENDERING others wait for their data (a burst, or a slow database: the shell is ready).
+   */
   async function rendered(req: FastifyRequest, html: string): Promise<Page | undefined> {
     const cookies = req.headers.cookie ?? '';
-    if (!renderer || cookies.split(';').some((c) => c.trim() === SIGNED_IN_COOKIE)) return undefined;
+    if (!renderer || rendering >= MAX_RENDERING || cookies.split(';').some((c) => c.trim() === SIGNED_IN_COOKIE))
+      return undefined;
+    rendering++;
     try {
-      const page = await (await renderer()).renderPage({ url: req.url, cookies });
+      const { renderPage } = await renderer();
+      const page = await pageRequests.run(req, () => renderPage({ url: req.url, cookies }));
       return page ? pageOf(Buffer.from(compose(html, page))) : undefined;
     } catch (err) {
       req.log.error({ err }, 'rendering the page failed; sent the shell');
       return undefined;
+    } finally {
+      rendering--;
     }
   }
 

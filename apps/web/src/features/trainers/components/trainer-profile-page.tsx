@@ -181,11 +181,13 @@ function TrainerProfile({ trainer, sections }: { trainer: TTrainerProfile; secti
       <div className="mt-4 grid gap-8 lg:grid-cols-[minmax(0,1fr)_22rem] lg:gap-12">
         <div className="flex flex-col gap-6 sm:flex-row sm:items-start">
           <div className="relative w-full max-w-64 shrink-0 sm:w-56">
+            {/* the page's largest paint: fetched first (a page rendered on the server preloads it from its head) */}
             <img
               src={trainer.picture}
               alt={fullName}
               width={224}
               height={224}
+              fetchPriority="high"
               className="aspect-square w-full rounded-card bg-surface object-cover"
             />
             {!isOwn && (
