@@ -8,13 +8,13 @@
 //   npm run bench -- --only api                    only the API (also: pages, startup; comma-separated)
 //   BENCH_PG_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench   PostgreSQL too
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { SERVER_NODE_ARGS } from '../scripts/lib/build.mjs';
+import { SERVER_NODE_ARGS, staleBuilds } from '../scripts/lib/build.mjs';
 import { runApi } from './api.mjs';
 import { lighthousePages } from './lib/lighthouse.mjs';
 import { apiSection, lighthouseSection, runSection, startupSection, updateDoc, weightSection } from './lib/report.mjs';
@@ -297,37 +297,14 @@ process.exit(0);
 /** Why `npm start` would install or build first (scripts/start.mjs's own checks), or '' when it would not. */
 function startWouldInstallOrBuild() {
   const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
-  const newest = (dir) => {
-    let t = 0;
-    if (!existsSync(dir)) return t;
-    const walk = (d) => {
-      for (const e of readdirSafe(d)) {
-        if (e.name === 'node_modules' || e.name === 'dist') continue;
-        const p = join(d, e.name);
-        if (e.isDirectory()) walk(p);
-        else t = Math.max(t, statSync(p).mtimeMs);
-      }
-    };
-    walk(dir);
-    return t;
-  };
   const lock = join(root, 'package-lock.json');
   if (
     !existsSync(join(root, 'node_modules/.package-lock.json')) ||
     mtime(lock) > mtime(join(root, 'node_modules/.package-lock.json'))
   )
     return 'it would install dependencies first (package-lock.json is newer than node_modules)';
-  const shared = newest(join(root, 'packages/shared'));
-  if (Math.max(shared, newest(join(root, 'apps/web'))) > mtime(join(root, 'apps/web/dist/index.html')))
-    return 'it would build the web app first (sources newer than apps/web/dist)';
-  if (Math.max(shared, newest(join(root, 'apps/server'))) > mtime(join(root, 'apps/server/dist/main.js')))
-    return 'it would build the server first (sources newer than apps/server/dist)';
+  const stale = staleBuilds(root);
+  if (stale.web) return 'it would build the web app first (sources newer than apps/web/dist or dist-ssr)';
+  if (stale.server) return 'it would build the server first (sources newer than apps/server/dist)';
   return '';
-}
-function readdirSafe(d) {
-  try {
-    return readdirSync(d, { withFileTypes: true });
-  } catch {
-    return [];
-  }
 }

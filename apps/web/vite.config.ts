@@ -174,7 +174,10 @@ function planChunks(): Plugin {
 /**
  * The page renderer the server runs for visitors' first requests (app/render-page.tsx, decision 031):
  * `vite build --ssr` writes it to dist-ssr/, beside dist/ rather than in it, so it is not served.
- * It is one bundle with its libraries (`noExternal`), React's production build among them.
+ * Its libraries are bundled in (`noExternal`), React's production build among them; each screen
+ * stays a chunk of its own, loaded when first rendered (a person's own screens never are). A server
+ * still running the previous build when a new one replaces these files renders the shell for a
+ * screen whose chunk is gone, and loads the new renderer at its next page.
  */
 const SSR_BUILD = { outDir: 'dist-ssr', emptyOutDir: true, copyPublicDir: false };
 

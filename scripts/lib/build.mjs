@@ -43,15 +43,25 @@ export const outputsOf = (root) => ({
   serverOut: join(root, 'apps/server/dist/main.js'),
 });
 
-/** Builds the web app and the server when missing or older than their sources (or the shared package's). */
-export function buildIfStale(root, run) {
+/** Which builds are missing or older than their sources (or the shared package's). */
+export function staleBuilds(root) {
   const { webOut, rendererOut, serverOut } = outputsOf(root);
   const shared = newest(join(root, 'packages/shared'));
-  if (Math.max(shared, newest(join(root, 'apps/web'))) > Math.min(mtime(webOut), mtime(rendererOut))) {
+  return {
+    web: Math.max(shared, newest(join(root, 'apps/web'))) > Math.min(mtime(webOut), mtime(rendererOut)),
+    server: Math.max(shared, newest(join(root, 'apps/server'))) > mtime(serverOut),
+  };
+}
+
+/** Builds the web app and the server when missing or older than their sources (or the shared package's). */
+export function buildIfStale(root, run) {
+  const { webOut, serverOut } = outputsOf(root);
+  const stale = staleBuilds(root);
+  if (stale.web) {
     console.log('Building the web app…');
     run('building the web app', 'npm', ['run', 'build', '-w', '@spotter/web']);
   }
-  if (Math.max(shared, newest(join(root, 'apps/server'))) > mtime(serverOut)) {
+  if (stale.server) {
     console.log('Building the server…');
     run('building the server', 'npm', ['run', 'build', '-w', '@spotter/server']);
   }

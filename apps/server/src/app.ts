@@ -320,6 +320,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   );
 
   await registerApiNotFound(app);
-  await registerWeb(app, config.webDist);
+  // a visitor's rendered page is kept until a write changes what it shows, as the read cache's answers are
+  await registerWeb(app, config.webDist, { catalogueGeneration: readCache.generation });
   return app;
 }

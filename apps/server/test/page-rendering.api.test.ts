@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
@@ -6,13 +6,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAccount, insertTrainer, useTestApp } from './helper';
 
 /**
- * How the server serves a page the web app's renderer made (plugins/web.ts, docs/decisions/031):
- * composed into index.html, cached only with revalidation, and never made with anyone's rights or
- * for someone logged in. The renderer here is a stand-in with the built one's contract
- * (apps/web/src/app/render-page.tsx), whose own pages apps/web's render-page.test.tsx and the
- * e2e suite check; it reports what the API answered it, so the test sees what a render can reach.
+ * How the server serves a page the web app's renderer made (lib/page-renderer.ts, plugins/web.ts,
+ * docs/decisions/031): composed into index.html, kept until a write changes what it shows, cached
+ * by browsers only with revalidation, never made with anyone's rights or for someone logged in, and
+ * never holding a visitor up for long. The renderer here is a stand-in with the built one's contract
+ * (apps/web/src/app/render-page.tsx), whose own pages apps/web's render-page tests and the e2e suite
+ * check; it reports what the API answered it, so the test sees what a render can reach.
  */
-const RENDERER = `
+const renderer = (version: string) => `
 let fetchApi;
 export function configureRenderer(options) { fetchApi = options.fetchApi; }
 export async function renderPage({ url, cookies }) {
@@ -24,10 +25,12 @@ export async function renderPage({ url, cookies }) {
   if (url.startsWith('/write')) write = await fetchApi('/api/favorites/x', { method: 'PUT' }).then(() => 'wrote', (e) => e.message);
   const own = await fetchApi('/api/userData', { method: 'GET' });
   const trainer = new URL(url, 'http://page.invalid').searchParams.get('trainer');
-  const profile = await (await fetchApi('/api/trainerData/' + trainer, {})).json();
+  const answer = await fetchApi('/api/trainerData/' + trainer, {});
+  const profile = answer.ok ? (await answer.json()).trainerData : { firstName: 'nobody' };
   return {
+    status: answer.ok ? 200 : 404,
     head: '<title>Rendered &amp; ready</title><link rel="preload" as="image" href="/p.svg">',
-    root: '<main>own ' + own.status + ', trainer ' + profile.trainerData.firstName + ', cookies [' + cookies + '], ' + write +
+    root: '<main>${version}: own ' + own.status + ', trainer ' + profile.firstName + ', cookies [' + cookies + '], ' + write +
       ', read as ' + own.headers.get('x-request-id') +
       '<p>' + 'a page worth compressing '.repeat(60) + '</p></main>',
     data: '<script type="application/json" id="server-data">{"queries":[]}</script>',
@@ -45,25 +48,34 @@ const INDEX = `<!doctype html><html><head><title>Spotter</title>
     </div><script type="module" src="/assets/index-1.js"></script></body></html>`;
 
 /** A built web app in miniature: index.html in dist/, and a renderer in dist-ssr/ beside it (or none). */
-function webBuild({ renderer }: { renderer: boolean }) {
+function webBuild({ withRenderer }: { withRenderer: boolean }) {
   const root = mkdtempSync(join(tmpdir(), 'spotter-web-'));
   mkdirSync(join(root, 'dist'));
   writeFileSync(join(root, 'dist', 'index.html'), INDEX);
-  if (renderer) {
+  const rendererFile = join(root, 'dist-ssr', 'render-page.js');
+  if (withRenderer) {
     mkdirSync(join(root, 'dist-ssr'));
-    writeFileSync(join(root, 'dist-ssr', 'render-page.js'), RENDERER);
+    writeFileSync(rendererFile, renderer('build 1'));
   }
   afterAll(() => rmSync(root, { recursive: true, force: true }));
-  return join(root, 'dist');
+  return { dist: join(root, 'dist'), rendererFile };
 }
 
 const renders = () => (globalThis as { __pageRenders?: number }).__pageRenders ?? 0;
+/** Holds every `/slow` render until the returned function is called. */
+function holdSlowRenders() {
+  let open!: () => void;
+  (globalThis as { __slowGate?: Promise<void> }).__slowGate = new Promise<void>((resolve) => (open = resolve));
+  return open;
+}
 
 describe('a page the renderer made', async () => {
-  const t = await useTestApp({ WEB_DIST: webBuild({ renderer: true }) });
+  const build = webBuild({ withRenderer: true });
+  const t = await useTestApp({ WEB_DIST: build.dist });
   const trainer = await insertTrainer(t, { firstName: 'Salma' });
-  // the stand-in shows the profile of the trainer the address names
-  const page = (path: string) => `${path}${path.includes('?') ? '&' : '?'}trainer=${trainer.id}`;
+  // the stand-in shows the profile of the trainer the address names; `n` makes an address no test asked for yet
+  let n = 0;
+  const page = (path: string) => `${path}${path.includes('?') ? '&' : '?'}trainer=${trainer.id}&n=${++n}`;
 
   it('is index.html with its title, preloads, markup and data, and without the app preloads', async () => {
     const res = await t.app.inject({ url: page('/trainers'), headers: { cookie: 'cookie-accepted=true' } });
@@ -96,54 +108,120 @@ describe('a page the renderer made', async () => {
     expect(res.body).toContain('the page renderer may only read (PUT /api/favorites/x)');
   });
 
-  it('answers a revalidation with 304 while the page is the same, and compresses it', async () => {
-    // the stand-in shows the request id it read with: the same id, the same page
-    const headers = { 'accept-encoding': 'br', 'x-request-id': 'same-page' };
-    const first = await t.app.inject({ url: page('/trainers'), headers });
-    expect(first.headers['content-encoding']).toBe('br');
-    expect(brotliDecompressSync(first.rawPayload).toString()).toContain(`trainer ${trainer.firstName}`);
-    const etag = String(first.headers.etag);
-    expect(etag).toMatch(/^"[0-9a-f]{32}-br"$/);
-    const again = await t.app.inject({ url: page('/trainers'), headers: { ...headers, 'if-none-match': etag } });
-    expect(again.statusCode).toBe(304);
-    expect(again.body).toBe('');
-  });
-
-  it('is not made for someone logged in (the signed-in cookie), nor where the renderer says so: they get the shell', async () => {
-    const before = renders();
-    const signedIn = await t.app.inject({ url: page('/trainers'), headers: { cookie: 'cookie-accepted=true; signed-in=1' } });
-    expect(signedIn.body).toContain('the shell');
-    expect(signedIn.body).toContain('data-app');
-    expect(renders()).toBe(before);
-    const browserOnly = await t.app.inject('/browser-only');
-    expect(browserOnly.statusCode).toBe(200);
-    expect(browserOnly.body).toContain('the shell');
-  });
-
   it('reads with the page’s request id, so the log lines of its API reads share it', async () => {
     const res = await t.app.inject({ url: page('/trainers'), headers: { 'x-request-id': 'page-4711' } });
     expect(res.headers['x-request-id']).toBe('page-4711');
     expect(res.body).toContain('read as page-4711');
   });
 
-  it('renders 16 pages at once at most: beyond them, while those wait for their data, the shell goes out', async () => {
-    let open!: () => void;
-    (globalThis as { __slowGate?: Promise<void> }).__slowGate = new Promise<void>((resolve) => (open = resolve));
+  it('gives the renderer the cookie notice’s cookie alone, and keeps a page for each answer to it', async () => {
+    const url = page('/trainers');
+    const accepted = await t.app.inject({ url, headers: { cookie: 'theme=dark; cookie-accepted=true; other=1' } });
+    expect(accepted.body).toContain('cookies [cookie-accepted=true]');
+    const fresh = await t.app.inject({ url, headers: { cookie: 'theme=dark' } });
+    expect(fresh.body).toContain('cookies []');
     const before = renders();
-    const waiting = Array.from({ length: 16 }, (_, i) => t.app.inject(page(`/slow/${i}`)));
+    expect((await t.app.inject({ url, headers: { cookie: 'cookie-accepted=true; theme=light' } })).body).toBe(accepted.body);
+    expect((await t.app.inject(url)).body).toBe(fresh.body);
+    expect(renders()).toBe(before);
+  });
+
+  it('renders a page once and keeps it until the catalogue changes; a revalidation is a 304', async () => {
+    const url = page('/trainers');
+    const headers = { 'accept-encoding': 'br' };
+    const first = await t.app.inject({ url, headers });
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(first.rawPayload).toString()).toContain(`trainer ${trainer.firstName}`);
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[0-9a-f]{32}-br"$/);
+    const before = renders();
+    const again = await t.app.inject({ url, headers: { ...headers, 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(renders()).toBe(before);
+
+    // a write to what pages show (a profile, a review…) bumps the read cache: the next visitor gets a new render
+    t.app.readCache.bump();
+    const after = await t.app.inject({ url, headers: { 'x-request-id': 'after-the-write' } });
+    expect(after.body).toContain('read as after-the-write');
+    expect(renders()).toBe(before + 1);
+  });
+
+  it('renders once for the visitors who ask for the same page at the same time', async () => {
+    const open = holdSlowRenders();
+    const url = page('/slow');
+    const before = renders();
+    const asking = Array.from({ length: 5 }, () => t.app.inject(url));
+    await expect.poll(() => renders() - before).toBe(1);
+    open();
+    const answers = await Promise.all(asking);
+    expect(new Set(answers.map((res) => res.body)).size).toBe(1);
+    expect(answers[0].body).toContain(`trainer ${trainer.firstName}`);
+    expect(renders() - before).toBe(1);
+  });
+
+  it('renders 16 pages at once at most: beyond them, while those wait for their data, the shell goes out', async () => {
+    const open = holdSlowRenders();
+    const before = renders();
+    const waiting = Array.from({ length: 16 }, () => t.app.inject(page('/slow')));
     try {
       await expect.poll(() => renders() - before).toBe(16);
-      const beyond = await t.app.inject(page('/slow/beyond'));
+      const beyond = await t.app.inject(page('/slow'));
       expect(beyond.body).toContain('the shell');
     } finally {
       open();
     }
     for (const res of await Promise.all(waiting)) expect(res.body).toContain(`trainer ${trainer.firstName}`);
-    expect((await t.app.inject(page('/slow/after'))).body).toContain(`trainer ${trainer.firstName}`);
+    expect((await t.app.inject(page('/slow'))).body).toContain(`trainer ${trainer.firstName}`);
+  });
+
+  it('sends the shell to a visitor whose page is still waiting for its data after 2 s, and keeps the page for the next', async () => {
+    const open = holdSlowRenders();
+    const url = page('/slow');
+    const started = Date.now();
+    try {
+      const waited = await t.app.inject(url);
+      expect(waited.body).toContain('the shell');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+    } finally {
+      open();
+    }
+    await expect.poll(async () => (await t.app.inject(url)).body).toContain(`trainer ${trainer.firstName}`);
+  });
+
+  it('answers 404 with the rendered page when the page’s subject does not exist', async () => {
+    const res = await t.app.inject('/trainer/profile/x?trainer=00000000-0000-4000-8000-000000000000');
+    expect(res.statusCode).toBe(404);
+    expect(res.body).toContain('trainer nobody');
+  });
+
+  it('is not made for someone logged in (the signed-in cookie), a HEAD, an overlong address, nor where the renderer says so', async () => {
+    const before = renders();
+    const signedIn = await t.app.inject({ url: page('/trainers'), headers: { cookie: 'cookie-accepted=true; signed-in=1' } });
+    expect(signedIn.body).toContain('the shell');
+    expect(signedIn.body).toContain('data-app');
+    const head = await t.app.inject({ method: 'HEAD', url: page('/trainers') });
+    expect(head.statusCode).toBe(200);
+    const long = await t.app.inject(page(`/trainers?q=${'a'.repeat(2_100)}`));
+    expect(long.body).toContain('the shell');
+    expect(renders()).toBe(before);
+    const browserOnly = await t.app.inject('/browser-only');
+    expect(browserOnly.statusCode).toBe(200);
+    expect(browserOnly.body).toContain('the shell');
   });
 
   it('falls back to the shell when rendering fails', async () => {
-    const res = await t.app.inject('/boom');
+    const res = await t.app.inject(page('/boom'));
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('the shell');
+  });
+
+  it('sends the shell once a new build replaced the renderer, until the server restarts', async () => {
+    expect((await t.app.inject(page('/trainers'))).body).toContain('build 1: own 401');
+    writeFileSync(build.rendererFile, renderer('build 2'));
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(build.rendererFile, later, later);
+    const res = await t.app.inject(page('/trainers'));
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('the shell');
   });
@@ -156,7 +234,7 @@ describe('a page the renderer made', async () => {
 });
 
 describe('a build without a renderer', async () => {
-  const t = await useTestApp({ WEB_DIST: webBuild({ renderer: false }) });
+  const t = await useTestApp({ WEB_DIST: webBuild({ withRenderer: false }).dist });
 
   it('serves the shell everywhere', async () => {
     const res = await t.app.inject('/trainers');

@@ -357,6 +357,9 @@ export function createReadCache({
       return () => bus.close();
     },
 
+    /** Changes with every write announced to this cache: what was read before it may be stale. */
+    generation: () => generation,
+
     stats: () => ({ ...counters, generation, entries: entries.size, bytes, scopes: scopeGenerations.size }),
   };
 }

@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { listAnswer, makeTrainer, stubApi } from '@/testing/fake-api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { callsOf, listAnswer, makeTrainer, stubApi } from '@/testing/fake-api';
+import { setApiFetch } from '@/lib/api-client';
 import { jsonResponse } from '@/testing/render';
 import { blogPosts } from '@/lib/blog-posts';
 import { configureRenderer, renderPage, type RenderedPage } from './render-page';
@@ -40,7 +41,7 @@ function answer(url: URL) {
 
 let root: Root | undefined;
 
-beforeAll(() => {
+beforeEach(() => {
   configureRenderer({
     fetchApi: async (url) =>
       answer(new URL(url, 'http://localhost')) ?? jsonResponse({ message: 'Not found', statusCode: 404 }, 404),
@@ -55,14 +56,23 @@ afterEach(() => {
   document.cookie = 'cookie-accepted=; path=/; max-age=0';
 });
 
-/** Renders `path` as the server does, puts it in the page as the browser would get it and starts the app on it. */
-async function openRendered(path: string, cookies = '', rendered?: RenderedPage | null) {
+/**
+ * Renders `path` as the server does, puts it in the page as the browser would get it and starts the
+ * app on it (its API calls go to fetch from then on: stubApi's). `beforeStart` acts on the page the
+ * way a person can before the app has loaded.
+ */
+async function openRendered(
+  path: string,
+  { cookies = '', rendered, beforeStart }: { cookies?: string; rendered?: RenderedPage | null; beforeStart?: () => void } = {},
+) {
   const page = rendered ?? (await renderPage({ url: path, cookies }));
   if (!page) throw new Error(`${path} was not rendered`);
+  setApiFetch((url, init) => fetch(url, init));
   window.history.replaceState(null, '', path);
   document.body.innerHTML = `<div id="root">${page.root}</div>${page.data}`;
   const main = document.getElementById('main');
   expect(main, 'the rendered page has its main element').not.toBeNull();
+  beforeStart?.();
   root = await start(document.getElementById('root')!);
   await waitFor(() => expect(document.documentElement.hasAttribute('data-app-ready')).toBe(true));
   return { page, main };
@@ -99,6 +109,42 @@ describe('a page rendered on the server', () => {
     expect(document.getElementById('main')).toBe(main);
   });
 
+  it('does not ask the API again for what the page came with', async () => {
+    const fetchMock = stubApi(answer);
+    await openRendered('/trainer/profile/t1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Nadia Samir' })).toBeInTheDocument();
+    expect(callsOf(fetchMock).filter((call) => /\/api\/(trainerData|trainers|trainer\/reviews)/.test(call))).toEqual([]);
+  });
+
+  it('keeps what was typed and chosen before the app ran: the search, the sort, a filter', async () => {
+    stubApi(answer);
+    await openRendered('/trainers', {
+      beforeStart: () => {
+        const box = document.querySelector<HTMLInputElement>('input[type="search"]')!;
+        box.value = 'yoga';
+        const sort = screen.getByLabelText('Sort by') as HTMLSelectElement;
+        sort.value = 'price_asc';
+        (screen.getAllByLabelText('Favourites only')[0] as HTMLInputElement).checked = true;
+      },
+    });
+    await waitFor(() => expect(new URLSearchParams(window.location.search).get('sort')).toBe('price_asc'));
+    await waitFor(() => expect(new URLSearchParams(window.location.search).get('q')).toBe('yoga'));
+    expect(new URLSearchParams(window.location.search).get('favorites')).toBe('1');
+    expect(screen.getByRole('searchbox', { name: 'Search trainers' })).toHaveValue('yoga');
+  });
+
+  it('calculates the BMI from what was typed before the app ran', async () => {
+    stubApi(answer);
+    await openRendered('/BMI', {
+      beforeStart: () => {
+        (screen.getByLabelText('Height (cm)') as HTMLInputElement).value = '170';
+        (screen.getByLabelText('Weight (kg)') as HTMLInputElement).value = '65';
+      },
+    });
+    screen.getByRole('button', { name: 'Click to Calculate BMI' }).click();
+    expect(await screen.findByText('22.49')).toBeInTheDocument();
+  });
+
   it('shows what only this browser knows (favourites, the last search) once hydrated, without a mismatch', async () => {
     stubApi(answer);
     // the server has no browser storage (jsdom's is empty while it renders here)
@@ -106,7 +152,7 @@ describe('a page rendered on the server', () => {
     expect(page?.root).toContain('aria-pressed="false"');
     localStorage.setItem('favorites', JSON.stringify(['t1']));
     sessionStorage.setItem('spotter:trainer-search', 'sort=newest');
-    await openRendered('/trainer/profile/t1', '', page);
+    await openRendered('/trainer/profile/t1', { rendered: page });
     expect(await screen.findByRole('button', { name: 'Remove Nadia from favourites' })).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByRole('link', { name: 'All trainers' })).toHaveAttribute('href', '/trainers?sort=newest');
     sessionStorage.clear();
@@ -117,7 +163,7 @@ describe('a page rendered on the server', () => {
     const fresh = await renderPage({ url: '/BMI' });
     expect(fresh?.root).toContain('Cookie notice');
     document.cookie = 'cookie-accepted=true; path=/';
-    await openRendered('/BMI', 'cookie-accepted=true');
+    await openRendered('/BMI', { cookies: 'cookie-accepted=true' });
     expect(document.body.textContent).not.toContain('We use only essential cookies');
   });
 

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { dehydrate, type FetchQueryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { setApiFetch } from '@/lib/api-client';
+import { ApiError, setApiFetch } from '@/lib/api-client';
 import { ratingDistributionQueryOptions } from '@/lib/api/reviews';
 import { trainerQueryOptions, trainersQueryOptions } from '@/lib/api/trainers';
 import { createQueryClient } from '@/lib/query-client';
@@ -18,6 +18,8 @@ type Fetch = Parameters<typeof setApiFetch>[0];
 type PageRequest = { url: string; cookies?: string };
 
 export type RenderedPage = {
+  /** 404 for a page about something that does not exist (a trainer), else 200. */
+  status: 200 | 404;
   /** For `<head>`: the page's `<title>` and the preloads React asks for (the first pictures). */
   head: string;
   /** The markup inside `<div id="root">`. */
@@ -38,39 +40,46 @@ const handler = createStaticHandler(routes);
 const prefetch = <T, K extends QueryKey>(queryClient: QueryClient, options: FetchQueryOptions<T, Error, T, K>) =>
   queryClient.prefetchQuery({ ...options, retry: false });
 
+/**
+ * What a screen needs before it renders: the reads to make and, for a page about one thing (a
+ * trainer), the read whose 404 makes the page a 404. Null: the browser renders this one itself.
+ */
+type FirstData = { loads: Array<Promise<unknown>>; subject?: QueryKey } | null;
+const none = (): FirstData => ({ loads: [] });
+
 /** Visitors' pages: what needs no login. Account pages stay client-rendered (their data is a person's). */
-type FirstData = (queryClient: QueryClient, params: string[], url: URL) => Array<Promise<unknown>> | null;
-const rendered: Partial<Record<Screen, FirstData>> = {
-  home: () => [],
+const rendered: Partial<Record<Screen, (queryClient: QueryClient, params: string[], url: URL) => FirstData>> = {
+  home: none,
   trainerList: (queryClient, _params, url) => {
     const search = parseTrainerSearch(url.searchParams);
     // favourites live in the browser: the list of them is the browser's to render
     if (search.favoritesOnly) return null;
-    return [prefetch(queryClient, trainersQueryOptions(toTrainersQuery(search, [])))];
+    return { loads: [prefetch(queryClient, trainersQueryOptions(toTrainersQuery(search, [])))] };
   },
   trainerProfile: (queryClient, [id]) => {
     let trainerId: string;
     try {
       trainerId = decodeURIComponent(id);
     } catch {
-      return [];
+      return { loads: [] };
     }
-    return [
-      prefetch(queryClient, trainerQueryOptions(trainerId)),
-      prefetch(queryClient, ratingDistributionQueryOptions(trainerId)),
-    ];
+    const profile = trainerQueryOptions(trainerId);
+    return {
+      loads: [prefetch(queryClient, profile), prefetch(queryClient, ratingDistributionQueryOptions(trainerId))],
+      subject: profile.queryKey,
+    };
   },
-  signUp: () => [],
-  login: () => [],
-  bmi: () => [],
-  team: () => [],
-  pricing: () => [],
-  blog: () => [],
-  blogPost: () => [],
-  verificationSuccess: () => [],
-  verificationFailed: () => [],
-  forgotPassword: () => [],
-  resetPassword: () => [],
+  signUp: none,
+  login: none,
+  bmi: none,
+  team: none,
+  pricing: none,
+  blog: none,
+  blogPost: none,
+  verificationSuccess: none,
+  verificationFailed: none,
+  forgotPassword: none,
+  resetPassword: none,
 };
 
 let isConfigured = false;
@@ -87,31 +96,40 @@ export function configureRenderer({ fetchApi }: { fetchApi: Fetch }) {
  */
 export async function renderPage({ url, cookies = '' }: PageRequest): Promise<RenderedPage | null> {
   if (!isConfigured) throw new Error('renderPage: configureRenderer() was not called');
-  const address = new URL(url, 'http://spotter.invalid');
+  // a path of this site only: `//host/x` would read as another host's address
+  if (!url.startsWith('/') || url.startsWith('//')) return null;
+  const address = new URL(`http://spotter.invalid${url}`);
   const hit = screenAt(address.pathname);
   const firstData = hit && rendered[hit.screen];
   if (!hit || !firstData) return null;
   const queryClient = createQueryClient();
-  const loads = firstData(queryClient, hit.params, address);
-  if (!loads) return null;
-  const [context] = await Promise.all([handler.query(new Request(address)), ...loads]);
-  if (context instanceof Response) return null;
-  const router = createStaticRouter(handler.dataRoutes, context);
-  const html = renderToString(
-    <StrictMode>
-      <RequestCookies value={cookies}>
-        <AppProvider queryClient={queryClient}>
-          <StaticRouterProvider router={router} context={context} hydrate={false} />
-        </AppProvider>
-      </RequestCookies>
-    </StrictMode>,
-  );
-  const json = JSON.stringify(dehydrate(queryClient)).replace(/</g, '\\u003c');
-  queryClient.clear();
-  const head = HEAD_ELEMENTS.exec(html)?.[0] ?? '';
-  return {
-    head,
-    root: html.slice(head.length),
-    data: `<script type="application/json" id="${SERVER_DATA_ID}">${json}</script>`,
-  };
+  try {
+    const needs = firstData(queryClient, hit.params, address);
+    if (!needs) return null;
+    const [context] = await Promise.all([handler.query(new Request(address)), ...needs.loads]);
+    if (context instanceof Response) return null;
+    const router = createStaticRouter(handler.dataRoutes, context);
+    const html = renderToString(
+      <StrictMode>
+        <RequestCookies value={cookies}>
+          <AppProvider queryClient={queryClient}>
+            <StaticRouterProvider router={router} context={context} hydrate={false} />
+          </AppProvider>
+        </RequestCookies>
+      </StrictMode>,
+    );
+    const json = JSON.stringify(dehydrate(queryClient)).replace(/</g, '\\u003c');
+    const missing = needs.subject && queryClient.getQueryState(needs.subject)?.error;
+    const head = HEAD_ELEMENTS.exec(html)?.[0] ?? '';
+    return {
+      // the browser shows the not-found screen once its own read fails too; crawlers learn it now
+      status: missing instanceof ApiError && missing.status === 404 ? 404 : 200,
+      head,
+      root: html.slice(head.length),
+      data: `<script type="application/json" id="${SERVER_DATA_ID}">${json}</script>`,
+    };
+  } finally {
+    // no query's garbage-collection timer keeps this render's answers alive
+    queryClient.clear();
+  }
 }

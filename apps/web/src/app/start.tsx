@@ -24,6 +24,23 @@ async function loadMatchedRoutes() {
   );
 }
 
+/** The answers the server rendered the page from, or undefined (none, or a block cut short: then the app renders anew). */
+function serverAnswers(): DehydratedState | undefined {
+  const block = document.getElementById(SERVER_DATA_ID);
+  if (!block) return undefined;
+  try {
+    return JSON.parse(block.textContent ?? '') as DehydratedState;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A query the server's render answered is not asked again when its screen mounts within this
+ * long of hydration: the page was made from it a moment ago. Later mounts refetch as usual.
+ */
+const SERVER_ANSWER_FRESH_MS = 30_000;
+
 /**
  * Starts the app in the page (main.tsx loads this after starting the first screen's chunk). A page
  * the server rendered (decision 031) is hydrated, with the answers it was rendered from in the query
@@ -33,9 +50,19 @@ async function loadMatchedRoutes() {
 export async function start(root: HTMLElement) {
   storage.syncSignedInCookie();
   const queryClient = createQueryClient();
-  const serverData = document.getElementById(SERVER_DATA_ID);
-  if (serverData) {
-    hydrate(queryClient, JSON.parse(serverData.textContent ?? '{}') as DehydratedState);
+  const answers = serverAnswers();
+  if (answers) {
+    hydrate(queryClient, answers);
+    const fromServer = new Set(answers.queries.map((query) => query.queryHash));
+    const hydratedAt = Date.now();
+    const defaults = queryClient.getDefaultOptions();
+    queryClient.setDefaultOptions({
+      ...defaults,
+      queries: {
+        ...defaults.queries,
+        refetchOnMount: (query) => !(fromServer.has(query.queryHash) && Date.now() - hydratedAt < SERVER_ANSWER_FRESH_MS),
+      },
+    });
     // should a chunk fail to load, the router loads it again and shows its error screen if need be
     await loadMatchedRoutes().catch(() => undefined);
   }
@@ -54,7 +81,7 @@ export async function start(root: HTMLElement) {
   );
   let reactRoot: Root | undefined;
   startTransition(() => {
-    if (serverData) reactRoot = hydrateRoot(root, app);
+    if (answers) reactRoot = hydrateRoot(root, app);
     else (reactRoot = createRoot(root)).render(app);
   });
   return reactRoot!;

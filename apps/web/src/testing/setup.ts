@@ -23,15 +23,16 @@ beforeEach(() => {
     consoleErrors.push(args);
     originalError(...args);
   });
-  // jsdom does not scroll; the forms scroll the status banner into view.
-  window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+  // jsdom does not scroll; the forms scroll the status banner into view. (Tests of the server's
+  // render run without a window: render-page.node.test.tsx.)
+  if (typeof window !== 'undefined') window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
 });
 
 afterEach(() => {
   cleanup();
   // sonner keeps its toasts in a module: without this one test's toast would show in the next.
   toast.dismiss();
-  window.localStorage.clear();
+  if (typeof window !== 'undefined') window.localStorage.clear();
   const errors = consoleErrors;
   consoleErrors = [];
   if (errors.length > 0) {

@@ -63,7 +63,8 @@ export function Footer() {
       </div>
       <div className="border-t border-ink-line">
         <p className="mx-auto w-full max-w-7xl px-4 py-5 text-sm text-on-ink-muted sm:px-6">
-          © {new Date().getFullYear()} Spotter. All rights reserved.
+          {/* the UTC year: the server renders it too (decision 031), and its clock's zone is not the browser's */}©{' '}
+          {new Date().getUTCFullYear()} Spotter. All rights reserved.
         </p>
       </div>
     </footer>

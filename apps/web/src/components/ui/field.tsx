@@ -1,5 +1,6 @@
 import { useId, type ComponentProps, type ReactNode } from 'react';
 import { cn } from '@/lib/cn';
+import { useKeepEarlyInput, useOwnRef } from '@/lib/hydration';
 
 export const inputClasses =
   'block w-full min-h-11 rounded-xl border bg-canvas px-3.5 py-2.5 text-base text-ink placeholder:text-subtle ' +
@@ -47,9 +48,12 @@ export function TextField({
   id,
   className,
   containerClassName,
+  ref,
   ...inputProps
 }: TextFieldProps) {
   const { inputId, hintId, errorId, describedBy } = useFieldIds(id, hint, error);
+  const [input, setRef] = useOwnRef(ref);
+  useKeepEarlyInput(input, inputProps);
   return (
     <div className={containerClassName}>
       <label htmlFor={inputId} className="mb-1.5 block text-sm font-semibold text-ink">
@@ -62,6 +66,7 @@ export function TextField({
           </span>
         )}
         <input
+          ref={setRef}
           id={inputId}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}

@@ -54,11 +54,6 @@ export function BmiCalculator() {
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    // what the fields show: typed into the page the server rendered, before the app ran, they are not in state yet
-    const field = (name: string) => (event.currentTarget.elements.namedItem(name) as HTMLInputElement | null)?.value ?? '';
-    const [height, weight] = [field('height'), field('weight')];
-    setHeight(height);
-    setWeight(weight);
     const next: Errors = {
       height: checkValue(height, HEIGHT_RANGE, 'height', 'cm'),
       weight: checkValue(weight, WEIGHT_RANGE, 'weight', 'kg'),

@@ -1,8 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { inputClasses } from '@/components/ui/field';
 import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
+import { useKeepEarlyInput } from '@/lib/hydration';
 import { useSubscribeNewsletter } from '../api/subscribe-newsletter';
 
 /** Footer newsletter sign-up: one required e-mail field (spec section 5). */
@@ -12,14 +13,15 @@ export function NewsletterForm() {
   const subscribe = useSubscribeNewsletter();
   // Shown under the field, where the person is looking (a toast alone is easy to miss in the footer).
   const [result, setResult] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => setEmail(event.target.value);
+  useKeepEarlyInput(input, { value: email, onChange });
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     setResult(null);
-    // what the field shows: typed into the page the server rendered, before the app ran, it is not in state yet
-    const typed = (event.currentTarget.elements.namedItem('email') as HTMLInputElement | null)?.value ?? email;
     subscribe.mutate(
-      { email: typed.trim() },
+      { email: email.trim() },
       {
         onSuccess: ({ message }) => {
           setResult({ tone: 'success', message });
@@ -37,6 +39,7 @@ export function NewsletterForm() {
       </label>
       <div className="flex flex-col gap-2 sm:flex-row">
         <input
+          ref={input}
           id={inputId}
           type="email"
           name="email"
@@ -44,7 +47,7 @@ export function NewsletterForm() {
           autoComplete="email"
           placeholder="you@example.com"
           value={email}
-          onChange={(event) => setEmail(event.target.value)}
+          onChange={onChange}
           className={cn(inputClasses, 'border-ink-line bg-ink-soft text-on-ink placeholder:text-on-ink-muted')}
         />
         <Button type="submit" isLoading={subscribe.isPending} className="shrink-0">

@@ -2,6 +2,7 @@ import { ChevronDown } from 'lucide-react';
 import { useId, type ComponentProps } from 'react';
 import { inputClasses } from '@/components/ui/field';
 import { cn } from '@/lib/cn';
+import { useKeepEarlyInput, useOwnRef } from '@/lib/hydration';
 
 type SelectOption = { value: string; label: string };
 
@@ -14,9 +15,20 @@ type SelectFieldProps = ComponentProps<'select'> & {
 };
 
 /** A native select with the label above (or beside) it, styled like the text fields. */
-export function SelectField({ label, options, isInline = false, id, className, containerClassName, ...props }: SelectFieldProps) {
+export function SelectField({
+  label,
+  options,
+  isInline = false,
+  id,
+  className,
+  containerClassName,
+  ref,
+  ...props
+}: SelectFieldProps) {
   const generated = useId();
   const selectId = id ?? generated;
+  const [select, setRef] = useOwnRef(ref);
+  useKeepEarlyInput(select, props);
   return (
     <div className={cn(isInline && 'flex items-center gap-2', containerClassName)}>
       <label htmlFor={selectId} className={cn('block text-sm font-semibold text-ink', isInline ? 'shrink-0' : 'mb-1.5')}>
@@ -24,6 +36,7 @@ export function SelectField({ label, options, isInline = false, id, className, c
       </label>
       <div className="relative min-w-0 flex-1">
         <select
+          ref={setRef}
           id={selectId}
           className={cn(inputClasses, 'cursor-pointer appearance-none border-line-strong pr-10 hover:border-muted', className)}
           {...props}

@@ -1,7 +1,8 @@
-import { useId } from 'react';
+import { useId, useRef, type ChangeEvent } from 'react';
 import { EGYPT_CITIES } from '@spotter/shared';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
+import { useKeepEarlyInput } from '@/lib/hydration';
 import { useDebouncedField } from '../hooks/use-debounced-field';
 import { hasActiveFilters, MAX_PRICE, MIN_RATING_OPTIONS, type Gender, type TrainerSearch } from '../utils/trainer-search';
 import { SelectField } from './select-field';
@@ -54,7 +55,7 @@ function PriceField({
       prefix="$"
       value={draft}
       onChange={(event) => setDraft(event.target.value)}
-      onBlur={() => flush()}
+      onBlur={flush}
       onKeyDown={(event) => {
         if (event.key === 'Enter') flush();
       }}
@@ -65,6 +66,9 @@ function PriceField({
 /** Price range, minimum rating, gender, city and favourites (DECISIONS 13). */
 export function TrainerFilters({ search, onChange, onClear, favoriteCount }: TrainerFiltersProps) {
   const favoritesId = useId();
+  const favoritesBox = useRef<HTMLInputElement>(null);
+  const onFavoritesOnly = (event: ChangeEvent<HTMLInputElement>) => onChange({ favoritesOnly: event.target.checked });
+  useKeepEarlyInput(favoritesBox, { checked: search.favoritesOnly, onChange: onFavoritesOnly });
   return (
     <div className="space-y-5">
       <fieldset>
@@ -104,10 +108,11 @@ export function TrainerFilters({ search, onChange, onClear, favoriteCount }: Tra
 
       <div className="flex min-h-11 items-center gap-3">
         <input
+          ref={favoritesBox}
           id={favoritesId}
           type="checkbox"
           checked={search.favoritesOnly}
-          onChange={(event) => onChange({ favoritesOnly: event.target.checked })}
+          onChange={onFavoritesOnly}
           className="size-5 cursor-pointer accent-ink"
         />
         <label htmlFor={favoritesId} className="cursor-pointer text-sm font-semibold text-ink">

@@ -1,7 +1,8 @@
 import { Search, X } from 'lucide-react';
-import { useId } from 'react';
+import { useId, useRef, type ChangeEvent } from 'react';
 import { inputClasses } from '@/components/ui/field';
 import { cn } from '@/lib/cn';
+import { useKeepEarlyInput } from '@/lib/hydration';
 import { useDebouncedField } from '../hooks/use-debounced-field';
 
 type TrainerSearchBoxProps = {
@@ -15,13 +16,15 @@ export function TrainerSearchBox({ value, onSearch }: TrainerSearchBoxProps) {
   const { draft, setDraft, flush } = useDebouncedField(value, (q) => {
     if (q.trim() !== value.trim()) onSearch(q);
   });
+  const input = useRef<HTMLInputElement>(null);
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => setDraft(event.target.value);
+  useKeepEarlyInput(input, { value: draft, onChange });
   return (
     <form
       role="search"
       onSubmit={(event) => {
         event.preventDefault();
-        // what the box shows: typed into the page the server rendered, before the app ran, it is not the draft yet
-        flush((event.currentTarget.elements.namedItem('q') as HTMLInputElement | null)?.value);
+        flush();
       }}
     >
       <label htmlFor={inputId} className="sr-only">
@@ -30,13 +33,14 @@ export function TrainerSearchBox({ value, onSearch }: TrainerSearchBoxProps) {
       <div className="relative">
         <Search className="pointer-events-none absolute top-1/2 left-4 size-5 -translate-y-1/2 text-subtle" aria-hidden="true" />
         <input
+          ref={input}
           id={inputId}
           type="search"
           // without the app (not yet loaded, or no JavaScript) Enter searches by the address: /trainers?q=…
           name="q"
           value={draft}
           maxLength={100}
-          onChange={(event) => setDraft(event.target.value)}
+          onChange={onChange}
           placeholder="Name, speciality or goal"
           autoComplete="off"
           enterKeyHint="search"

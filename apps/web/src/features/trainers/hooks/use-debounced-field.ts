@@ -26,10 +26,9 @@ export function useDebouncedField(value: string, onCommit: (draft: string) => vo
     return () => window.clearTimeout(timer);
   }, [draft, value, delay]);
 
-  /** Commits at once (Enter, leaving the field); `shown`: what the box shows, when it may be ahead of the draft. */
-  const flush = (shown = draft) => {
-    if (shown !== draft) setDraft(shown);
-    if (shown !== value) commitRef.current(shown);
+  /** Commits at once (Enter, leaving the field). */
+  const flush = () => {
+    if (draft !== value) commitRef.current(draft);
   };
 
   return { draft, setDraft, flush };
