@@ -144,7 +144,9 @@ export function apiSection({ date, trainers, duration, connections, results, see
 Seeded in ${s.seconds.toFixed(1)} s (${s.demoSeconds.toFixed(1)} s of it the migrations and demo data of \`apps/server/dist/seed.js\`): ${int(s.trainers)} trainers, ${int(s.users)} users, ${int(s.reviews)} reviews,
 ${int(s.messages)} messages, ${int(s.bookings)} bookings. The \`q=yoga\` search has ${int(api.searchTotal ?? 0)} results; its deep
 page is page ${api.deepSearchPage}. Server RSS: ${api.idleRss.toFixed(0)} MiB idle after start, **${api.peakRss.toFixed(0)} MiB** at
-its peak over the phase (goal: under 300 MB). The machine's load average (1 min) was ${api.load[0].toFixed(1)} at the start of the
+its peak over the API's requests (goal: under 300 MB, that is 286 MiB)${
+      api.pagesPeakRss ? `, ${api.pagesPeakRss.toFixed(0)} MiB over the rendered pages after them` : ''
+    }. The machine's load average (1 min) was ${api.load[0].toFixed(1)} at the start of the
 phase and ${api.load[1].toFixed(1)} at its end (2 cores: above 2, other work competed for them).
 Goal missed by ${missed} of ${api.rows.filter((r) => ROW_BUDGET_GROUPS.has(r.group)).length} reads.${
       errs.length ? ` The server logged ${errs.length} error(s); the first: \`${errs[0].slice(0, 300).replace(/`/g, "'")}\`` : ''

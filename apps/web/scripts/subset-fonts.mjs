@@ -49,7 +49,12 @@ async function buildFonts() {
       const src = /url\(\.\/files\/([\w-]+\.woff2)\)/.exec(body);
       if (!src) throw new Error(`subset-fonts: no woff2 in ${name}`);
       let url = `${font.package}/files/${src[1]}`;
+      let display = 'swap';
       if (name === `${font.family}-latin-wght-normal`) {
+        // Preloaded with every page. A page the server rendered can paint before they arrive (decision
+        // 031): `optional` lets the browser wait for them a moment (about 100 ms) and otherwise keep the
+        // fallback for that page view, so text never swaps and nothing moves; the next page has them.
+        display = 'optional';
         const range = /unicode-range: ([^;]+);/.exec(body)[1];
         const original = await readFile(join(dirname(sheetPath), 'files', src[1]));
         const subset = await subsetFont(original, charactersOf(range), {
@@ -60,7 +65,9 @@ async function buildFonts() {
         files.set(src[1], subset);
         url = `./${src[1]}`;
       }
-      const rule = body.replace(/url\(\.\/files\/[\w-]+\.woff2\)/, `url(${url})`);
+      const rule = body
+        .replace(/url\(\.\/files\/[\w-]+\.woff2\)/, `url(${url})`)
+        .replace('font-display: swap;', `font-display: ${display};`);
       css.push(`\n/* ${name} */\n@font-face {${rule}}`);
     }
   }

@@ -14,7 +14,10 @@ import { screenAt, SERVER_DATA_ID, type Screen } from './screens';
 
 type Fetch = Parameters<typeof setApiFetch>[0];
 
-/** What the server hands the renderer: the address asked for, and the API answering in-process. */
+/**
+ * What the server hands the renderer: the address asked for and the request's cookies the page
+ * depends on (the cookie notice's: the server gives no other, and keeps rendered pages by it).
+ */
 type PageRequest = { url: string; cookies?: string };
 
 export type RenderedPage = {

@@ -23,4 +23,16 @@ describe('the subset fonts', () => {
     ]);
     expect(sources.length).toBe(9);
   });
+
+  it('never swap the preloaded latin faces in late (nothing moves on a page painted before they arrive)', () => {
+    const displays = [...css.matchAll(/\/\* ([\w-]+) \*\/[^}]*font-display: (\w+);/g)].map(([, name, display]) => [
+      name,
+      display,
+    ]);
+    expect(displays.filter(([, display]) => display === 'optional').map(([name]) => name)).toEqual([
+      'inter-latin-wght-normal',
+      'outfit-latin-wght-normal',
+    ]);
+    expect(displays.filter(([, display]) => display === 'swap')).toHaveLength(7);
+  });
 });
