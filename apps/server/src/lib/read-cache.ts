@@ -25,20 +25,25 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** What an entry costs beyond its bytes (the map slot, the object, the hash). */
 const ENTRY_OVERHEAD = 256;
 
-/** `body` in `coding`, at a level worth it for an answer compressed once and sent many times. */
-export const compressBody: Record<Coding, (body: Buffer) => Promise<Buffer>> = {
-  // compressed once per entry, on the thread pool, so a good level costs nothing per request
+/** Compressors of a body into each coding: brotli at `brotliQuality`, gzip and deflate at `level`. */
+export const compressorsAt = (brotliQuality: number, level: number): Record<Coding, (body: Buffer) => Promise<Buffer>> => ({
   br: (body) =>
     promisify(brotliCompress)(body, {
       params: {
-        [zlibConstants.BROTLI_PARAM_QUALITY]: 9,
+        [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality,
         [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
         [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
       },
     }),
-  gzip: (body) => promisify(gzip)(body, { level: 9 }),
-  deflate: (body) => promisify(deflate)(body, { level: 9 }),
-};
+  gzip: (body) => promisify(gzip)(body, { level }),
+  deflate: (body) => promisify(deflate)(body, { level }),
+});
+
+/**
+ * `body` in `coding`, at a level worth it for an answer compressed once and sent many times:
+ * compressed once per entry, on the thread pool, so a good level costs nothing per request.
+ */
+export const compressBody = compressorsAt(9, 9);
 
 type Entry = {
   key: string;
