@@ -216,14 +216,17 @@ describe('a page the renderer made', async () => {
     expect(res.body).toContain('the shell');
   });
 
-  it('sends the shell once a new build replaced the renderer, until the server restarts', async () => {
-    expect((await t.app.inject(page('/trainers'))).body).toContain('build 1: own 401');
+  it('sends the shell once a new build replaced the renderer, until the server restarts, also for pages it kept', async () => {
+    const kept = page('/trainers');
+    expect((await t.app.inject(kept)).body).toContain('build 1: own 401');
     writeFileSync(build.rendererFile, renderer('build 2'));
     const later = new Date(Date.now() + 60_000);
     utimesSync(build.rendererFile, later, later);
-    const res = await t.app.inject(page('/trainers'));
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('the shell');
+    for (const url of [page('/trainers'), kept]) {
+      const res = await t.app.inject(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('the shell');
+    }
   });
 
   it('leaves the API and files alone', async () => {

@@ -197,6 +197,8 @@ export function createPageRenderer({ app, file, generation, template, now = Date
     async pageFor(req: FastifyRequest): Promise<Page | undefined> {
       const url = req.url;
       if (url.length > LIMITS.urlLength) return undefined;
+      // no renderer (or one a new build replaced): nor any page it made, whose assets may be gone
+      if (!renderer()) return undefined;
       const cookies = (req.headers.cookie ?? '').split(';').map((c) => c.trim());
       const accepted = cookies.includes('cookie-accepted=true');
       const key = `${accepted ? 1 : 0}${url}`;
