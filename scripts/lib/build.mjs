@@ -28,13 +28,16 @@ export const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
 export const SERVER_NODE_ARGS = ['--enable-source-maps', '--heap-growing-percent=50', '--max-semi-space-size=4'];
 
 /**
- * The environment the built server runs with, over the caller's. glibc raises its mmap threshold
- * each time a large block is freed, after which blocks of that size come from the heap and stay
- * there once freed: startup's buffers and the thread pool's Argon2 hashes (19 MiB each) kept about
- * 45 MiB of a PGlite server's memory (docs/benchmarks.md). A fixed threshold returns them. A value
- * already in the environment wins.
+ * The environment the built server runs with, over the caller's. glibc serves a block of at least
+ * the mmap threshold from a mapping of its own, returned when freed; smaller ones come from its
+ * heaps, where freed memory between live blocks stays in the process. Left alone it raises the
+ * threshold each time a large block is freed, after which the Argon2 hashes (12 MiB each) stayed.
+ * At 32 KiB, V8's compiler zones (32 KiB blocks, freed by the thousand on its worker threads after
+ * PGlite's WebAssembly is compiled) go back too: a PGlite server held about 45 MiB of such free
+ * memory at 128 KiB. It costs 1–8 % more CPU a request (docs/decisions/032). A value already in
+ * the environment wins.
  */
-export const serverEnv = (env = process.env) => ({ MALLOC_MMAP_THRESHOLD_: '131072', ...env });
+export const serverEnv = (env = process.env) => ({ MALLOC_MMAP_THRESHOLD_: '32768', ...env });
 
 /** The built web app (its page and its server renderer, docs/decisions/031) and server. */
 export const outputsOf = (root) => ({

@@ -124,7 +124,7 @@ type ReadCacheOptions = {
  */
 export function createReadCache({
   maxEntries = 2_000,
-  maxBytes = 32 * 1024 * 1024,
+  maxBytes = 8 * 1024 * 1024,
   maxEntryBytes = 2 * 1024 * 1024,
   maxAgeMs = 60_000,
   now = Date.now,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { IMAGE_MAX_EDGE, SETTINGS_MSG } from '@spotter/shared';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
@@ -8,12 +8,31 @@ import { createWorkQueue, QueueFullError } from '../../lib/work-queue';
 import { IMAGE_LIMITS, IMAGES_MSG } from './images.messages';
 import * as repo from './images.repo';
 
-// libvips' operation cache only helps when the same image is processed twice, which never happens
-// here, and it keeps decoded images (with their metadata) alive: five decodes of a metadata bomb
-// left RSS 1.6 GB higher with it, 0.75 GB without. One libvips thread per decode, two decodes at
-// a time (the queue below), leaves the event loop and logins a core.
-sharp.cache(false);
-sharp.concurrency(1);
+type Sharp = (typeof import('sharp'))['default'];
+let loading: Promise<Sharp> | undefined;
+
+/**
+ * libvips, loaded with the first picture rather than at start: loading it costs about 19 MiB of
+ * memory that a server which processes no picture never needs (docs/decisions/032).
+ */
+function loadSharp(): Promise<Sharp> {
+  loading ??= import('sharp').then(
+    ({ default: sharp }) => {
+      // libvips' operation cache only helps when the same image is processed twice, which never
+      // happens here, and it keeps decoded images (with their metadata) alive: five decodes of a
+      // metadata bomb left RSS 1.6 GB higher with it, 0.75 GB without. One libvips thread per
+      // decode, two decodes at a time (the queue below), leaves the event loop and logins a core.
+      sharp.cache(false);
+      sharp.concurrency(1);
+      return sharp;
+    },
+    (err: unknown) => {
+      loading = undefined;
+      throw err;
+    },
+  );
+  return loading;
+}
 
 const MAX_PIXELS = 40_000_000;
 const IMAGE_URL = /^\/api\/images\/([0-9a-f]{64})\.webp$/;
@@ -49,6 +68,7 @@ function guard(input: Buffer): { format: ImageFormat; data: Buffer } {
 
 /** Decodes bytes the guard already checked and stripped: at most 512 px, WebP, no metadata. */
 async function decode(format: ImageFormat, input: Buffer): Promise<{ data: Buffer; width: number; height: number }> {
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     // header only: the pixel check below runs before anything is decoded
