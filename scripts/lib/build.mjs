@@ -17,15 +17,16 @@ export const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
 
 /**
  * Node's options for the built server, wherever it is started (npm start, the cluster, the benchmarks).
- * `--heap-growing-percent=50`: after a full collection V8 lets the heap grow to 1.5 times what
+ * `--heap-growing-percent=25`: after a full collection V8 lets the heap grow to 1.25 times what
  * survived before the next. Its own factor under load went up to 4: about 40 MiB live, 160 MiB
  * before each collection, most of a loaded server's memory above PGlite's (docs/benchmarks.md).
+ * At 50 the heap peaked about 12 MiB higher for the same throughput (decision 033).
  * `--max-semi-space-size=4`: the young generation (where each request's objects are born and die)
  * stays at 3 × 4 MiB instead of growing to 3 × 16 MiB under load; about 20 MiB less at the peak,
  * for more, shorter scavenges; list reads as fast, log-ins about 4 % slower, within the noise
  * (docs/benchmarks.md).
  */
-export const SERVER_NODE_ARGS = ['--enable-source-maps', '--heap-growing-percent=50', '--max-semi-space-size=4'];
+export const SERVER_NODE_ARGS = ['--enable-source-maps', '--heap-growing-percent=25', '--max-semi-space-size=4'];
 
 /**
  * The environment the built server runs with, over the caller's. glibc serves a block of at least

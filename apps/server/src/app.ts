@@ -189,7 +189,9 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   });
   // public answers kept in memory, dropped on every write that changes them (docs/decisions/019-read-cache.md);
   // deletions and password changes (Google and reset links verify addresses) come on the accounts channel
-  const readCache = createReadCache();
+  // sized for a catalogue's profiles, not a page of them: a profile and its reviews take about 3 KB,
+  // so 16 MiB holds 5,000 trainers' (docs/decisions/033-read-cache-size.md)
+  const readCache = createReadCache({ maxEntries: 20_000, maxBytes: 16 * 1024 * 1024 });
   app.decorate('readCache', readCache);
   app.addHook('onClose', await readCache.listen(database, app.log, [CATALOGUE_CHANNEL, ACCOUNT_CHANNEL]));
   // people's own reads and free slots, kept per account until a write concerns it (docs/decisions/024-personal-read-cache.md)

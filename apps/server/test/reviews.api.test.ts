@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ROLE_MSG, REVIEW_MSG, SERVER_MSG } from '@spotter/shared';
+import { accounts, reviews as reviewsTable } from '../src/db/schema';
 import { createAccount, insertTrainer, useTestApp } from './helper';
 
 const t = await useTestApp();
@@ -145,6 +147,41 @@ describe('GET /api/trainer/reviews/:id', () => {
     const tr = await insertTrainer(t);
     expect(await reviewsOf(tr.id)).toEqual([]);
     expect((await t.app.inject('/api/trainer/reviews/not-an-id')).statusCode).toBe(404);
+  });
+
+  it('answers the stored times to the millisecond, and a deleted reviewer as a former member without a photo', async () => {
+    const tr = await insertTrainer(t);
+    const leaving = await createAccount(t, 'user', { firstName: 'Gone', lastName: 'Soon' });
+    await postReview({ trainerId: tr.id, rating: 5, comment: 'Was great' }, leaving.token);
+    // microseconds in the database; JavaScript's Date (and the answer) keeps the milliseconds
+    await t.database.db
+      .update(reviewsTable)
+      .set({ createdAt: new Date('2026-03-04T05:06:07.089Z'), updatedAt: new Date('2026-11-12T13:14:15.999Z') })
+      .where(eq(reviewsTable.trainerId, tr.id));
+    await t.database.db.update(accounts).set({ picture: '/uploads/face.webp' }).where(eq(accounts.id, leaving.id));
+    t.app.readCache.bump();
+    const [before] = await reviewsOf(tr.id);
+    expect(before).toMatchObject({
+      createdAt: '2026-03-04T05:06:07.089Z',
+      updatedAt: '2026-11-12T13:14:15.999Z',
+      reviewerFirstName: 'Gone',
+      reviewerLastName: 'Soon',
+      verifiedSession: false,
+    });
+    expect(before.reviewerProfilePhoto).toMatch(/\/uploads\/face\.webp$/);
+
+    await t.database.db
+      .update(accounts)
+      .set({ deletedAt: new Date(), firstName: '', lastName: '' })
+      .where(eq(accounts.id, leaving.id));
+    t.app.readCache.bump();
+    const [after] = await reviewsOf(tr.id);
+    expect(after).toMatchObject({
+      reviewerFirstName: 'Former',
+      reviewerLastName: 'member',
+      reviewerProfilePhoto: '',
+      comment: 'Was great',
+    });
   });
 
   it('many trainers read at the same time each get their own profile and reviews, newest first', async () => {

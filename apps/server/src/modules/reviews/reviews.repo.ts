@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, reviews } from '../../db/schema';
 import { refreshRatingScores } from '../../db/rating-score';
@@ -11,18 +11,22 @@ type Q = Db | Tx;
 /** Reviews a trainer's page shows, newest first; a trainer with more shows these. */
 const REVIEWS_SHOWN = 500;
 
+/** A timestamp as JavaScript's `toISOString` writes it (UTC, milliseconds, `Z`). */
+const isoText = (column: SQLWrapper) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /**
  * The reviews of several trainers in one statement: for each id in `trainerIds` (a PostgreSQL
  * array literal, one parameter), its newest `REVIEWS_SHOWN` through the (trainer, created) index,
  * with the reviewer's name and photo as they are now and whether the reviewer had a session with
- * the trainer that was over at `now`.
+ * the trainer that was over at `now`. Each trainer's reviews come back as one JSON array, newest
+ * first: decoding one text per trainer instead of a dozen fields per review halved what a
+ * profile's reviews cost PGlite to answer (docs/benchmarks.md, 2026-11-27).
  */
 function reviewsQuery(db: Db) {
   const wanted = sql`unnest(${sql.placeholder('trainerIds')}::uuid[]) as wanted(trainer_id)`;
   const newest = db
     .select({
       id: reviews.id,
-      trainerId: reviews.trainerId,
       userId: reviews.userId,
       rating: reviews.rating,
       comment: reviews.comment,
@@ -40,31 +44,35 @@ function reviewsQuery(db: Db) {
     .orderBy(desc(reviews.createdAt), desc(reviews.id))
     .limit(REVIEWS_SHOWN)
     .as('newest');
-  return (
-    db
-      .select({
-        id: newest.id,
-        trainerId: newest.trainerId,
-        userId: newest.userId,
-        rating: newest.rating,
-        comment: newest.comment,
-        createdAt: newest.createdAt,
-        updatedAt: newest.updatedAt,
-        firstName: newest.firstName,
-        lastName: newest.lastName,
-        picture: newest.picture,
-        deletedAt: newest.deletedAt,
-        verified: newest.verified,
-      })
-      .from(wanted)
-      .innerJoinLateral(newest, sql`true`)
-      // a join promises no order of its own: each trainer's rows newest first, as the page shows them
-      .orderBy(desc(newest.createdAt), desc(newest.id))
-      .prepare('reviews_of_trainers')
-  );
+  const review = sql`json_build_object(
+    'id', ${newest.id}, 'userId', ${newest.userId}, 'rating', ${newest.rating}, 'comment', ${newest.comment},
+    'createdAt', ${isoText(newest.createdAt)}, 'updatedAt', ${isoText(newest.updatedAt)},
+    'firstName', ${newest.firstName}, 'lastName', ${newest.lastName}, 'picture', ${newest.picture},
+    'gone', ${newest.deletedAt} is not null, 'verified', ${newest.verified})`;
+  return db
+    .select({
+      trainerId: sql<string>`wanted.trainer_id`,
+      reviews: sql<string>`(select coalesce(json_agg(${review} order by ${newest.createdAt} desc, ${newest.id} desc), '[]')::text from ${newest})`,
+    })
+    .from(wanted)
+    .prepare('reviews_of_trainers');
 }
-type ReviewsQuery = ReturnType<typeof reviewsQuery>;
-export type ReviewRow = Awaited<ReturnType<ReviewsQuery['execute']>>[number];
+
+/** One review as the statement above writes it. */
+export type ReviewRow = {
+  id: string;
+  userId: string;
+  rating: number;
+  comment: string;
+  createdAt: string;
+  updatedAt: string;
+  firstName: string;
+  lastName: string;
+  picture: string;
+  /** The reviewer's account was deleted. */
+  gone: boolean;
+  verified: boolean;
+};
 
 /**
  * Reads the reviews of a trainer (a lower-case id), newest first, together with those of the
@@ -77,9 +85,7 @@ export function reviewsReader(db: Db, now: () => Date, concurrency = 1) {
   const loader = createBatchLoader(
     async (trainerIds: string[]) => {
       const rows = await query.execute({ trainerIds: idArray(trainerIds), now: now().toISOString() });
-      const byTrainer = new Map<string, ReviewRow[]>(trainerIds.map((id) => [id, []]));
-      for (const row of rows) byTrainer.get(row.trainerId)?.push(row);
-      return byTrainer;
+      return new Map(rows.map((row) => [row.trainerId, JSON.parse(row.reviews) as ReviewRow[]]));
     },
     { maxBatch: 20, concurrency },
   );

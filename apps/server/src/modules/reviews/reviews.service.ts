@@ -10,18 +10,18 @@ import * as repo from './reviews.repo';
 
 export const FORMER_MEMBER = { firstName: 'Former', lastName: 'member' };
 
-function toReview(row: repo.ReviewRow, callerId?: string): TReview {
-  const gone = row.deletedAt !== null;
+function toReview(trainerId: string, row: repo.ReviewRow, callerId?: string): TReview {
+  const gone = row.gone;
   return {
     _id: row.id,
-    trainerId: row.trainerId,
+    trainerId,
     rating: row.rating,
     comment: row.comment,
     reviewerFirstName: gone ? FORMER_MEMBER.firstName : row.firstName,
     reviewerLastName: gone ? FORMER_MEMBER.lastName : row.lastName,
     reviewerProfilePhoto: gone ? '' : row.picture,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
     verifiedSession: row.verified,
     ...(callerId ? { isMine: row.userId === callerId } : {}),
   };
@@ -44,7 +44,7 @@ export function createReviewsService({ db, accounts, bookings, catalogue = noCat
     /** Reviews of a trainer whose id the route validated (ZIdParam). */
     async listReviews(trainerId: string, callerId?: string): Promise<TReview[]> {
       const rows = await reviewsOf(trainerId);
-      return rows.map((r) => toReview(r, callerId));
+      return rows.map((r) => toReview(trainerId, r, callerId));
     },
 
     /** Verified users only; one review per trainer, a second post edits the first (DECISIONS 15). */
@@ -68,8 +68,9 @@ export function createReviewsService({ db, accounts, bookings, catalogue = noCat
       });
       catalogue.bump();
       // read after the commit: a read under way when it committed is not joined
-      const mine = (await reviewsOf(input.trainerId.toLowerCase(), true)).find((r) => r.userId === caller.id)!;
-      return toReview(mine, caller.id);
+      const trainerId = input.trainerId.toLowerCase();
+      const mine = (await reviewsOf(trainerId, true)).find((r) => r.userId === caller.id)!;
+      return toReview(trainerId, mine, caller.id);
     },
 
     /** Stars per number; a malformed id has none (the route answers 200 with zeros, as it always did). */
