@@ -11,15 +11,14 @@ import * as repo from './reviews.repo';
 export const FORMER_MEMBER = { firstName: 'Former', lastName: 'member' };
 
 function toReview(trainerId: string, row: repo.ReviewRow, callerId?: string): TReview {
-  const gone = row.gone;
   return {
     _id: row.id,
     trainerId,
     rating: row.rating,
     comment: row.comment,
-    reviewerFirstName: gone ? FORMER_MEMBER.firstName : row.firstName,
-    reviewerLastName: gone ? FORMER_MEMBER.lastName : row.lastName,
-    reviewerProfilePhoto: gone ? '' : row.picture,
+    reviewerFirstName: row.gone ? FORMER_MEMBER.firstName : row.firstName,
+    reviewerLastName: row.gone ? FORMER_MEMBER.lastName : row.lastName,
+    reviewerProfilePhoto: row.gone ? '' : row.picture,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     verifiedSession: row.verified,
