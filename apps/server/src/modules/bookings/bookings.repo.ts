@@ -109,7 +109,7 @@ export async function countLiveHolds(tx: Q, userId: string, now: Date) {
  * When the user's latest unpaid hold on this slot ended, or undefined when none did after `since`:
  * a released one at its cancellation (only holds are ever 'cancelled'; paid sessions are
  * 'refunded'), one the job expired when it did so (at its expiry, give or take the job's poll), one
- * that ran out but is still 'pending' at its expiry. Read through `bookings_user_starts_idx`.
+ * that ran out but is still 'pending' at its expiry. One index read of the slot's rows.
  */
 export async function lastHoldEndedAt(q: Q, slot: { userId: string; trainerId: string; startsAt: Date; since: Date; now: Date }) {
   const endedAt = sql<Date | string | null>`max(case ${bookings.status}
