@@ -164,6 +164,109 @@ describe('POST /api/bookings', () => {
   });
 });
 
+describe('holding a slot again', () => {
+  const MINUTE = 60_000;
+  /** A refused re-hold: 409 HOLD_COOLDOWN with the minutes left and a Retry-After of the seconds left. */
+  const expectCooldown = (res: Awaited<ReturnType<typeof hold>>, atMostMinutes = 10) => {
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'HOLD_COOLDOWN', statusCode: 409 });
+    const seconds = Number(res.headers['retry-after']);
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual(atMostMinutes * 60);
+    expect(res.json().message).toBe(BOOKING_MSG.holdCooldown(Math.ceil(seconds / 60)));
+  };
+
+  it('a user who released a hold cannot hold that slot for 10 minutes; it is free for anyone else at once', async () => {
+    const trainer = await bookableTrainer(t);
+    const startsAt = hourFromNow(101);
+    const me = await createAccount(t, 'user');
+    const first = (await hold(t, me.token, trainer.id, startsAt)).json().booking._id;
+    expect((await cancel(t, me.token, first)).statusCode).toBe(200);
+    const again = await hold(t, me.token, trainer.id, startsAt);
+    expectCooldown(again);
+    expect(Number(again.headers['retry-after'])).toBeGreaterThan(9 * 60);
+    expect(again.json().message).toBe(BOOKING_MSG.holdCooldown(10));
+    // nothing was held by the refusal: the slot is on the free list, and another user takes it
+    expect(await slotsOf(t, trainer.id)).toContain(startsAt);
+    const other = await createAccount(t, 'user');
+    const taken = await hold(t, other.token, trainer.id, startsAt);
+    expect(taken.statusCode).toBe(201);
+    // other slots stay open to the user who released this one
+    expect((await hold(t, me.token, trainer.id, hourFromNow(102))).statusCode).toBe(201);
+  });
+
+  it('the wait counts from the release: 4 minutes after it, 6 are left; after 10 the user may hold it again', async () => {
+    const trainer = await bookableTrainer(t);
+    const startsAt = hourFromNow(103);
+    const me = await createAccount(t, 'user');
+    const first = (await hold(t, me.token, trainer.id, startsAt)).json().booking._id;
+    expect((await cancel(t, me.token, first)).statusCode).toBe(200);
+    await db
+      .update(bookings)
+      .set({ cancelledAt: new Date(Date.now() - 4 * MINUTE) })
+      .where(eq(bookings.id, first));
+    const early = await hold(t, me.token, trainer.id, startsAt);
+    expectCooldown(early, 6);
+    expect(Number(early.headers['retry-after'])).toBeGreaterThan(5 * 60);
+    await db
+      .update(bookings)
+      .set({ cancelledAt: new Date(Date.now() - 10 * MINUTE - 1000) })
+      .where(eq(bookings.id, first));
+    expect((await hold(t, me.token, trainer.id, startsAt)).statusCode).toBe(201);
+  });
+
+  it('a hold that ran out unpaid has the same wait, whether or not the job has expired it yet', async () => {
+    const trainer = await bookableTrainer(t);
+    const me = await createAccount(t, 'user');
+    const other = await createAccount(t, 'user');
+    // run out, still 'pending' (the job has not come yet)
+    const lapsedAt = hourFromNow(104);
+    const lapsed = (await hold(t, me.token, trainer.id, lapsedAt)).json().booking._id;
+    await db
+      .update(bookings)
+      .set({ holdExpiresAt: new Date(Date.now() - 2 * MINUTE) })
+      .where(eq(bookings.id, lapsed));
+    expectCooldown(await hold(t, me.token, trainer.id, lapsedAt), 8);
+    // expired by the job a minute ago
+    const expiredAt = hourFromNow(105);
+    const expired = (await hold(t, me.token, trainer.id, expiredAt)).json().booking._id;
+    await db
+      .update(bookings)
+      .set({ status: 'expired', holdExpiresAt: null, updatedAt: new Date(Date.now() - MINUTE) })
+      .where(eq(bookings.id, expired));
+    expectCooldown(await hold(t, me.token, trainer.id, expiredAt), 9);
+    for (const startsAt of [lapsedAt, expiredAt]) expect((await hold(t, other.token, trainer.id, startsAt)).statusCode).toBe(201);
+  });
+
+  it('a paid and refunded session does not wait: the user may book the slot again', async () => {
+    const trainer = await bookableTrainer(t);
+    const me = await createAccount(t, 'user');
+    const startsAt = hourFromNow(106);
+    const { bookingId } = await bookAndPay(t, me.token, trainer.id, startsAt);
+    expect((await cancel(t, me.token, bookingId)).json().booking.status).toBe('refunded');
+    expect((await hold(t, me.token, trainer.id, startsAt)).statusCode).toBe(201);
+  });
+
+  it('a release racing a hold of the same slot by the same user never leaves both done', async () => {
+    const trainer = await bookableTrainer(t);
+    const me = await createAccount(t, 'user');
+    for (let i = 0; i < 8; i++) {
+      const startsAt = hourFromNow(110 + i);
+      const first = (await hold(t, me.token, trainer.id, startsAt)).json().booking._id;
+      const [released, again] = await Promise.all([cancel(t, me.token, first), hold(t, me.token, trainer.id, startsAt)]);
+      expect(released.statusCode).toBe(200);
+      // before the release: the slot is still the user's own live hold; after it: the wait
+      expect(again.statusCode).toBe(409);
+      expect(['SLOT_TAKEN', 'HOLD_COOLDOWN']).toContain(again.json().code);
+      const live = await db
+        .select()
+        .from(bookings)
+        .where(and(eq(bookings.trainerId, trainer.id), eq(bookings.startsAt, new Date(startsAt)), sql`status = 'pending'`));
+      expect(live).toEqual([]);
+    }
+  });
+});
+
 describe('GET /api/bookings', () => {
   it('lists a user’s sessions and a trainer’s schedule, upcoming first, with names; not other people’s', async () => {
     const trainer = await bookableTrainer(t);

@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { CHAT_MSG, ROLE_MSG, SERVER_MSG, type TChatMessage } from '@spotter/shared';
+import { CHAT_LIMITS, CHAT_MSG, ROLE_MSG, SERVER_MSG, type TChatMessage } from '@spotter/shared';
 import { accounts, messages } from '../src/db/schema';
 import type { Mail } from '../src/modules/mail/mail.service';
 import { sweepUnreadChats, UNREAD_MAIL_AFTER_MS } from '../src/modules/chats/chats.service';
@@ -235,6 +236,128 @@ describe('GET /api/chats/:trainerId', () => {
     expect(afterOldest.hasMore).toBe(true);
     const last = newest.allMessages.at(-1)!;
     expect(await messagesOf(tr.id, user.token, `?after=${last._id}`)).toEqual({ allMessages: [], hasMore: false });
+  });
+
+  it('a whole inbox answers the newest page of every conversation, not the newest 50 messages overall', async () => {
+    const tr = await createAccount(t, 'trainer');
+    const [a, b, c] = await Promise.all([1, 2, 3].map(() => createAccount(t, 'user')));
+    const put = async (userId: string, senderRole: 'user' | 'trainer', body: string) =>
+      t.database.db.insert(messages).values({ userId, trainerId: tr.id, senderRole, body });
+    // two older conversations, then one with 60 newer messages
+    await put(b.id, 'user', 'b0');
+    await put(c.id, 'user', 'c0');
+    await put(b.id, 'trainer', 'b1');
+    for (let i = 0; i < 60; i++) await put(a.id, i % 2 ? 'trainer' : 'user', `a${i}`);
+
+    const res = await history(tr.id, tr.token);
+    expect(res.statusCode).toBe(200);
+    const inbox = res.json() as { allMessages: TChatMessage[]; hasMore: boolean };
+    expect(Object.keys(inbox).sort()).toEqual(['allMessages', 'hasMore']);
+    // oldest first over the whole inbox; each conversation's newest 50 (a's first 10 are older)
+    expect(inbox.allMessages.map((m) => m.message)).toEqual([
+      'b0',
+      'c0',
+      'b1',
+      ...Array.from({ length: 50 }, (_, i) => `a${i + 10}`),
+    ]);
+    expect(inbox.hasMore).toBe(true);
+    const b1 = inbox.allMessages[2];
+    expect(b1).toEqual({
+      _id: expect.any(String),
+      senderId: tr.id,
+      recipientId: b.id,
+      message: 'b1',
+      messageDate: expect.any(String),
+      senderFirstName: expect.any(String),
+      senderLastName: expect.any(String),
+      senderPicture: expect.any(String),
+      readAt: null,
+    });
+    // one conversation, as before: its own newest page, and the older ones before it
+    const ofA = await messagesOf(tr.id, tr.token, `?userId=${a.id}`);
+    expect(ofA.allMessages.map((m) => m.message)).toEqual(inbox.allMessages.slice(3).map((m) => m.message));
+    const older = await messagesOf(tr.id, tr.token, `?userId=${a.id}&before=${ofA.allMessages[0]._id}`);
+    expect(older).toMatchObject({ hasMore: false });
+    expect(older.allMessages.map((m) => m.message)).toEqual(Array.from({ length: 10 }, (_, i) => `a${i}`));
+
+    // a short inbox says there is nothing more
+    const small = await createAccount(t, 'trainer');
+    await send({ message: 'only one', recipientId: small.id }, a.token);
+    expect(await messagesOf(small.id, small.token)).toMatchObject({ allMessages: [{ message: 'only one' }], hasMore: false });
+  });
+
+  it('a whole inbox holds the 500 most recent conversations and says there are more', async () => {
+    const tr = await createAccount(t, 'trainer');
+    const tag = `inbox-${randomUUID().slice(0, 8)}`;
+    // 501 users who each wrote once, the first one longest ago
+    await t.database.db.execute(sql`
+      with people as (
+        insert into accounts (role, email, password_hash, first_name, last_name, gender, age, height, weight)
+        select 'user', ${tag} || '-' || g || '@example.com', 'x', 'Writer', g::text, 'male', 30, 180, 80
+        from generate_series(1, 501) g
+        returning id, last_name
+      )
+      insert into messages (user_id, trainer_id, sender_role, body)
+      select id, ${tr.id}::uuid, 'user', 'hello ' || last_name from people order by last_name::int`);
+    const inbox = await messagesOf(tr.id, tr.token);
+    expect(inbox.allMessages).toHaveLength(500);
+    expect(inbox.allMessages[0].message).toBe('hello 2');
+    expect(inbox.allMessages.at(-1)!.message).toBe('hello 501');
+    expect(inbox.hasMore).toBe(true);
+  });
+
+  it('a whole inbox stops at 2,000 messages: the newest page of each of the 40 most recent conversations', async () => {
+    const tr = await createAccount(t, 'trainer');
+    const tag = `budget-${randomUUID().slice(0, 8)}`;
+    // 42 users with 60 messages each, user 1's conversation the oldest
+    await t.database.db.execute(sql`
+      with people as (
+        insert into accounts (role, email, password_hash, first_name, last_name, gender, age, height, weight)
+        select 'user', ${tag} || '-' || g || '@example.com', 'x', 'Writer', g::text, 'male', 30, 180, 80
+        from generate_series(1, 42) g
+        returning id, last_name
+      )
+      insert into messages (user_id, trainer_id, sender_role, body)
+      select id, ${tr.id}::uuid, 'user', last_name || ':' || k from people, generate_series(0, 59) k
+      order by last_name::int, k`);
+    expect(CHAT_LIMITS.inboxMessagesMax).toBe(2000);
+    const inbox = await messagesOf(tr.id, tr.token);
+    expect(inbox.allMessages).toHaveLength(2000);
+    const byWriter = new Map<string, string[]>();
+    for (const m of inbox.allMessages) {
+      const [writer, k] = m.message.split(':');
+      byWriter.set(writer, [...(byWriter.get(writer) ?? []), k]);
+    }
+    expect([...byWriter.keys()]).toEqual(Array.from({ length: 40 }, (_, i) => String(i + 3)));
+    for (const list of byWriter.values()) expect(list).toEqual(Array.from({ length: 50 }, (_, k) => String(k + 10)));
+    expect(inbox.hasMore).toBe(true);
+  });
+
+  it('a user asking for their own id gets their whole inbox the same way; nobody else’s', async () => {
+    const me = await createAccount(t, 'user');
+    const [t1, t2, t3] = await Promise.all([1, 2, 3].map(() => insertTrainer(t)));
+    const put = async (trainerId: string, senderRole: 'user' | 'trainer', body: string) =>
+      t.database.db.insert(messages).values({ userId: me.id, trainerId, senderRole, body });
+    await put(t2.id, 'user', 'to t2');
+    await put(t3.id, 'trainer', 'from t3');
+    for (let i = 0; i < 60; i++) await put(t1.id, 'user', `t1 ${i}`);
+    // someone else's conversation with the same trainer stays out
+    await send({ message: 'not mine', recipientId: t1.id }, otherUser.token);
+
+    const inbox = await messagesOf(me.id, me.token);
+    expect(inbox.allMessages.map((m) => m.message)).toEqual([
+      'to t2',
+      'from t3',
+      ...Array.from({ length: 50 }, (_, i) => `t1 ${i + 10}`),
+    ]);
+    expect(inbox.hasMore).toBe(true);
+    expect(inbox.allMessages[1]).toMatchObject({ senderId: t3.id, recipientId: me.id });
+    // its cursors page through the user's inbox only
+    const tail = await messagesOf(me.id, me.token, `?after=${inbox.allMessages[1]._id}`);
+    expect(tail.allMessages.map((m) => m.message)).toEqual(Array.from({ length: 50 }, (_, i) => `t1 ${i}`));
+    expect(tail.hasMore).toBe(true);
+    // another user naming this user's id reads nothing of it
+    expect((await messagesOf(me.id, otherUser.token)).allMessages).toEqual([]);
   });
 
   it('refuses a cursor from another conversation, a malformed one, and both at once', async () => {

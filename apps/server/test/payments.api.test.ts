@@ -165,6 +165,25 @@ describe('POST /api/orders/:orderID/capture', () => {
     expect(t.outbox().filter((m) => m.to === me.email && m.subject.startsWith('Booked'))).toHaveLength(1);
   });
 
+  it('a release racing the capture of its hold: no 5xx, and the money and the booking agree', async () => {
+    const trainer = await bookableTrainer(t);
+    const me = await createAccount(t, 'user');
+    for (let i = 0; i < 12; i++) {
+      const bookingId = (await hold(t, me.token, trainer.id, hourFromNow(120 + i))).json().booking._id;
+      const orderId = (await createOrder(t, me.token, { bookingId })).json().id;
+      const [captured, released] = await Promise.all([capture(t, me.token, orderId), cancel(t, me.token, bookingId)]);
+      expect(
+        [captured.statusCode, released.statusCode].every((s) => s < 500),
+        `${captured.body} ${released.body}`,
+      ).toBe(true);
+      const { status } = await bookingRow(bookingId);
+      const [payment] = await paymentsOf(bookingId);
+      // paid and kept, or never paid, or paid and given back
+      if (status === 'confirmed') expect(payment?.status).toBe('completed');
+      else expect(payment?.status ?? 'none').not.toBe('completed');
+    }
+  });
+
   it('only the order’s owner can capture it; unknown orders are 404', async () => {
     const trainer = await bookableTrainer(t);
     const me = await createAccount(t, 'user');

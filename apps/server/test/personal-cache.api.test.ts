@@ -123,14 +123,17 @@ describe('every write that concerns an account is seen', () => {
     expect(await bookingsOf(user.token)).toMatchObject([{ _id: id, status: 'cancelled' }]);
     expect(await slotsOf(trainer.id)).toContain(startsAt);
 
-    // a change nobody announced (SQL by hand): the database's trigger names both accounts
-    const again = await hold(t, user.token, trainer.id, startsAt);
+    // a change nobody announced (SQL by hand): the database's trigger names both accounts (another
+    // user holds the slot: the one who released it waits 10 minutes, BOOKING_RULES.holdCooldownMinutes)
+    const next = await createAccount(t, 'user');
+    const again = await hold(t, next.token, trainer.id, startsAt);
     expect(again.statusCode).toBe(201);
     expect(await slotsOf(trainer.id)).not.toContain(startsAt);
+    expect((await bookingsOf(next.token)).map((b) => b.status)).toEqual(['pending']);
     await t.database.db.update(bookings).set({ status: 'cancelled' }).where(eq(bookings.id, again.json().booking._id));
     await until(async () => (await slotsOf(trainer.id)).includes(startsAt), 'the slot freed by hand to come back');
     await until(
-      async () => (await bookingsOf(user.token)).every((b) => b.status === 'cancelled'),
+      async () => (await bookingsOf(next.token)).every((b) => b.status === 'cancelled'),
       "the user's list to show the cancellation by hand",
     );
 

@@ -16,6 +16,12 @@ export const BOOKING_RULES = {
   reminderHours: 24,
   /** At most this many unpaid holds per user at once, so nobody can block a trainer's week. */
   maxPendingHolds: 3,
+  /**
+   * A user whose hold on a slot ended unpaid (released, or run out) may hold that slot again only
+   * this long after, so one account cannot keep a trainer's slots blocked by re-taking them; anyone
+   * else may hold it at once.
+   */
+  holdCooldownMinutes: 10,
 } as const;
 
 export const DEFAULT_TIME_ZONE = 'Africa/Cairo';

@@ -7,6 +7,12 @@ export const CHAT_LIMITS = {
   messageMax: 2000,
   /** Messages per page of GET /api/chats/:trainerId. */
   pageSize: 50,
+  /**
+   * A whole inbox (GET /api/chats/{own id}, no `userId`) answers the newest page of each
+   * conversation, the most recent conversations first, up to this many messages in all
+   * (docs/decisions/035-hold-cooldown-and-whole-inbox.md).
+   */
+  inboxMessagesMax: 2000,
   /** Largest WebSocket frame a client may send, in bytes. */
   frameMaxBytes: 16 * 1024,
   /** The first frame must authenticate within this time. */

@@ -32,6 +32,11 @@ export const ERROR_STATUS = {
   EMAIL_TAKEN: 409,
   SLOT_TAKEN: 409,
   TOO_MANY_HOLDS: 409,
+  /**
+   * The user's own hold on this slot ended (released or run out) less than
+   * BOOKING_RULES.holdCooldownMinutes ago; the answer carries `Retry-After`. Others may hold it.
+   */
+  HOLD_COOLDOWN: 409,
   HOLD_EXPIRED: 409,
   ALREADY_PAID: 409,
   /** The booking is cancelled, refunded or over, so it can no longer be paid or cancelled. */

@@ -111,6 +111,8 @@ export const BOOKING_MSG = {
   notFound: 'Booking not found',
   verifyToBook: 'Verify your e-mail address to book a session',
   tooManyHolds: 'Finish or cancel the bookings you started before booking another slot',
+  holdCooldown: (minutes: number) =>
+    `You held this time a few minutes ago. You can hold it again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}, or pick another time now.`,
   holdExpired: 'Your hold on this slot has expired; please pick a time again',
   alreadyPaid: 'This booking is already paid',
   notPayable: 'This booking can no longer be paid',

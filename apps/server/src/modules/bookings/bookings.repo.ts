@@ -87,9 +87,14 @@ export async function isVerifiedAccount(db: Q, id: string) {
   return !!row;
 }
 
-/** Serialises one user's booking attempts (the pending-hold limit counts under it). */
+/**
+ * Serialises one user's holds and releases (the pending-hold limit and the re-hold wait count under
+ * it). `no key update`: it does not wait for, nor block, the key-share locks of foreign keys, so a
+ * capture inserting a payment of this user (while it has the booking row locked) cannot deadlock
+ * with a release waiting for that row.
+ */
 export async function lockAccount(tx: Tx, id: string) {
-  await tx.execute(sql`select id from accounts where id = ${id} for update`);
+  await tx.execute(sql`select id from accounts where id = ${id} for no key update`);
 }
 
 export async function countLiveHolds(tx: Q, userId: string, now: Date) {
@@ -98,6 +103,35 @@ export async function countLiveHolds(tx: Q, userId: string, now: Date) {
     .from(bookings)
     .where(and(eq(bookings.userId, userId), eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now)));
   return row.n;
+}
+
+/**
+ * When the user's latest unpaid hold on this slot ended, or undefined when none did after `since`:
+ * a released one at its cancellation (only holds are ever 'cancelled'; paid sessions are
+ * 'refunded'), one the job expired when it did so (at its expiry, give or take the job's poll), one
+ * that ran out but is still 'pending' at its expiry. One index read of the slot's rows.
+ */
+export async function lastHoldEndedAt(q: Q, slot: { userId: string; trainerId: string; startsAt: Date; since: Date; now: Date }) {
+  const endedAt = sql<Date | string | null>`max(case ${bookings.status}
+    when 'cancelled' then ${bookings.cancelledAt}
+    when 'expired' then ${bookings.updatedAt}
+    else ${bookings.holdExpiresAt} end)`;
+  const [row] = await q
+    .select({ endedAt })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.userId, slot.userId),
+        eq(bookings.startsAt, slot.startsAt),
+        eq(bookings.trainerId, slot.trainerId),
+        or(
+          and(eq(bookings.status, 'cancelled'), gt(bookings.cancelledAt, slot.since)),
+          and(eq(bookings.status, 'expired'), gt(bookings.updatedAt, slot.since)),
+          and(eq(bookings.status, 'pending'), lte(bookings.holdExpiresAt, slot.now), gt(bookings.holdExpiresAt, slot.since)),
+        ),
+      ),
+    );
+  return row?.endedAt ? new Date(row.endedAt) : undefined;
 }
 
 /** A hold on this slot that ran out no longer blocks it (expired lazily, before the job gets to it). */

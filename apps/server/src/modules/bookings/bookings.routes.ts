@@ -4,7 +4,7 @@ import { ZBookingResponse, ZBookingsResponse, ZCreateBookingRequest, ZErrorRespo
 import type { RateLimits } from '../../lib/rate-limiter';
 import { privateTo, uncached, type CachedReads } from '../../lib/read-cache';
 import { callerOf, type Auth } from '../../plugins/auth';
-import { nextChangeOf, type BookingsService } from './bookings.service';
+import { HoldCooldown, nextChangeOf, type BookingsService } from './bookings.service';
 
 const errors = {
   400: ZErrorResponse,
@@ -24,6 +24,9 @@ export function bookingsRoutes(
 ) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
+    app.addHook('onError', async (_req, reply, err) => {
+      if (err instanceof HoldCooldown) reply.header('Retry-After', err.retryAfterSeconds);
+    });
 
     r.post(
       '/bookings',

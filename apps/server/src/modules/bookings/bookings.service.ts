@@ -30,6 +30,18 @@ const JOB = {
   mail: 'booking.mail',
 } as const;
 
+const HOLD_COOLDOWN_MS = BOOKING_RULES.holdCooldownMinutes * MINUTE;
+
+/** 409 HOLD_COOLDOWN: the user's own hold on the slot ended too recently; the route sends `Retry-After`. */
+export class HoldCooldown extends AppError {
+  readonly retryAfterSeconds: number;
+  constructor(waitMs: number) {
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    super('HOLD_COOLDOWN', BOOKING_MSG.holdCooldown(Math.ceil(seconds / 60)));
+    this.retryAfterSeconds = seconds;
+  }
+}
+
 /** How long a job enqueued for this process to run at once is kept from the pollers. */
 const RUN_NOW_CLAIM_MS = 2 * MINUTE;
 
@@ -195,6 +207,16 @@ export function createBookingsService({
         await repo.lockAccount(tx, caller.id);
         if ((await repo.countLiveHolds(tx, caller.id, at)) >= BOOKING_RULES.maxPendingHolds)
           throw new AppError('TOO_MANY_HOLDS', BOOKING_MSG.tooManyHolds);
+        // the user's own hold on this slot ended a moment ago: not again yet (the account lock above
+        // also serialises `releaseHold`, so a release racing this hold is seen or sees this hold)
+        const endedAt = await repo.lastHoldEndedAt(tx, {
+          userId: caller.id,
+          trainerId: trainer.id,
+          startsAt,
+          since: new Date(at.getTime() - HOLD_COOLDOWN_MS),
+          now: at,
+        });
+        if (endedAt) throw new HoldCooldown(endedAt.getTime() + HOLD_COOLDOWN_MS - at.getTime());
         await repo.expireLapsedHoldAt(tx, trainer.id, startsAt, at);
         const bookingId = await repo.insertHold(tx, {
           trainerId: trainer.id,
@@ -263,9 +285,15 @@ export function createBookingsService({
       return { confirmed: true, mailJobs };
     },
 
-    /** An unpaid hold is released; false when it was no longer pending. */
-    async releaseHold(id: string): Promise<boolean> {
-      return repo.changeStatus(db, id, 'pending', 'cancelled', now());
+    /**
+     * An unpaid hold is released; false when it was no longer pending. Under its user's account
+     * lock, as `createBooking` is, so a hold of the same slot racing it sees the release.
+     */
+    async releaseHold(row: Pick<repo.BookingRow, 'id' | 'userId'>): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        await repo.lockAccount(tx, row.userId);
+        return repo.changeStatus(tx, row.id, 'pending', 'cancelled', now());
+      });
     },
 
     /** confirmed → refunded inside the refund's transaction, with the cancellation mails. */

@@ -101,9 +101,10 @@ export async function findMessageById(db: Q, id: string) {
 }
 export type MessageRow = NonNullable<Awaited<ReturnType<typeof findMessageById>>>;
 
-type Scope = { trainerId: string; userId?: string };
+/** One conversation (both ids), or one account's whole inbox (its own id only). */
+export type Scope = { trainerId: string; userId?: string } | { trainerId?: undefined; userId: string };
 const inScope = ({ trainerId, userId }: Scope) =>
-  userId ? and(eq(messages.trainerId, trainerId), eq(messages.userId, userId)) : eq(messages.trainerId, trainerId);
+  and(trainerId ? eq(messages.trainerId, trainerId) : undefined, userId ? eq(messages.userId, userId) : undefined);
 
 /** The `seq` of a message, only when it belongs to the scope. */
 export async function findSeqInScope(db: Q, id: string, scope: Scope): Promise<number | undefined> {
@@ -148,7 +149,7 @@ const sides = (role: Role) =>
  * read. One statement (on PGlite every round trip waits for the one before); the latest messages
  * are read in the order of the conversation index, scanned backwards, with no sort.
  */
-/** The most conversations one list answers. */
+/** The most conversations one list (conversations, or a whole inbox's pages) answers. */
 const CONVERSATIONS_MAX = 500;
 
 function conversationsQuery(db: Db, role: Role) {
@@ -201,6 +202,77 @@ export async function findConversations(db: Db, role: Role, accountId: string) {
   let query = byRole.get(role);
   if (!query) byRole.set(role, (query = conversationsQuery(db, role)));
   return query.execute({ accountId });
+}
+
+/**
+ * An account's whole inbox as an outside client reads it (GET /api/chats/{own id}, no `userId`):
+ * the newest `pageSize` messages of each conversation, the most recent conversations first while
+ * their pages add up to at most `maxMessages` (and `CONVERSATIONS_MAX` conversations), all oldest
+ * first, in one statement (docs/decisions/035-hold-cooldown-and-whole-inbox.md). The conversations
+ * are grouped from the conversation index; each page is a backward scan of that index with a
+ * limit, so a long conversation costs its page, not its length. Names are read once per
+ * conversation and once for the account, not per message. Each page reads one row more, to tell
+ * whether older messages exist (`n` > pageSize); `conversations` is how many there are in all,
+ * `listed` how many are answered.
+ */
+export async function findInboxPages(
+  db: Q,
+  { role, accountId, pageSize, maxMessages }: { role: Role; accountId: string; pageSize: number; maxMessages: number },
+) {
+  // fixed column names by role, never input
+  const [mine, theirs] =
+    role === 'trainer' ? [sql.raw('trainer_id'), sql.raw('user_id')] : [sql.raw('user_id'), sql.raw('trainer_id')];
+  const theirRole = role === 'trainer' ? 'user' : 'trainer';
+  const senders = (column: string) =>
+    sql.raw(`case when p.sender_role = '${theirRole}' then them.${column} else me.${column} end`);
+  const result = await db.execute(sql`
+    with ranked as (
+      select ${theirs} as counterpart_id, count(*) over () as conversations,
+        sum(least(count(*), ${pageSize})) over (order by max(seq) desc rows unbounded preceding) as messages_upto
+      from messages
+      where ${mine} = ${accountId}::uuid
+      group by ${theirs}
+      order by max(seq) desc
+      limit ${CONVERSATIONS_MAX}
+    ), conv as (
+      select counterpart_id, conversations, count(*) over () as listed
+      from ranked where messages_upto <= ${maxMessages}
+    )
+    select p.id::text as "id", p.user_id::text as "userId", p.trainer_id::text as "trainerId",
+      p.sender_role as "senderRole", p.body as "body", p.created_at as "createdAt", p.read_at as "readAt",
+      ${senders('first_name')} as "firstName", ${senders('last_name')} as "lastName",
+      ${senders('picture')} as "picture", ${senders('deleted_at')} as "deletedAt",
+      p.n::int as "n", conv.conversations::int as "conversations", conv.listed::int as "listed"
+    from conv
+    join accounts them on them.id = conv.counterpart_id
+    join accounts me on me.id = ${accountId}::uuid
+    cross join lateral (
+      select m.id, m.seq, m.user_id, m.trainer_id, m.sender_role, m.body, m.created_at, m.read_at,
+        row_number() over (order by m.seq desc) as n
+      from messages m
+      where m.${mine} = ${accountId}::uuid and m.${theirs} = conv.counterpart_id
+      order by m.seq desc
+      limit ${pageSize + 1}
+    ) p
+    order by p.seq`);
+  type Raw = Omit<MessageRow, 'seq' | 'createdAt' | 'readAt' | 'deletedAt'> & {
+    createdAt: Date | string;
+    readAt: Date | string | null;
+    deletedAt: Date | string | null;
+    n: number;
+    conversations: number;
+    listed: number;
+  };
+  const date = (v: Date | string) => (v instanceof Date ? v : new Date(v));
+  return (result as unknown as { rows: Raw[] }).rows.map((r) => ({
+    ...r,
+    createdAt: date(r.createdAt),
+    readAt: r.readAt === null ? null : date(r.readAt),
+    deletedAt: r.deletedAt === null ? null : date(r.deletedAt),
+    n: Number(r.n),
+    conversations: Number(r.conversations),
+    listed: Number(r.listed),
+  }));
 }
 
 /** Marks what the other side sent as read; answers how many messages that was. */

@@ -59,7 +59,8 @@ export function chatsRoutes(
       {
         schema: {
           tags: ['chats'],
-          summary: "A conversation, or a trainer's whole inbox; oldest first, pages of 50",
+          summary:
+            'A conversation (oldest first, pages of 50), or your whole inbox (your own id): the newest 50 of each conversation',
           params: ZChatParams,
           querystring: ZChatQuery,
           response: { 200: ZChatMessagesResponse, ...errors },

@@ -150,7 +150,12 @@ export function createChatsService({ db }: { db: Db }) {
 
     /**
      * GET /api/chats/:trainerId. A user reads their conversation with that trainer; the trainer
-     * reads all of theirs, or one with `userId`; anyone else gets 403.
+     * reads all of theirs, or one with `userId`; anyone else gets 403. A whole inbox (a trainer's
+     * own id without `userId`, or a user's own id) answers, without a cursor, the newest page of
+     * each conversation, most recent first, up to CHAT_LIMITS.inboxMessagesMax messages in all, so
+     * a client that builds its inbox from it does not lose the quieter conversations
+     * (docs/decisions/035-hold-cooldown-and-whole-inbox.md); `before` and `after` page through the
+     * whole inbox in the order messages came.
      */
     async listMessages(
       caller: Caller,
@@ -159,17 +164,31 @@ export function createChatsService({ db }: { db: Db }) {
     ): Promise<{ allMessages: TChatMessage[]; hasMore: boolean }> {
       if (query.before && query.after)
         throw new AppError('VALIDATION_FAILED', CHAT_MSG.oneCursor, { before: CHAT_MSG.oneCursor });
-      let scope: { trainerId: string; userId?: string };
+      let scope: repo.Scope;
       if (caller.role === 'user') {
         if (query.userId !== undefined && query.userId !== caller.id)
           throw new AppError('FORBIDDEN', CHAT_MSG.notYourConversation);
-        scope = { trainerId, userId: caller.id };
+        // the user's own id in the trainer's place: their whole inbox
+        scope = trainerId === caller.id ? { userId: caller.id } : { trainerId, userId: caller.id };
       } else {
         if (trainerId !== caller.id) throw new AppError('FORBIDDEN', CHAT_MSG.notYourConversation);
         if (query.userId !== undefined && !isId(query.userId)) throw new AppError('NOT_FOUND', CHAT_MSG.recipientNotFound);
         scope = { trainerId, userId: query.userId };
       }
       const cursor = query.before ?? query.after;
+      const isWholeInbox = !(scope.trainerId && scope.userId);
+      if (isWholeInbox && cursor === undefined) {
+        const rows = await repo.findInboxPages(db, {
+          role: caller.role,
+          accountId: caller.id,
+          pageSize: CHAT_LIMITS.pageSize,
+          maxMessages: CHAT_LIMITS.inboxMessagesMax,
+        });
+        const page = rows.filter((r) => r.n <= CHAT_LIMITS.pageSize);
+        // older messages of a listed conversation, or conversations past the cap
+        const hasMore = page.length < rows.length || (rows[0] !== undefined && rows[0].listed < rows[0].conversations);
+        return { allMessages: page.map(toChatMessage), hasMore };
+      }
       let seq: number | undefined;
       if (cursor !== undefined) {
         seq = isId(cursor) ? await repo.findSeqInScope(db, cursor, scope) : undefined;

@@ -261,7 +261,7 @@ export function createPaymentsService({
       const row = await bookings.bookingOf(caller, bookingId);
       const view = bookings.toBooking(row);
       if (view.status === 'pending') {
-        if (!(await bookings.releaseHold(row.id))) throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
+        if (!(await bookings.releaseHold(row))) throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
         return { message: BOOKING_MSG.cancelled, booking: bookings.toBooking((await bookings.findBooking(row.id))!) };
       }
       if (view.status !== 'confirmed') throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
