@@ -33,7 +33,7 @@ type Deps = {
   bookings: Pick<BookingsService, 'now'>;
   /** A review changes the trainer's reviews, rating and place in the list: cached answers go. */
   catalogue?: CatalogueChanges;
-  /** Reviews reads under way at once (1 on PGlite; lib/batch-loader.ts). */
+  /** Reviews reads under way at once (1 on PGlite; platform/batch-loader.ts). */
   concurrentReads?: number;
 };
 
