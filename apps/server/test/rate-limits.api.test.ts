@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SERVER_MSG } from '@spotter/shared';
 import { buildApp } from '../src/app';
 import { ConfigError, loadConfig } from '../src/config';
-import { WRITE_LIMITS } from '../src/platform/rate-limits';
+import { rateLimits, WRITE_LIMITS } from '../src/platform/rate-limits';
+import { errorHandling } from '../src/plugins/errors';
 import { createAccount, uniqueEmail, useTestApp } from './helper';
 
 /**
@@ -248,5 +249,19 @@ describe('configuration', () => {
       expect(err).toBeInstanceOf(ConfigError);
       expect((err as ConfigError).problems).toEqual(['REDIS_URL: must start with redis:// or rediss://']);
     }
+  });
+
+  it('the rate limits refuse to start without the errors plugin that answers their 429s, and start after it', async () => {
+    const bare = Fastify({ logger: false });
+    await expect(bare.register(rateLimits, { max: 10, redisPrefix: uniquePrefix() })).rejects.toThrow(/spotter-errors/);
+    await bare.close();
+
+    const ordered = Fastify({ logger: false });
+    await ordered.register(errorHandling);
+    await ordered.register(rateLimits, { max: 1, redisPrefix: uniquePrefix() });
+    ordered.post('/limited', { preHandler: ordered.rateLimits.perIp }, async () => ({ ok: true }));
+    expect((await ordered.inject({ method: 'POST', url: '/limited' })).statusCode).toBe(200);
+    expectLimited(await ordered.inject({ method: 'POST', url: '/limited' }));
+    await ordered.close();
   });
 });
