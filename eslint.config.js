@@ -41,6 +41,9 @@ const CACHE_AND_NOTIFY_CALLERS = [
   'plugins/web.ts',
 ].map((f) => `apps/server/src/${f}`);
 
+/** Removed when invalidation comes from the database: the statement that sends a chat message's NOTIFY itself. */
+const NOTIFY_IN_SQL = ['apps/server/src/modules/chats/chats.repo.ts'];
+
 export default tseslint.config(
   {
     ignores: [
@@ -238,5 +241,20 @@ export default tseslint.config(
       ...CACHE_AND_NOTIFY_CALLERS,
     ],
     rules: { 'import-x/no-restricted-paths': 'off' },
+  },
+  {
+    // LISTEN and NOTIFY, and every channel's name, are the platform's events: no module's or plugin's
+    // statement sends or listens (a trigger or the platform does)
+    files: ['apps/server/src/modules/**/*.ts', 'apps/server/src/plugins/**/*.ts'],
+    ignores: NOTIFY_IN_SQL,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['TemplateElement[value.raw=', 'Literal[value='].map((node) => ({
+          selector: `${node}/\\bpg_notify\\s*\\(|^\\s*(listen|unlisten|notify)\\s+\\S/i]`,
+          message: 'NOTIFY and LISTEN belong to the platform: a module’s change reaches others through a trigger or an event',
+        })),
+      ],
+    },
   },
 );
