@@ -41,7 +41,7 @@ const CACHE_AND_NOTIFY_CALLERS = [
   'plugins/web.ts',
 ].map((f) => `apps/server/src/${f}`);
 
-/** Removed when invalidation comes from the database: the statement that sends a chat message's NOTIFY itself. */
+/** The statement that sends a chat message's NOTIFY itself (docs/decisions/013-chat-delivery.md), until the platform's events carry it. */
 const NOTIFY_IN_SQL = ['apps/server/src/modules/chats/chats.repo.ts'];
 
 export default tseslint.config(
