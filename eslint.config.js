@@ -6,11 +6,43 @@ import importX from 'eslint-plugin-import-x';
 import checkFile from 'eslint-plugin-check-file';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import tseslint from 'typescript-eslint';
+import { noCycle } from './scripts/lib/eslint-no-cycle.mjs';
 
 // Every web feature may import only itself among the features (ARCHITECTURE.md "Imports flow one way").
 const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
+
+/** The cache and NOTIFY machinery, where it is now (lib/) and where it goes (platform/). */
+const CACHE_AND_NOTIFY = ['read-cache', 'notify', 'personal-cache', 'settled-writes', 'events'].flatMap((name) => [
+  `./apps/server/src/platform/${name}*`,
+  `./apps/server/src/platform/${name}*/**`,
+  `./apps/server/src/lib/${name}*`,
+  `./apps/server/src/plugins/${name}*`,
+]);
+
+/** The modules and plugins that call the cache or NOTIFY today. */
+const CACHE_AND_NOTIFY_CALLERS = [
+  'modules/accounts/accounts.repo.ts',
+  'modules/accounts/token-states.ts',
+  'modules/availability/availability.routes.ts',
+  'modules/bookings/bookings.module.ts',
+  'modules/bookings/bookings.routes.ts',
+  'modules/bookings/bookings.service.ts',
+  'modules/chats/chats.module.ts',
+  'modules/chats/chats.routes.ts',
+  'modules/chats/chats.service.ts',
+  'modules/payments/payments.service.ts',
+  'modules/reviews/reviews.routes.ts',
+  'modules/reviews/reviews.service.ts',
+  'modules/settings/settings.service.ts',
+  'modules/trainers/trainers.routes.ts',
+  'plugins/page-renderer.ts',
+  'plugins/web.ts',
+].map((f) => `apps/server/src/${f}`);
+
+/** The statement that sends a chat message's NOTIFY itself (docs/decisions/013-chat-delivery.md), until the platform's events carry it. */
+const NOTIFY_IN_SQL = ['apps/server/src/modules/chats/chats.repo.ts'];
 
 export default tseslint.config(
   {
@@ -30,7 +62,7 @@ export default tseslint.config(
   importX.flatConfigs.typescript,
   {
     languageOptions: { globals: { ...globals.node } },
-    plugins: { 'check-file': checkFile },
+    plugins: { 'check-file': checkFile, spotter: { rules: { 'no-cycle': noCycle } } },
     settings: {
       'import-x/resolver-next': [
         createTypeScriptImportResolver({
@@ -41,7 +73,8 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // import-x/no-cycle skips type-only imports; this one counts them (docs/decisions/038-platform-plugins.md)
+      'spotter/no-cycle': 'error',
       // the TypeScript compiler checks what these would
       'import-x/no-unresolved': 'off',
       'import-x/named': 'off',
@@ -92,9 +125,9 @@ export default tseslint.config(
     },
   },
   {
-    // only repos query tables (lib/jobs.ts is the job queue's own repo; db/ is the schema's home)
+    // only repos query tables (platform/jobs.ts is the job queue's own repo; db/ is the schema's home)
     files: ['apps/server/src/**/*.ts'],
-    ignores: ['apps/server/src/**/*.repo.ts', 'apps/server/src/db/**', 'apps/server/src/lib/jobs.ts'],
+    ignores: ['apps/server/src/**/*.repo.ts', 'apps/server/src/db/**', 'apps/server/src/platform/jobs.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -164,6 +197,63 @@ export default tseslint.config(
             { group: ['**/modules/**', '**/plugins/**'], message: 'the db layer imports nothing from modules or plugins' },
           ],
         },
+      ],
+    },
+  },
+  {
+    // the server's layers (docs/decisions/038-platform-plugins.md): lib → nothing of the app;
+    // platform → lib and db, never a module; modules and plugins → never the cache or NOTIFY machinery
+    files: ['apps/server/src/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './apps/server/src/platform',
+              from: './apps/server/src/modules',
+              message: 'platform/ serves every module and imports none: a module registers with it (a job kind, a route option)',
+            },
+            {
+              target: './apps/server/src/lib',
+              from: './apps/server/src',
+              except: ['./lib'],
+              message: 'lib/ holds small pure helpers: it imports nothing of the app (no modules, plugins, platform or db)',
+            },
+            {
+              target: ['./apps/server/src/modules/**', './apps/server/src/plugins/**'],
+              from: CACHE_AND_NOTIFY,
+              message: 'invalidation comes from the database: modules and plugins neither call the cache nor NOTIFY',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // removed when invalidation comes from the database: today's callers of the cache and NOTIFY, and
+    // the machinery that moves to platform/ with that change
+    files: [
+      'apps/server/src/lib/notify-bus.ts',
+      'apps/server/src/lib/read-cache.ts',
+      'apps/server/src/plugins/personal-cache.ts',
+      'apps/server/src/plugins/settled-writes.ts',
+      ...CACHE_AND_NOTIFY_CALLERS,
+    ],
+    rules: { 'import-x/no-restricted-paths': 'off' },
+  },
+  {
+    // LISTEN and NOTIFY, and every channel's name, are the platform's events: no module's or plugin's
+    // statement sends or listens (a trigger or the platform does)
+    files: ['apps/server/src/modules/**/*.ts', 'apps/server/src/plugins/**/*.ts'],
+    ignores: NOTIFY_IN_SQL,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['TemplateElement[value.raw=', 'Literal[value='].map((node) => ({
+          selector: `${node}/\\bpg_notify\\s*\\(|^\\s*(listen|unlisten|notify)\\s+\\S/i]`,
+          message: 'NOTIFY and LISTEN belong to the platform: a module’s change reaches others through a trigger or an event',
+        })),
       ],
     },
   },

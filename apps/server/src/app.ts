@@ -8,18 +8,17 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { z } from 'zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
-import { registerRateLimits } from './lib/rate-limiter';
-import { createJobRunner } from './lib/jobs';
-import { loggerOptions, requestIdOptions } from './lib/logger';
+import { rateLimits } from './platform/rate-limits';
+import { durableJobs } from './platform/jobs';
+import { logging, loggerOptions, requestIdOptions } from './platform/logging';
 import { CATALOGUE_CHANNEL, createReadCache } from './lib/read-cache';
 import { createTokenService } from './lib/tokens';
 import { createAuth } from './plugins/auth';
 import { registerPersonalCache } from './plugins/personal-cache';
 import { registerSettledWrites } from './plugins/settled-writes';
-import { clientErrorHandler, frameworkErrors, registerApiNotFound, registerErrorHandling } from './plugins/errors';
+import { clientErrorHandler, errorHandling, frameworkErrors, registerApiNotFound } from './plugins/errors';
 import { registerAbsoluteUrls } from './plugins/absolute-urls';
 import { registerMetrics } from './plugins/metrics';
-import { registerRequestId } from './plugins/request-id';
 import { registerNulGuard } from './plugins/nul-guard';
 import { registerWeb } from './plugins/web';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
@@ -83,10 +82,10 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  await app.register(errorHandling);
   registerNulGuard(app);
   const metrics = registerMetrics(app, { env: config.env, token: config.metricsToken, database });
-  registerRequestId(app);
+  await app.register(logging);
   registerAbsoluteUrls(app, config.publicUrl);
   // how long the server spent on an API answer, for benchmarks and browser dev tools; off in
   // production unless SERVER_TIMING=true, since timings help whoever probes the server
@@ -167,16 +166,11 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   const auth = createAuth(database.db, tokens, tokenStates);
   const mail = mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   // durable jobs (booking holds, reminders, booking mails): polled while the app runs, stopped before the database closes
-  const jobs = createJobRunner({ db: database.db, log: app.log });
-  app.decorate('jobs', jobs);
-  app.addHook('onReady', async () => jobs.start());
-  app.addHook('onClose', async () => jobs.stop());
+  await app.register(durableJobs, { db: database.db });
+  const jobs = app.jobs;
   // per IP, e-mail and account, in Redis when REDIS_URL is set (docs/decisions/003-rate-limits.md)
-  const limits = await registerRateLimits(app, {
-    max: config.rateLimitMax,
-    redisUrl: config.redis.url,
-    redisPrefix: config.redis.prefix,
-  });
+  await app.register(rateLimits, { max: config.rateLimitMax, redisUrl: config.redis.url, redisPrefix: config.redis.prefix });
+  const limits = app.rateLimits;
 
   // a new account's sign-up weight is the first point of its weight chart (the settings module's)
   const accounts = createAccountsService({

@@ -128,7 +128,7 @@ describe('GET /api/trainers/:id/slots', () => {
   });
 
   it('many trainers asked for at the same time each get their own slots, less their own holds', async () => {
-    // requests that miss the cache together are read in shared statements (lib/batch-loader.ts)
+    // requests that miss the cache together are read in shared statements (platform/batch-loader.ts)
     const zones = ['UTC', 'Asia/Tokyo', 'Asia/Kolkata', 'Africa/Nairobi']; // no clock changes
     const plans = Array.from({ length: 14 }, (_, i) => ({
       timeZone: zones[i % zones.length],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/lib/app-error';
-import { createBatchLoader } from '../src/lib/batch-loader';
+import { createBatchLoader } from '../src/platform/batch-loader';
 
 /** A `loadMany` that records each read's keys and answers when `release` is called. */
 function gatedReads() {

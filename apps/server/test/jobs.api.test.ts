@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { bookings, jobs } from '../src/db/schema';
-import { createJobRunner } from '../src/lib/jobs';
+import { createJobRunner, defineJob } from '../src/platform/jobs';
 import { hasCompletedSession } from '../src/modules/bookings/bookings.service';
 import { buildTestApp, createAccount, createFreshPgDatabase } from './helper';
 import {
@@ -118,15 +119,17 @@ describe('reminders and completion', () => {
 describe('failures and concurrency', () => {
   it('a failing job is retried with back-off, and parked after five attempts', async () => {
     let calls = 0;
-    t.app.jobs.register('test.flaky', async () => {
+    const flakyJob = defineJob('test.flaky', z.object({}));
+    const brokenJob = defineJob('test.broken', z.object({}));
+    t.app.jobs.register(flakyJob, async () => {
       if (++calls < 3) throw new Error(`flaky ${calls}`);
     });
-    t.app.jobs.register('test.broken', async () => {
+    t.app.jobs.register(brokenJob, async () => {
       throw new Error('always broken');
     });
     const base = Date.now() + 400 * 24 * HOUR; // after every booking job of this file
-    const flaky = await t.app.jobs.enqueue(db, { kind: 'test.flaky', runAt: new Date(base), payload: {} });
-    const broken = await t.app.jobs.enqueue(db, { kind: 'test.broken', runAt: new Date(base), payload: {} });
+    const flaky = await t.app.jobs.enqueue(db, { kind: flakyJob, runAt: new Date(base), payload: {} });
+    const broken = await t.app.jobs.enqueue(db, { kind: brokenJob, runAt: new Date(base), payload: {} });
     const row = async (id: number) => (await db.select().from(jobs).where(eq(jobs.id, id)))[0];
 
     await t.app.jobs.runDue({ now: new Date(base) });
@@ -144,18 +147,41 @@ describe('failures and concurrency', () => {
     expect((await row(broken)).failedAt).not.toBeNull();
   });
 
+  it('a handler gets its payload parsed by its kind’s schema; a stored payload that does not match is parked at once', async () => {
+    const seen: Array<{ bookingId: string; count: number }> = [];
+    const typed = defineJob('test.typed', z.object({ bookingId: z.string(), count: z.number().int() }));
+    t.app.jobs.register(typed, async (payload) => {
+      seen.push(payload);
+    });
+    const at = new Date(Date.now() + 600 * 24 * HOUR);
+    const good = await t.app.jobs.enqueue(db, { kind: typed, runAt: at, payload: { bookingId: 'b-1', count: 2 } });
+    // written by an older build, or by hand: the count is a string
+    const [bad] = await db
+      .insert(jobs)
+      .values({ kind: typed.name, runAt: at, payload: { bookingId: 'b-2', count: 'two' } })
+      .returning({ id: jobs.id });
+    await t.app.jobs.runDue({ now: at });
+
+    expect(seen).toEqual([{ bookingId: 'b-1', count: 2 }]);
+    expect((await db.select().from(jobs).where(eq(jobs.id, good)))[0]).toBeUndefined();
+    const parked = (await db.select().from(jobs).where(eq(jobs.id, bad.id)))[0];
+    expect(parked).toMatchObject({ attempts: 1, kind: 'test.typed' });
+    expect(parked.failedAt).not.toBeNull();
+    expect(parked.lastError).toMatch(/does not match its schema/);
+  });
+
   it('two runners racing over the same jobs run each job exactly once', async () => {
     const runs = new Map<number, number>();
-    const count = async (payload: Record<string, unknown>) => {
-      const n = Number(payload.n);
+    const countJob = defineJob('test.count', z.object({ n: z.number() }));
+    const count = async ({ n }: { n: number }) => {
       await new Promise((r) => setImmediate(r));
       runs.set(n, (runs.get(n) ?? 0) + 1);
     };
     const second = createJobRunner({ db, log: t.app.log });
-    t.app.jobs.register('test.count', count);
-    second.register('test.count', count);
+    t.app.jobs.register(countJob, count);
+    second.register(countJob, count);
     const at = new Date(Date.now() + 800 * 24 * HOUR);
-    for (let n = 0; n < 30; n++) await t.app.jobs.enqueue(db, { kind: 'test.count', runAt: at, payload: { n } });
+    for (let n = 0; n < 30; n++) await t.app.jobs.enqueue(db, { kind: countJob, runAt: at, payload: { n } });
     const [a, b, c] = await Promise.all([t.app.jobs.runDue({ now: at }), second.runDue({ now: at }), second.runDue({ now: at })]);
     expect(a + b + c).toBe(30);
     expect([...runs.values()].every((v) => v === 1)).toBe(true);

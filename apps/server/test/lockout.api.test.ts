@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loginLockedMessage, SERVER_MSG } from '@spotter/shared';
-import { LOGIN_LIMITS } from '../src/lib/login-throttle';
+import { LOGIN_LIMITS } from '../src/platform/login-throttle';
 import { createAccount, useTestApp } from './helper';
 
 // the production default limits (the per-IP limit of every account route: 10 a minute)
@@ -50,5 +50,25 @@ describe('login lockout counts failures per e-mail and IP', () => {
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 401)).toHaveLength(5);
     expect(codes.filter((c) => c === 429)).toHaveLength(4);
+  });
+
+  it('an IPv6 client counts as its /64: failures from five of its addresses lock every address of it, not the next /64', async () => {
+    const owner = await createAccount(t, 'user');
+    for (let i = 1; i <= LOGIN_LIMITS.perEmailAndIp; i++) {
+      expect((await login(owner.email, 'Wrong123', `2001:db8:9:1::${i}`)).statusCode).toBe(401);
+    }
+    const sameNetwork = await login(owner.email, owner.password, '2001:db8:9:1:aaaa:bbbb:cccc:dddd');
+    expect(sameNetwork.statusCode).toBe(429);
+    expect(sameNetwork.json().code).toBe('RATE_LIMITED');
+    expect((await login(owner.email, owner.password, '2001:db8:9:2::1')).statusCode).toBe(200);
+  });
+
+  it('IPv4 clients, also written IPv4-mapped, count per address: a neighbour is not locked with them', async () => {
+    const owner = await createAccount(t, 'user');
+    await failFrom('::ffff:203.0.113.20', owner.email, LOGIN_LIMITS.perEmailAndIp);
+    // the same client written plainly is locked; the next address is another client
+    expect((await login(owner.email, owner.password, '203.0.113.20')).statusCode).toBe(429);
+    expect((await login(owner.email, owner.password, '::ffff:203.0.113.21')).statusCode).toBe(200);
+    expect((await login(owner.email, owner.password, '203.0.113.22')).statusCode).toBe(200);
   });
 });

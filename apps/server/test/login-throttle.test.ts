@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LockedOut } from '../src/lib/failure-limiter';
-import { createLoginThrottle } from '../src/lib/login-throttle';
+import { LockedOut } from '../src/platform/failure-limiter';
+import { createLoginThrottle } from '../src/platform/login-throttle';
 
 const fail = (throttle: ReturnType<typeof createLoginThrottle>, account: string, ip: string) => throttle.begin(account, ip);
 
@@ -26,6 +26,27 @@ describe('login throttle: the per-e-mail ceiling across IPs', () => {
 
     now += 15 * 60_000;
     expect(() => throttle.begin(account, '198.51.100.2').succeeded()).not.toThrow();
+  });
+
+  it('addresses of one IPv6 /64 are one client: a hundred of them cannot reach the ceiling and lock the owner’s new device', () => {
+    let now = 0;
+    const throttle = createLoginThrottle({ now: () => now });
+    const account = 'user|owner@example.com';
+    let refused = 0;
+    for (let i = 1; i <= 100; i++) {
+      try {
+        throttle.begin(account, `2001:db8:66:1::${i.toString(16)}`);
+      } catch (err) {
+        expect(err).toBeInstanceOf(LockedOut);
+        refused++;
+      }
+    }
+    // five failures counted for that /64; the other 95 were refused before they could count
+    expect(refused).toBe(95);
+    expect(() => throttle.begin(account, '2001:db8:66:2::1').succeeded()).not.toThrow();
+    expect(() => throttle.begin(account, '198.51.100.66').succeeded()).not.toThrow();
+    now += 15 * 60_000;
+    expect(() => throttle.begin(account, '2001:db8:66:1::1').succeeded()).not.toThrow();
   });
 
   it('the strict limit applies to known IPs too, and ends with its window', () => {

@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 import { accounts } from '../src/db/schema';
-import { redactUrl, serializeError } from '../src/lib/logger';
+import { redactUrl, serializeError } from '../src/platform/logging';
 import { validSignUp } from './helper';
 
 type LogEntry = { level: number; reqId?: string; err?: { code?: string }; req?: { url?: string } };

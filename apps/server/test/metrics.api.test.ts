@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client';
-import { requestIdOptions } from '../src/lib/logger';
+import { logging, requestIdOptions } from '../src/platform/logging';
 import { registerApiNotFound, registerErrorHandling } from '../src/plugins/errors';
 import { registerMetrics } from '../src/plugins/metrics';
-import { registerRequestId } from '../src/plugins/request-id';
 import { buildTestApp, useTestApp } from './helper';
 import { ChatSocket } from './ws-client';
 import { until } from './support/until';
@@ -110,7 +109,7 @@ async function smallApp(options: Parameters<typeof registerMetrics>[1], logLines
     logger: logLines ? { level: 'info', stream: { write: (l: string) => void logLines.push(l) } } : false,
   });
   registerErrorHandling(app);
-  registerRequestId(app);
+  await app.register(logging);
   registerMetrics(app, options);
   app.get('/api/echo', async () => ({ ok: true }));
   await registerApiNotFound(app);

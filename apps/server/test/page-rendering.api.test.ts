@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAccount, insertTrainer, useTestApp } from './helper';
 
 /**
- * How the server serves a page the web app's renderer made (lib/page-renderer.ts, plugins/web.ts,
+ * How the server serves a page the web app's renderer made (plugins/page-renderer.ts, plugins/web.ts,
  * docs/decisions/031): composed into index.html, kept until a write changes what it shows, cached
  * by browsers only with revalidation, never made with anyone's rights or for someone logged in, and
  * never holding a visitor up for long. The renderer here is a stand-in with the built one's contract

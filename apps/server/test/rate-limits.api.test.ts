@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SERVER_MSG } from '@spotter/shared';
 import { buildApp } from '../src/app';
 import { ConfigError, loadConfig } from '../src/config';
-import { WRITE_LIMITS } from '../src/lib/rate-limiter';
+import { rateLimits, WRITE_LIMITS } from '../src/platform/rate-limits';
+import { errorHandling } from '../src/plugins/errors';
 import { createAccount, uniqueEmail, useTestApp } from './helper';
 
 /**
@@ -120,6 +121,25 @@ describe('without Redis (each process counts on its own)', () => {
     expectLimited(await subscribe(app));
   });
 
+  it('counts an IPv6 client as its /64, and an IPv4 client (also written IPv4-mapped) as its own address', async () => {
+    const app = await appWith();
+    const from = (remoteAddress: string) =>
+      app.inject({ method: 'POST', url: '/api/newsletter', payload: { email: uniqueEmail('news') }, remoteAddress });
+    // ten addresses of one /64 share its ten a minute; the eleventh address is refused
+    for (let i = 1; i <= 10; i++) expect((await from(`2001:db8:28:64::${i.toString(16)}`)).statusCode).toBe(200);
+    expectLimited(await from('2001:db8:28:64:ffff:ffff:ffff:fffe'));
+    // the next /64 is another client
+    expect((await from('2001:db8:28:65::1')).statusCode).toBe(200);
+
+    // IPv4: one address is one client, whether written plainly or IPv4-mapped, and its neighbour is another
+    for (let i = 0; i < 5; i++) expect((await from('198.51.100.28')).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await from('::ffff:198.51.100.28')).statusCode).toBe(200);
+    expectLimited(await from('198.51.100.28'));
+    expectLimited(await from('::ffff:c633:641c')); // 198.51.100.28 in hex
+    expect((await from('::ffff:198.51.100.29')).statusCode).toBe(200);
+    expect((await from('198.51.100.30')).statusCode).toBe(200);
+  });
+
   it(`limits other writes per account: ${WRITE_LIMITS.perAccount} a minute per route, and another account is not held back`, async () => {
     const app = await appWith();
     const [u, other] = [await createAccount(t, 'user'), await createAccount(t, 'user')];
@@ -229,5 +249,19 @@ describe('configuration', () => {
       expect(err).toBeInstanceOf(ConfigError);
       expect((err as ConfigError).problems).toEqual(['REDIS_URL: must start with redis:// or rediss://']);
     }
+  });
+
+  it('the rate limits refuse to start without the errors plugin that answers their 429s, and start after it', async () => {
+    const bare = Fastify({ logger: false });
+    await expect(bare.register(rateLimits, { max: 10, redisPrefix: uniquePrefix() })).rejects.toThrow(/spotter-errors/);
+    await bare.close();
+
+    const ordered = Fastify({ logger: false });
+    await ordered.register(errorHandling);
+    await ordered.register(rateLimits, { max: 1, redisPrefix: uniquePrefix() });
+    ordered.post('/limited', { preHandler: ordered.rateLimits.perIp }, async () => ({ ok: true }));
+    expect((await ordered.inject({ method: 'POST', url: '/limited' })).statusCode).toBe(200);
+    expectLimited(await ordered.inject({ method: 'POST', url: '/limited' }));
+    await ordered.close();
   });
 });

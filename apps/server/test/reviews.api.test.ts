@@ -184,7 +184,7 @@ describe('GET /api/trainer/reviews/:id', () => {
   });
 
   it('many trainers read at the same time each get their own profile and reviews, newest first', async () => {
-    // requests that miss the read cache together are read in shared statements (lib/batch-loader.ts)
+    // requests that miss the read cache together are read in shared statements (platform/batch-loader.ts)
     const trainers = await Promise.all(Array.from({ length: 25 }, (_, i) => insertTrainer(t, { firstName: `Batch${i}` })));
     for (const [i, tr] of trainers.entries()) {
       await postReview({ trainerId: tr.id, rating: 1 + (i % 5), comment: `Laila on Batch${i}` }, user.token);

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, ResponseSerializationError } from 'fastify-type-provider-zod';
 import { DEFAULT_CODE_OF_STATUS, ERROR_STATUS, SERVER_MSG, type ErrorCode, type TErrorResponse } from '@spotter/shared';
 import { isDatabaseUnavailable } from '../db/client';
@@ -46,7 +47,7 @@ export function registerErrorHandling(app: FastifyInstance) {
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {
-      // refused before the database was asked (lib/batch-loader.ts): the same advice as an outage
+      // refused before the database was asked (platform/batch-loader.ts): the same advice as an outage
       if (err.code === 'DATABASE_UNAVAILABLE') reply.header('Retry-After', String(DATABASE_RETRY_AFTER_S));
       return send(reply, err.code, err.message, err.errors);
     }
@@ -80,6 +81,9 @@ export function registerErrorHandling(app: FastifyInstance) {
     return send(reply, 'INTERNAL', SERVER_MSG.internal);
   });
 }
+
+/** The one error shape for every error a route or hook throws (`registerErrorHandling`), as a plugin others depend on. */
+export const errorHandling = fp(async (app) => registerErrorHandling(app), { name: 'spotter-errors', fastify: '5.x' });
 
 /**
  * Fastify's `frameworkErrors`: errors found while routing, before any route or hook runs (a path

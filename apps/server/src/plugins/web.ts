@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { createPageRenderer, pageOf, type Page } from '../lib/page-renderer';
+import { createPageRenderer, pageOf, type Page } from './page-renderer';
 import { acceptedCoding, compressBody, compressorsAt, etagMatches } from '../lib/read-cache';
 
 /**

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Database } from '../../src/db/client';
-import { createJobRunner } from '../../src/lib/jobs';
+import { createJobRunner } from '../../src/platform/jobs';
 import { createTokenService } from '../../src/lib/tokens';
 import { createAuth } from '../../src/plugins/auth';
 import { registerPersonalCache } from '../../src/plugins/personal-cache';

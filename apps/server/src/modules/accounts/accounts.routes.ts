@@ -16,9 +16,9 @@ import {
   SERVER_MSG,
   type Role,
 } from '@spotter/shared';
-import { addRetryAfter } from '../../lib/failure-limiter';
-import { createLoginThrottle } from '../../lib/login-throttle';
-import type { RateLimits } from '../../lib/rate-limiter';
+import { addRetryAfter } from '../../platform/failure-limiter';
+import { createLoginThrottle } from '../../platform/login-throttle';
+import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
 import { callerOf } from '../../plugins/auth';
 import type { AccountsService } from './accounts.service';

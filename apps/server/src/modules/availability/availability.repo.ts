@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, availability, bookings, LISTED_TRAINER } from '../../db/schema';
-import { createBatchLoader } from '../../lib/batch-loader';
+import { createBatchLoader } from '../../platform/batch-loader';
 import { idArray } from '../trainers/trainers.repo';
 import type { Weekly } from './slots';
 
@@ -79,7 +79,7 @@ type SlotState = {
 
 /**
  * Reads a listed trainer's slot state by a lower-case id the route validated, together with those
- * of the trainers asked for at the same time (lib/batch-loader.ts, docs/decisions/026-batched-reads.md):
+ * of the trainers asked for at the same time (platform/batch-loader.ts, docs/decisions/026-batched-reads.md):
  * every profile visit that misses the cache asks for it. undefined when no listed trainer has the id.
  */
 export function slotStateReader(db: Db, now: () => Date, days: number, concurrency = 1) {

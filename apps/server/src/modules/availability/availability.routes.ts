@@ -9,7 +9,7 @@ import {
   ZIdParam,
   ZSlotsResponse,
 } from '@spotter/shared';
-import type { RateLimits } from '../../lib/rate-limiter';
+import type { RateLimits } from '../../platform/rate-limits';
 import { privateTo, uncached, type CachedReads } from '../../lib/read-cache';
 import { callerOf, type Auth } from '../../plugins/auth';
 import type { AvailabilityService } from './availability.service';

@@ -21,7 +21,7 @@ function normaliseWeekly(weekly: Weekly): Weekly {
     .map(([weekday, hours]) => ({ weekday, hours: [...hours].sort((a, b) => a - b) }));
 }
 
-/** `concurrentReads`: slot reads under way at once (1 on PGlite; lib/batch-loader.ts). */
+/** `concurrentReads`: slot reads under way at once (1 on PGlite; platform/batch-loader.ts). */
 type Deps = { db: Db; now?: () => Date; concurrentReads?: number };
 
 export function createAvailabilityService({ db, now = () => new Date(), concurrentReads }: Deps) {

@@ -1,8 +1,8 @@
-import { buildIcs } from '../../lib/ics';
+import { buildIcs } from './ics';
 import { fromCents } from '../../lib/money';
 import type { Mail } from '../mail/mail.service';
 
-export type BookingMailKind = 'confirmed' | 'reminder' | 'cancelled';
+type BookingMailKind = 'confirmed' | 'reminder' | 'cancelled';
 
 type BookingMailInput = {
   kind: BookingMailKind;

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import type { JobRunner } from '../../lib/jobs';
+import type { JobRunner } from '../../platform/jobs';
 import type { CachedReads, CatalogueChanges } from '../../lib/read-cache';
-import type { RateLimits } from '../../lib/rate-limiter';
+import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
 import { availabilityRoutes } from '../availability/availability.routes';
 import { createAvailabilityService } from '../availability/availability.service';
@@ -31,7 +31,7 @@ type BookingsModuleDeps = {
   limits?: Pick<RateLimits, 'writes'>;
   /** People's own reads and free slots, kept until a write concerns them (docs/decisions/024-personal-read-cache.md). */
   personal?: CachedReads;
-  /** Slot reads under way at once (lib/batch-loader.ts); 1 by default, as PGlite runs one statement at a time. */
+  /** Slot reads under way at once (platform/batch-loader.ts); 1 by default, as PGlite runs one statement at a time. */
   concurrentReads?: number;
 };
 

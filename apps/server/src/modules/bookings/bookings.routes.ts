@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZBookingResponse, ZBookingsResponse, ZCreateBookingRequest, ZErrorResponse } from '@spotter/shared';
-import type { RateLimits } from '../../lib/rate-limiter';
+import type { RateLimits } from '../../platform/rate-limits';
 import { privateTo, uncached, type CachedReads } from '../../lib/read-cache';
 import { callerOf, type Auth } from '../../plugins/auth';
 import { HoldCooldown, nextChangeOf, type BookingsService } from './bookings.service';

@@ -11,24 +11,21 @@ import {
 } from '@spotter/shared';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import type { JobRunner } from '../../lib/jobs';
+import type { JobRunner } from '../../platform/jobs';
 import { fromCents } from '../../lib/money';
 import { noCatalogueChanges, type CatalogueChanges } from '../../lib/read-cache';
 import type { Caller } from '../../plugins/auth';
 import type { AvailabilityService } from '../availability/availability.service';
 import type { Mailer } from '../mail/mail.service';
 import { FORMER_MEMBER } from '../reviews/reviews.service';
-import { bookingMail, type BookingMailKind } from './booking-mails';
+import { BOOKING_JOBS, type MailJob } from './booking-jobs';
+import { bookingMail } from './booking-mails';
 import * as repo from './bookings.repo';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-const JOB = {
-  expireHold: 'booking.expire-hold',
-  complete: 'booking.complete',
-  mail: 'booking.mail',
-} as const;
+const JOB = BOOKING_JOBS;
 
 const HOLD_COOLDOWN_MS = BOOKING_RULES.holdCooldownMinutes * MINUTE;
 
@@ -44,8 +41,6 @@ export class HoldCooldown extends AppError {
 
 /** How long a job enqueued for this process to run at once is kept from the pollers. */
 const RUN_NOW_CLAIM_MS = 2 * MINUTE;
-
-type MailJob = { bookingId: string; kind: BookingMailKind; to: 'user' | 'trainer'; refunded?: boolean };
 
 /** What a booking looks like to the caller, with the status as of `now`. */
 function toBooking(row: repo.BookingRow, now: Date): TBooking {
@@ -150,12 +145,12 @@ export function createBookingsService({
     );
   }
 
-  jobs.register(JOB.mail, async (payload, { now: at }) => sendBookingMail(payload as MailJob, at));
-  jobs.register(JOB.expireHold, async (payload, { now: at }) => {
-    await repo.changeStatus(db, String(payload.bookingId), 'pending', 'expired', at, { requireLapsedHold: true });
+  jobs.register(JOB.mail, async (payload, { now: at }) => sendBookingMail(payload, at));
+  jobs.register(JOB.expireHold, async ({ bookingId }, { now: at }) => {
+    await repo.changeStatus(db, bookingId, 'pending', 'expired', at, { requireLapsedHold: true });
   });
-  jobs.register(JOB.complete, async (payload, { now: at }) => {
-    const row = await repo.findBooking(db, String(payload.bookingId));
+  jobs.register(JOB.complete, async ({ bookingId }, { now: at }) => {
+    const row = await repo.findBooking(db, bookingId);
     if (!row || row.status !== 'confirmed' || row.endsAt > at) return;
     // the user's review of the trainer now shows a verified session
     const completed = await db.transaction(async (tx) => {

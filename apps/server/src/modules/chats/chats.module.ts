@@ -6,7 +6,7 @@ import { CHAT_LIMITS, CHAT_MSG } from '@spotter/shared';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { createNotifyBus } from '../../lib/notify-bus';
-import type { RateLimits } from '../../lib/rate-limiter';
+import type { RateLimits } from '../../platform/rate-limits';
 import type { TokenService } from '../../lib/tokens';
 import type { Auth } from '../../plugins/auth';
 import type { Mailer } from '../mail/mail.service';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZErrorResponse, ZFavoritesResponse, ZMergeFavoritesRequest, ZTrainerIdParams } from '@spotter/shared';
-import type { RateLimits } from '../../lib/rate-limiter';
+import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
 import type { FavouritesService } from './favourites.service';
 

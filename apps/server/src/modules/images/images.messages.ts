@@ -1,4 +1,4 @@
-import { METADATA_MAX_BLOCKS, METADATA_MAX_BYTES, ICC_MAX_BYTES } from '../../lib/image-guard';
+import { METADATA_MAX_BLOCKS, METADATA_MAX_BYTES, ICC_MAX_BYTES } from './image-guard';
 
 /** Per-account and per-process limits on photo uploads; the messages below state them. */
 export const IMAGE_LIMITS = {

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IMAGE_MAX_BYTES, SERVER_MSG, SETTINGS_MSG, ZErrorResponse, ZImageResponse } from '@spotter/shared';
 import { AppError } from '../../lib/app-error';
-import type { RateLimits } from '../../lib/rate-limiter';
+import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
 import { IMAGE_LIMITS, IMAGES_MSG } from './images.messages';
 import { RetryLaterError, type ImagesService } from './images.service';

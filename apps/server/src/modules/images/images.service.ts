@@ -3,7 +3,7 @@ import type { Metadata } from 'sharp';
 import { IMAGE_MAX_EDGE, SETTINGS_MSG } from '@spotter/shared';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import { guardImage, ImageGuardError, type ImageFormat } from '../../lib/image-guard';
+import { guardImage, ImageGuardError, type ImageFormat } from './image-guard';
 import { createWorkQueue, QueueFullError } from '../../lib/work-queue';
 import { IMAGE_LIMITS, IMAGES_MSG } from './images.messages';
 import * as repo from './images.repo';

@@ -15,7 +15,7 @@ import {
   ZPaymentsConfigResponse,
   ZPaymentsResponse,
 } from '@spotter/shared';
-import type { RateLimits } from '../../lib/rate-limiter';
+import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
 import { codeOfStatus, errorBody } from '../../plugins/errors';
 import { PaymentRejectedError, ProviderUnavailableError } from './payment-provider';

@@ -4,7 +4,7 @@ import { accounts, reviews } from '../../db/schema';
 import { refreshRatingScores } from '../../db/rating-score';
 import { completedSessionOf } from '../bookings/bookings.repo';
 import { idArray } from '../trainers/trainers.repo';
-import { createBatchLoader } from '../../lib/batch-loader';
+import { createBatchLoader } from '../../platform/batch-loader';
 
 type Q = Db | Tx;
 
@@ -76,7 +76,7 @@ export type ReviewRow = {
 
 /**
  * Reads the reviews of a trainer (a lower-case id), newest first, together with those of the
- * trainers asked for at the same time (lib/batch-loader.ts): every profile visit that misses the
+ * trainers asked for at the same time (platform/batch-loader.ts): every profile visit that misses the
  * read cache reads them. The verified marks are as of when the read runs, on `now`'s clock.
  */
 export function reviewsReader(db: Db, now: () => Date, concurrency = 1) {

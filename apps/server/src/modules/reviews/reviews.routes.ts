@@ -11,7 +11,7 @@ import {
   ZIdParam,
 } from '@spotter/shared';
 import type { ReadCache } from '../../lib/read-cache';
-import type { RateLimits } from '../../lib/rate-limiter';
+import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
 import type { ReviewsService } from './reviews.service';
 

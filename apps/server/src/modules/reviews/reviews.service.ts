@@ -5,7 +5,6 @@ import { AppError } from '../../lib/app-error';
 import { noCatalogueChanges, type CatalogueChanges } from '../../lib/read-cache';
 import type { Caller } from '../../plugins/auth';
 import type { AccountsService } from '../accounts/accounts.service';
-import type { BookingsService } from '../bookings/bookings.service';
 import * as repo from './reviews.repo';
 
 export const FORMER_MEMBER = { firstName: 'Former', lastName: 'member' };
@@ -29,11 +28,11 @@ function toReview(trainerId: string, row: repo.ReviewRow, callerId?: string): TR
 type Deps = {
   db: Db;
   accounts: Pick<AccountsService, 'isVerified'>;
-  /** Its clock says which sessions are over (a review's verified mark). */
-  bookings: Pick<BookingsService, 'now'>;
+  /** The bookings service: its clock says which sessions are over (a review's verified mark). */
+  bookings: { now(): Date };
   /** A review changes the trainer's reviews, rating and place in the list: cached answers go. */
   catalogue?: CatalogueChanges;
-  /** Reviews reads under way at once (1 on PGlite; lib/batch-loader.ts). */
+  /** Reviews reads under way at once (1 on PGlite; platform/batch-loader.ts). */
   concurrentReads?: number;
 };
 

@@ -15,8 +15,8 @@ import {
   SETTINGS_MSG,
   contactLimitMessage,
 } from '@spotter/shared';
-import { addRetryAfter } from '../../lib/failure-limiter';
-import type { RateLimits } from '../../lib/rate-limiter';
+import { addRetryAfter } from '../../platform/failure-limiter';
+import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
 import type { SettingsService } from './settings.service';
 

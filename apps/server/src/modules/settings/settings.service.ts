@@ -10,7 +10,7 @@ import {
 } from '@spotter/shared';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import { createFailureLimiter } from '../../lib/failure-limiter';
+import { createFailureLimiter } from '../../platform/failure-limiter';
 import { noCatalogueChanges, type CatalogueChanges } from '../../lib/read-cache';
 import { toCents } from '../../lib/money';
 import { hashPassword } from '../../lib/passwords';

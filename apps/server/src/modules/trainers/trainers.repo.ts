@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-or
 import type { Db } from '../../db/client';
 import { accounts, LISTED_TRAINER } from '../../db/schema';
 import { subscriberCount } from '../bookings/bookings.repo';
-import { createBatchLoader } from '../../lib/batch-loader';
+import { createBatchLoader } from '../../platform/batch-loader';
 import { toCents } from '../../lib/money';
 import type { TTrainersQueryParsed } from '@spotter/shared';
 
@@ -111,9 +111,9 @@ export const idArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
 
 /**
  * Reads a listed trainer's profile by a lower-case id the route validated, together with the
- * profiles asked for at the same time (lib/batch-loader.ts): a profile that misses the read cache
+ * profiles asked for at the same time (platform/batch-loader.ts): a profile that misses the read cache
  * waits for at most one read under way, then shares the next. `concurrency`: reads at once
- * (lib/batch-loader.ts).
+ * (platform/batch-loader.ts).
  */
 export function trainerProfileReader(db: Db, concurrency = 1) {
   const query = findTrainerProfilesQuery(db).prepare('trainer_profiles');

@@ -22,7 +22,7 @@ const toPublicTrainer = (row: repo.PublicTrainerRow): TPublicTrainer => ({
   ratingCount: row.ratingCount,
 });
 
-/** `concurrentReads`: profile reads under way at once (1 on PGlite; lib/batch-loader.ts). */
+/** `concurrentReads`: profile reads under way at once (1 on PGlite; platform/batch-loader.ts). */
 type Deps = { db: Db; concurrentReads?: number };
 
 export function createTrainersService({ db, concurrentReads }: Deps) {

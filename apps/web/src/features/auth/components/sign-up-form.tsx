@@ -1,8 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useForm, type FieldPath } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import type { z } from 'zod';
-import { CITY_SUGGESTIONS, DEFAULT_COUNTRY, type ZUserSignUpRequest } from '@spotter/shared';
+import { CITY_SUGGESTIONS, DEFAULT_COUNTRY } from '@spotter/shared';
 import { Button } from '@/components/ui/button';
 import { InputUnit, RadioGroup, TextField } from '@/components/ui/field';
 import { PasswordField } from '@/components/ui/password-field';
@@ -14,10 +13,8 @@ import { useRegister, type SignUpPayload } from '../api/register';
 import { scrollToTop } from '../utils/scroll-to-top';
 import { useTimeout } from '../hooks/use-timeout';
 import { visibleError } from '@/lib/visible-error';
+import type { SignUpValues } from './sign-up-resolver';
 import { StatusBanner, type Status } from './status-banner';
-
-/** Form values as typed (strings for the numbers); the schemas turn them into numbers. */
-export type SignUpValues = z.input<typeof ZUserSignUpRequest> & { price?: unknown; city?: unknown; country?: unknown };
 
 /** Spec section 2 and DECISIONS 9: after a successful sign-up, go to the login of that role. */
 const SIGN_UP_REDIRECT_MS = 4000;

@@ -5,7 +5,9 @@ import { ZTrainerSignUpForm, ZUserSignUpRequest } from '@spotter/shared';
 import type { Role } from '@/lib/paths';
 import type { SignUpPayload } from '../api/register';
 import { withPasswordMatch } from '../utils/with-password-match';
-import type { SignUpValues } from './sign-up-form';
+
+/** Form values as typed (strings for the numbers); the schemas turn them into numbers. */
+export type SignUpValues = z.input<typeof ZUserSignUpRequest> & { price?: unknown; city?: unknown; country?: unknown };
 
 /** The sign-up form's validation, in a chunk of its own (see lib/lazy-resolver.ts). */
 export function signUpResolver(role: Role): Resolver<SignUpValues, unknown, SignUpPayload> {

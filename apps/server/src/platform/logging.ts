@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
 
 /** An id a client or proxy may choose: short, and nothing a log or a header could be broken with. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -20,6 +21,20 @@ function requestIdOf(req: Pick<IncomingMessage, 'headers'>): string {
 export function requestIdOptions(): Pick<FastifyServerOptions, 'genReqId' | 'requestIdHeader'> {
   return { requestIdHeader: false, genReqId: requestIdOf };
 }
+
+/**
+ * Every answer carries its request id in `X-Request-Id`, the `reqId` of its log lines (see
+ * `requestIdOptions`), so a person or an operator can quote it. The logger itself is Fastify's
+ * constructor option (`loggerOptions`), the one part of logging a plugin cannot set.
+ */
+export const logging = fp(
+  async (app) => {
+    app.addHook('onRequest', async (req, reply) => {
+      reply.header('X-Request-Id', req.id);
+    });
+  },
+  { name: 'spotter-logging', fastify: '5.x' },
+);
 
 /** Query-string parameters whose values are secrets: a mailed link's token, above all. */
 const SECRET_PARAM = /token|secret|password|passwd|key|code|signature|auth/i;

@@ -1,11 +1,30 @@
 import type { FastifyBaseLogger } from 'fastify';
+import fp from 'fastify-plugin';
 import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Db, Tx } from '../db/client';
 import { jobs } from '../db/schema';
 
+/**
+ * A kind of job: its name in the `jobs` table and the zod schema of its payload. The payload is
+ * checked when enqueued (by its type) and parsed when run, so a handler gets what the schema says.
+ */
+type JobKind<P extends JobPayload> = { readonly name: string; readonly payload: z.ZodType<P> };
 type JobPayload = Record<string, unknown>;
-type JobHandler = (payload: JobPayload, ctx: { now: Date }) => Promise<void>;
-type ClaimedJob = { id: number; kind: string; payload: JobPayload; attempts: number };
+
+/** Defines a job kind; the module that runs the jobs owns it (e.g. modules/bookings/booking-jobs.ts). */
+export const defineJob = <P extends JobPayload>(name: string, payload: z.ZodType<P>): JobKind<P> => ({ name, payload });
+
+type JobHandler<P> = (payload: P, ctx: { now: Date }) => Promise<void>;
+
+/** A stored payload its kind's schema refuses: retrying cannot help, so the job is parked at once. */
+class MalformedPayload extends Error {
+  constructor(kind: string, issues: string) {
+    super(`payload of ${kind} does not match its schema: ${issues}`);
+    this.name = 'MalformedPayload';
+  }
+}
+type ClaimedJob = { id: number; kind: string; payload: unknown; attempts: number };
 
 type JobRunnerOptions = {
   db: Db;
@@ -35,7 +54,8 @@ export function createJobRunner({
   lockMs = 5 * 60_000,
   maxAttempts = 5,
 }: JobRunnerOptions) {
-  const handlers = new Map<string, JobHandler>();
+  /** By kind name: the handler behind its schema, so a stored payload is parsed before the handler sees it. */
+  const handlers = new Map<string, JobHandler<unknown>>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
 
@@ -63,7 +83,7 @@ export function createJobRunner({
       await db.execute(sql`delete from jobs where id = ${job.id}`);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (job.attempts >= maxAttempts || !handler) {
+      if (job.attempts >= maxAttempts || !handler || err instanceof MalformedPayload) {
         log.error({ err, job: { id: job.id, kind: job.kind } }, 'job failed for good');
         await db.execute(
           sql`update jobs set failed_at = ${at.toISOString()}::timestamptz, locked_until = null, last_error = ${message} where id = ${job.id}`,
@@ -105,8 +125,13 @@ export function createJobRunner({
   }
 
   return {
-    register(kind: string, handler: JobHandler) {
-      handlers.set(kind, handler);
+    /** Runs `kind`'s jobs; a stored payload that does not parse fails the job like a throwing handler. */
+    register<P extends JobPayload>(kind: JobKind<P>, handler: JobHandler<P>) {
+      handlers.set(kind.name, async (stored, ctx) => {
+        const payload = kind.payload.safeParse(stored);
+        if (!payload.success) throw new MalformedPayload(kind.name, payload.error.message);
+        await handler(payload.data, ctx);
+      });
     },
 
     /**
@@ -114,13 +139,16 @@ export function createJobRunner({
      * pollers for that long, so the caller can run it at once with `runClaimed` after its commit;
      * should the process die first, a poller runs it once the claim lapses.
      */
-    async enqueue(q: Db | Tx, job: { kind: string; runAt: Date; payload: JobPayload; claimFor?: number }): Promise<number> {
+    async enqueue<P extends JobPayload>(
+      q: Db | Tx,
+      job: { kind: JobKind<P>; runAt: Date; payload: P; claimFor?: number },
+    ): Promise<number> {
       const [row] = await q
         .insert(jobs)
         .values({
-          kind: job.kind,
+          kind: job.kind.name,
           runAt: job.runAt,
-          payload: job.payload,
+          payload: job.kind.payload.parse(job.payload),
           lockedUntil: job.claimFor ? new Date(now().getTime() + job.claimFor) : null,
           attempts: job.claimFor ? 1 : 0,
         })
@@ -158,9 +186,23 @@ export function createJobRunner({
 }
 export type JobRunner = ReturnType<typeof createJobRunner>;
 
+/**
+ * The job runner as a plugin: decorates `app.jobs`, polls while the app runs and stops before it
+ * closes (so the database can be closed after). Modules register their job kinds on `app.jobs`.
+ */
+export const durableJobs = fp<{ db: Db }>(
+  async (app, { db }) => {
+    const runner = createJobRunner({ db, log: app.log });
+    app.decorate('jobs', runner);
+    app.addHook('onReady', async () => runner.start());
+    app.addHook('onClose', async () => runner.stop());
+  },
+  { name: 'spotter-jobs', fastify: '5.x' },
+);
+
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The durable job runner (lib/jobs.ts); tests drive it with an injected `now`. */
+    /** The durable job runner (platform/jobs.ts); tests drive it with an injected `now`. */
     jobs: JobRunner;
   }
 }

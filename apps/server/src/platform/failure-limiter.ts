@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from './app-error';
+import { AppError } from '../lib/app-error';
 
 /** A 429 that knows when to try again; routes copy that into a `Retry-After` header. */
 export class LockedOut extends AppError {

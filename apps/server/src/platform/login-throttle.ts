@@ -1,5 +1,6 @@
 import { loginLockedMessage } from '@spotter/shared';
 import { createFailureLimiter, LockedOut, type Attempt } from './failure-limiter';
+import { addressGroup } from './rate-limits';
 
 const MINUTE = 60_000;
 export const LOGIN_LIMITS = {
@@ -17,7 +18,7 @@ export const LOGIN_LIMITS = {
  * Login lockout (docs/decisions/009-login-lockout.md): failures are counted per e-mail and IP
  * (strict) and per e-mail across all IPs (a loose ceiling), so a stranger's wrong guesses lock the
  * stranger out, not the owner. An IP that has logged in to the account before is not held back
- * by the ceiling, only by its own failures.
+ * by the ceiling, only by its own failures. An IPv6 client counts as its /64 (`addressGroup`).
  */
 export function createLoginThrottle(limits: Partial<typeof LOGIN_LIMITS> & { now?: () => number } = {}) {
   const l = { ...LOGIN_LIMITS, ...limits };
@@ -43,7 +44,7 @@ export function createLoginThrottle(limits: Partial<typeof LOGIN_LIMITS> & { now
      * from this IP now. Call `succeeded()` on the answer when the password was right.
      */
     begin(account: string, ip: string): Attempt {
-      const pair = `${account}|${ip}`;
+      const pair = `${account}|${addressGroup(ip)}`;
       const wait = Math.max(pairs.retryAfter(pair), isKnown(pair) ? 0 : emails.retryAfter(account));
       if (wait > 0) throw new LockedOut(loginLockedMessage(wait), wait);
       pairs.count(pair);

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Coding } from './read-cache';
+import type { Coding } from '../lib/read-cache';
 
 /**
  * The web app's page renderer (apps/web/src/app/render-page.tsx, built into apps/web/dist-ssr/ by

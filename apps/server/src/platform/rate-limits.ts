@@ -3,9 +3,10 @@ import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { SERVER_MSG } from '@spotter/shared';
-import { AppError } from './app-error';
+import { AppError } from '../lib/app-error';
 
 const MINUTE = 60_000;
 
@@ -28,6 +29,15 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return { current, ttl }
 `;
+
+/**
+ * Whom a limit or a lockout counts for an address: an IPv4 address (also written IPv4-mapped,
+ * `::ffff:1.2.3.4`) is one client; an IPv6 address counts as its /64, since one host or home
+ * usually has the whole /64 to pick addresses from (an attacker in one /64 otherwise gets a fresh
+ * counter per address; docs/decisions/038-platform-plugins.md). A request whose socket is already
+ * gone has no address (it is answered to no one anyway).
+ */
+export const addressGroup = (ip: string | undefined): string => (ip ? normalizeIP(ip, 64) : 'gone');
 
 /** Starts the name of every limit's preHandler. */
 const RATE_LIMIT_HOOK_PREFIX = 'rateLimit:';
@@ -114,15 +124,22 @@ export type RateLimits = {
   writes: preHandlerAsyncHookHandler[];
 };
 
+type RateLimitsOptions = { max: number; redisUrl?: string; redisPrefix: string };
+
 /**
  * Registers @fastify/rate-limit (no global limit: each route names its limits) with counters in
  * Redis when `redisUrl` is set, shared by every process, and in this process otherwise or while
- * Redis is unreachable. See docs/decisions/003-rate-limits.md.
+ * Redis is unreachable; decorates `app.rateLimits`. See docs/decisions/003-rate-limits.md.
+ * A refused request is an AppError, answered in the one error shape by the errors plugin.
  */
-export async function registerRateLimits(
-  app: FastifyInstance,
-  opts: { max: number; redisUrl?: string; redisPrefix: string },
-): Promise<RateLimits> {
+export const rateLimits = fp<RateLimitsOptions>(
+  async (app, opts) => {
+    app.decorate('rateLimits', await createRateLimits(app, opts));
+  },
+  { name: 'spotter-rate-limits', fastify: '5.x', dependencies: ['spotter-errors'] },
+);
+
+async function createRateLimits(app: FastifyInstance, opts: RateLimitsOptions): Promise<RateLimits> {
   const redis = opts.redisUrl ? connectRedis(opts.redisUrl, app.log) : undefined;
   if (redis) {
     // start counting in Redis from the first request, unless it is not there: then at once in this process
@@ -157,9 +174,8 @@ export async function registerRateLimits(
     return Object.defineProperty(handler, 'name', { value: `${RATE_LIMIT_HOOK_PREFIX}${name}` });
   };
   const route = (req: FastifyRequest) => `${req.method} ${req.routeOptions.url}`;
-  // an IPv6 client counts as its /64: one host usually has the whole range to pick addresses from
-  // (a request whose socket is already gone has no address; it is answered to no one anyway)
-  const ip = (req: FastifyRequest) => (req.ip ? normalizeIP(req.ip) : 'gone');
+  // an IPv6 client counts as its /64
+  const ip = (req: FastifyRequest) => addressGroup(req.ip);
   return {
     limit,
     perIp: limit({ name: 'ip', max: opts.max, windowMs: MINUTE, key: (req) => `${route(req)}|${ip(req)}` }),
@@ -210,4 +226,11 @@ function connectRedis(url: string, log: FastifyBaseLogger): RedisWithLimit {
     down = false;
   });
   return redis;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The limits routes put in their preHandlers (platform/rate-limits.ts). */
+    rateLimits: RateLimits;
+  }
 }

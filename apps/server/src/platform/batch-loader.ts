@@ -1,5 +1,5 @@
 import { SERVER_MSG } from '@spotter/shared';
-import { AppError } from './app-error';
+import { AppError } from '../lib/app-error';
 
 type Waiter<V> = { resolve: (value: V | undefined) => void; reject: (err: unknown) => void };
 
