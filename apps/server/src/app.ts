@@ -21,6 +21,7 @@ import { registerAbsoluteUrls } from './plugins/absolute-urls';
 import { registerMetrics } from './plugins/metrics';
 import { registerRequestId } from './plugins/request-id';
 import { registerNulGuard } from './plugins/nul-guard';
+import { registerPersonalNoStore } from './plugins/personal-no-store';
 import { registerWeb } from './plugins/web';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { ACCOUNT_CHANNEL, createAccountsService } from './modules/accounts/accounts.service';
@@ -85,6 +86,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerNulGuard(app);
+  registerPersonalNoStore(app);
   const metrics = registerMetrics(app, { env: config.env, token: config.metricsToken, database });
   registerRequestId(app);
   registerAbsoluteUrls(app, config.publicUrl);
