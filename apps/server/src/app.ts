@@ -21,6 +21,7 @@ import { registerAbsoluteUrls } from './plugins/absolute-urls';
 import { registerMetrics } from './plugins/metrics';
 import { registerRequestId } from './plugins/request-id';
 import { registerNulGuard } from './plugins/nul-guard';
+import { registerEmptyJsonBody } from './plugins/empty-json-body';
 import { registerPersonalNoStore } from './plugins/personal-no-store';
 import { registerWeb } from './plugins/web';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
@@ -86,6 +87,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerNulGuard(app);
+  registerEmptyJsonBody(app);
   registerPersonalNoStore(app);
   const metrics = registerMetrics(app, { env: config.env, token: config.metricsToken, database });
   registerRequestId(app);
