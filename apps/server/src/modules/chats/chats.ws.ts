@@ -305,7 +305,7 @@ export function createChatHub(deps: {
       for (const c of all) if (c.account) sendRaw(c, data);
     },
 
-    stats: () => ({ sockets: all.size, accounts: byAccount.size, unauthenticated: pendingCount }),
+    stats: () => ({ sockets: all.size, accounts: byAccount.size }),
 
     /** Shutting down: every socket is closed with 1012, so clients reconnect (to another process, if any). */
     closeForRestart() {
