@@ -93,6 +93,9 @@ const server = spawn(process.execPath, [...SERVER_NODE_ARGS, ...nodeArgs, ...pro
     NODE_ENV: process.env.BENCH_NODE_ENV ?? 'production',
     JWT_SECRET: SECRET,
     RATE_LIMIT_MAX: '10000000',
+    // 10,000 sockets from 127.0.0.1, 200 handshakes at once
+    WS_UNAUTHENTICATED_PER_IP: '100000',
+    WS_UNAUTHENTICATED_MAX: '100000',
     METRICS_TOKEN,
   }),
   stdio: ['ignore', 'ignore', 'inherit'],

@@ -18,6 +18,9 @@ export const serverEnv = ({ port, dataDir, url }) =>
     NODE_ENV: 'production',
     JWT_SECRET,
     RATE_LIMIT_MAX: '100000000',
+    // every simulated person connects from 127.0.0.1, hundreds at once
+    WS_UNAUTHENTICATED_PER_IP: '100000',
+    WS_UNAUTHENTICATED_MAX: '100000',
   });
 
 /** Milliseconds until `GET /api/health/ready` answers 200, polled every 25 ms; null on timeout. */

@@ -20,6 +20,8 @@ import { clientErrorHandler, errorHandling, frameworkErrors, registerApiNotFound
 import { registerAbsoluteUrls } from './plugins/absolute-urls';
 import { registerMetrics } from './plugins/metrics';
 import { registerNulGuard } from './plugins/nul-guard';
+import { registerEmptyJsonBody } from './plugins/empty-json-body';
+import { registerPersonalNoStore } from './plugins/personal-no-store';
 import { registerWeb } from './plugins/web';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { ACCOUNT_CHANNEL, createAccountsService } from './modules/accounts/accounts.service';
@@ -84,6 +86,8 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   app.setSerializerCompiler(serializerCompiler);
   await app.register(errorHandling);
   registerNulGuard(app);
+  registerEmptyJsonBody(app);
+  registerPersonalNoStore(app);
   const metrics = registerMetrics(app, { env: config.env, token: config.metricsToken, database });
   await app.register(logging);
   registerAbsoluteUrls(app, config.publicUrl);

@@ -72,6 +72,13 @@ const EnvSchema = z.object({
   IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   /** Fastify's default: longer than load balancers keep idle connections (60 s), so none reuses one just closed. */
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(72_000),
+  /** Chat sockets (/api/ws) that have not authenticated yet: per client address (an IPv6 /64), and in all. */
+  WS_UNAUTHENTICATED_PER_IP: z.coerce.number().int().positive().default(20),
+  WS_UNAUTHENTICATED_MAX: z.coerce.number().int().positive().default(1000),
+  /** How long a chat socket may take to send its auth frame before it is closed. */
+  WS_AUTH_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Pings (WebSocket control frames and `{ type: 'ping' }`) one chat socket may send a minute; the web client sends 2–3. */
+  WS_PINGS_PER_MINUTE: z.coerce.number().int().positive().default(60),
   /** OpenAPI at /api/docs; on by default outside production. */
   API_DOCS: z.stringbool({ error: 'must be true or false' }).optional(),
   /** Server-Timing header on API answers; on by default outside production. */
@@ -107,6 +114,8 @@ export type Config = {
   redis: { url?: string; prefix: string };
   /** Milliseconds: headers, a whole request (body included), a socket without traffic, an idle keep-alive. */
   timeouts: { headersMs: number; requestMs: number; idleMs: number; keepAliveMs: number };
+  /** Chat sockets: unauthenticated ones per client address and in all, the auth deadline, pings a minute per socket. */
+  ws: { unauthenticatedPerIp: number; unauthenticatedMax: number; authTimeoutMs: number; pingsPerMinute: number };
   /** Passed to Fastify's trustProxy; empty means the socket address is the client's. */
   trustProxy: string[];
   apiDocs: boolean;
@@ -174,6 +183,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestMs: e.REQUEST_TIMEOUT_MS,
       idleMs: e.IDLE_TIMEOUT_MS,
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    },
+    ws: {
+      unauthenticatedPerIp: e.WS_UNAUTHENTICATED_PER_IP,
+      unauthenticatedMax: e.WS_UNAUTHENTICATED_MAX,
+      authTimeoutMs: e.WS_AUTH_TIMEOUT_MS,
+      pingsPerMinute: e.WS_PINGS_PER_MINUTE,
     },
     trustProxy: /^(none|false)$/i.test(e.TRUST_PROXY ?? 'none') ? [] : splitList(e.TRUST_PROXY),
     apiDocs: e.API_DOCS ?? !isProduction,

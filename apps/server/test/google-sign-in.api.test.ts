@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ERROR_STATUS, GOOGLE_MSG, ZErrorResponse, type ErrorCode } from '@spotter/shared';
+import { ERROR_STATUS, GOOGLE_MSG, SERVER_MSG, ZErrorResponse, type ErrorCode } from '@spotter/shared';
 import { buildTestApp, createAccount, uniqueEmail, useTestApp, type TestApp } from './helper';
 
 const CLIENT_ID = '1234567890-spotter.apps.googleusercontent.com';
@@ -155,16 +155,39 @@ describe('POST /api/auth/google: sign-in', () => {
     expect(rows.map((r) => r.role).sort()).toEqual(['trainer', 'user']);
   });
 
-  it('verifies an unverified account of that e-mail, and ends the password and tokens its unproven registrant set', async () => {
-    const existing = await createAccount(t, 'user', {}, { verify: false });
+  it("starts the address's owner clean: an unverified account of that e-mail is retired with its name, chats, password and tokens", async () => {
+    const existing = await createAccount(t, 'user', { firstName: 'Squatter' }, { verify: false });
     const before = (await t.app.inject({ url: '/api/userData', headers: auth(existing.token) })).json().userData;
     expect(before.emailVerified).toBe(false);
+    const coach = await createAccount(t, 'trainer');
+    const said = `Hi, it is me, the owner ${Date.now()}`;
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/chats',
+      headers: auth(existing.token),
+      payload: { recipientId: coach.id, message: said },
+    });
+    expect(sent.statusCode).toBe(201);
+    const coachSees = async () =>
+      (
+        (await t.app.inject({ url: '/api/conversations', headers: auth(coach.token) })).json().conversations as Array<{
+          counterpartId: string;
+          lastMessage: string;
+        }>
+      ).filter((c) => c.lastMessage === said);
+    expect(await coachSees()).toHaveLength(1);
 
     const res = await signIn(t, { credential: await idToken({ email: existing.email }), role: 'user' });
     expect(res.statusCode).toBe(200);
-    const me = (await t.app.inject({ url: '/api/userData', headers: auth(res.json().token) })).json().userData;
-    expect(me).toMatchObject({ _id: existing.id, emailVerified: true });
-    expect(await accountsWithEmail(existing.email)).toHaveLength(1);
+    expect(res.json().message).toBe(GOOGLE_MSG.signedUp);
+    const token = res.json().token as string;
+    const me = (await t.app.inject({ url: '/api/userData', headers: auth(token) })).json().userData;
+    expect(me).toMatchObject({ email: existing.email, emailVerified: true, firstName: 'Salma', lastName: 'Fathy' });
+    expect(me._id).not.toBe(existing.id);
+    expect((await t.app.inject({ url: '/api/conversations', headers: auth(token) })).json().conversations).toEqual([]);
+    // what the registrant wrote in the owner's name is gone for the one it was written to
+    expect(await coachSees()).toEqual([]);
+    expect((await accountsWithEmail(existing.email)).map((r) => r.id)).toEqual([me._id]);
     expect((await t.app.inject({ url: '/api/userData', headers: auth(existing.token) })).statusCode).toBe(401);
     const login = await t.app.inject({
       method: 'POST',
@@ -268,6 +291,46 @@ describe('POST /api/auth/google: refusals', () => {
 
   it('fetched the key set once for all of the above (jose caches it)', () => {
     expect(keyServer.fetches).toBe(1);
+  });
+});
+
+describe('POST /api/auth/google: claims of a validly signed token', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+
+  it.each([
+    ['the given name', { given_name: 'Sal\u0000ma' }],
+    ['the family name', { family_name: 'Fa\u0000thy' }],
+    ['the name', { given_name: undefined, name: 'Salma\u0000 Fathy' }],
+    ['the e-mail', { email: `nul\u0000${uniqueEmail()}` }],
+    ['a claim sign-in does not read', { hd: 'example\u0000.com' }],
+    ['a nested claim', { extra: { deep: ['x\u0000'] } }],
+    ['a claim name', { 'x\u0000y': 1 }],
+  ])('answers 400, never 500, to a NUL byte in %s, and creates nobody', async (_where, claims) => {
+    const email = uniqueEmail('nul');
+    const res = await signIn(t, { credential: await idToken({ email, ...claims }), role: 'user' });
+    expect(expectCode(res, 'VALIDATION_FAILED').message).toBe(SERVER_MSG.nulCharacter);
+    expect(await accountsWithEmail(email)).toEqual([]);
+  });
+
+  it.each(['not-an-email', 'two@@example.com', 'spaces in@example.com', 'x@localhost', '<script>@example.com', 42])(
+    'answers 400 to an e-mail claim that is not an address (%s), and creates nobody',
+    async (email) => {
+      const res = await signIn(t, { credential: await idToken({ email }), role: 'user' });
+      const body = expectCode(res, 'VALIDATION_FAILED');
+      expect(body.message).toBe(GOOGLE_MSG.emailInvalid);
+      if (typeof email === 'string') expect(await accountsWithEmail(email)).toEqual([]);
+    },
+  );
+
+  it('refuses a token issued in the future, beyond 5 minutes of clock skew', async () => {
+    const email = uniqueEmail('future');
+    const future = await idToken({ email }, { issuedAt: now() + 3600, expiresAt: now() + 7200 });
+    expect(expectCode(await signIn(t, { credential: future, role: 'user' }), 'INVALID_CREDENTIALS').message).toBe(
+      GOOGLE_MSG.invalidCredential,
+    );
+    expect(await accountsWithEmail(email)).toEqual([]);
+    const skewed = await idToken({ email }, { issuedAt: now() + 120 });
+    expect((await signIn(t, { credential: skewed, role: 'user' })).statusCode).toBe(200);
   });
 });
 

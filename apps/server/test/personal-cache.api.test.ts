@@ -51,7 +51,7 @@ describe('answers from memory', () => {
       const second = await get(url, token);
       expect(stats().hits, url).toBe(hits + 1);
       expect(second.body).toBe(first.body);
-      expect(second.headers['cache-control']).toBe(token ? 'private, no-cache' : 'no-cache');
+      expect(second.headers['cache-control']).toBe(token ? 'private, no-store' : 'no-cache');
       const etag = second.headers.etag as string;
       expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
       const same = await get(url, token, { 'if-none-match': etag });

@@ -202,7 +202,7 @@ describe('answers from memory', () => {
     expect((await reviewsOf(tr.id, mine.token))[0].isMine).toBe(true);
     expect((await reviewsOf(tr.id))[0]).not.toHaveProperty('isMine');
     const signedIn = await t.app.inject({ url: `/api/trainer/reviews/${tr.id}`, headers: auth(mine.token) });
-    expect(signedIn.headers['cache-control']).toBe('private, no-cache');
+    expect(signedIn.headers['cache-control']).toBe('private, no-store');
     expect(signedIn.headers.vary).toMatch(/authorization/i);
   });
 

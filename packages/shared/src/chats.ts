@@ -33,6 +33,8 @@ export const WS_CLOSE = {
   badFrames: 4400,
   /** Too many sockets open for this account. */
   tooManySockets: 4429,
+  /** More pings than a socket's budget (RFC 6455 "Policy Violation"). */
+  tooManyPings: 1008,
   /** The client did not read its frames fast enough. */
   tooSlow: 4408,
   /** The server is shutting down (RFC 6455 "Service Restart"): reconnect, to another process if there is one. */

@@ -7,6 +7,7 @@ export const GOOGLE_MSG = {
   credentialRequired: 'The Google credential is missing',
   invalidCredential: 'Google sign-in failed: the credential is invalid or has expired',
   emailNotVerified: 'Google has not verified the e-mail address of this Google account',
+  emailInvalid: 'The e-mail address of this Google account is not one Spotter can use',
   keysUnavailable: 'Google sign-in is unavailable right now. Please try again.',
   signedUp: 'Signed up with Google',
 } as const;

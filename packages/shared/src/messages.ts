@@ -52,6 +52,7 @@ export const SERVER_MSG = {
   trainerNotFound: 'Trainer not found',
   invalidInput: 'Some fields are not valid',
   malformedJson: 'The request body is not valid JSON',
+  bodyMissing: 'The request has no body: send its fields as JSON',
   tooLarge: 'The request is too large',
   tooMany: 'Too many attempts, please wait a minute and try again',
   databaseUnavailable: 'Spotter is briefly unavailable, please try again in a moment',

@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { accounts, accountTokens } from '../../db/schema';
+import { accounts, accountTokens, messages, weightEntries } from '../../db/schema';
 import { notify } from '../../lib/notify-bus';
 import { isId, type Role } from '@spotter/shared';
 
@@ -188,6 +188,27 @@ export async function anonymiseAccount(db: Q, id: string) {
       tokenVersion: sql`${accounts.tokenVersion} + 1`,
     })
     .where(eq(accounts.id, id));
+}
+
+/**
+ * An account that never proved its address, retired when the address's proven owner arrives
+ * (docs/decisions/034-socket-and-sign-in-limits.md): the chat messages it sent and its weights are
+ * deleted, the row is anonymised as a deleted account's is (bookings and payments keep their
+ * records, under "Former member"), its links and tokens end, and every process is told.
+ */
+export async function retireUnprovenAccount(db: Q, id: string) {
+  await db
+    .delete(messages)
+    .where(
+      or(
+        and(eq(messages.userId, id), eq(messages.senderRole, 'user')),
+        and(eq(messages.trainerId, id), eq(messages.senderRole, 'trainer')),
+      ),
+    );
+  await db.delete(weightEntries).where(eq(weightEntries.accountId, id));
+  await cancelLinkTokens(db, id, ['verify', 'reset']);
+  await anonymiseAccount(db, id);
+  await announceAccountChanged(db, id);
 }
 
 /**

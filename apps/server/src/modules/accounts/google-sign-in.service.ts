@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { GOOGLE_MSG, SERVER_MSG, type Role } from '@spotter/shared';
+import { EmailSchema, GOOGLE_MSG, SERVER_MSG, type Role } from '@spotter/shared';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { TokenService } from '../../lib/tokens';
@@ -11,6 +11,9 @@ const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
 
 /** The password hash of an account nobody has set a password for: no password ever matches it. */
 const NO_PASSWORD = '!';
+
+/** How far ahead of this server's clock a token's `iat` may be: clocks drift, tokens are not issued in the future. */
+const IAT_SKEW_S = 5 * 60;
 
 type Deps = { db: Db; tokens: TokenService; clientId?: string; jwksUrl: string; onRegistered?: OnRegistered };
 
@@ -33,12 +36,25 @@ function googlePicture(v: unknown): string {
   }
 }
 
+/** Whether U+0000 is in any claim, a nested one or a key included. */
+function hasNul(payload: JWTPayload): boolean {
+  let found = false;
+  JSON.stringify(payload, (key, value: unknown) => {
+    if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) found = true;
+    return value;
+  });
+  return found;
+}
+
 function identityOf(payload: JWTPayload): GoogleIdentity {
-  const email = typeof payload.email === 'string' ? payload.email.trim().toLowerCase() : '';
+  // PostgreSQL cannot store U+0000: a name carrying one was a 500 once it reached a query
+  if (hasNul(payload)) throw new AppError('VALIDATION_FAILED', SERVER_MSG.nulCharacter, { credential: SERVER_MSG.nulCharacter });
+  // an address as the sign-up form takes one; anything else would become an account no mail reaches
+  const parsed = EmailSchema.safeParse(payload.email);
+  if (!parsed.success) throw new AppError('VALIDATION_FAILED', GOOGLE_MSG.emailInvalid, { credential: GOOGLE_MSG.emailInvalid });
+  const email = parsed.data;
   // Google sends a boolean; some older tokens carried the string "true"
   const isVerified = payload.email_verified === true || payload.email_verified === 'true';
-  if (!email || email.length > 254 || !email.includes('@'))
-    throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
   if (!isVerified) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.emailNotVerified);
   const firstName = text(payload.given_name, 50) || text(payload.name, 50) || email.split('@')[0].slice(0, 50);
   return { email, firstName, lastName: text(payload.family_name, 50), picture: googlePicture(payload.picture) };
@@ -71,6 +87,9 @@ export function createGoogleSignInService({ db, tokens, clientId, jwksUrl, onReg
         requiredClaims: ['exp', 'iat', 'sub', 'email'],
         clockTolerance: 30,
       });
+      // jose checks `iat` against the clock only with maxTokenAge; expiry alone lets a future one through
+      if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + IAT_SKEW_S)
+        throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
       return identityOf(payload);
     } catch (err) {
       if (err instanceof AppError) throw err;
@@ -91,14 +110,12 @@ export function createGoogleSignInService({ db, tokens, clientId, jwksUrl, onReg
       const google = await verify(credential, clientId);
       return db.transaction(async (tx) => {
         const existing = await repo.findCredentialsByEmail(tx, role, google.email);
-        if (existing) {
-          if (!(await repo.isVerifiedAccount(tx, existing.id))) {
-            // Whoever registered this address never proved it; Google just did. A password they set
-            // (perhaps to lie in wait for the owner) stops working and their tokens end; the owner
-            // can set a password through the reset mail.
-            await repo.setPassword(tx, existing.id, NO_PASSWORD);
-            await repo.markEmailVerified(tx, existing.id, existing.email);
-          }
+        if (existing && !(await repo.isVerifiedAccount(tx, existing.id))) {
+          // Whoever registered this address never proved it; Google just did. The owner starts with a
+          // new account: nothing the registrant set (a name, a password lying in wait, chats written
+          // in the owner's name) is handed over (docs/decisions/034-socket-and-sign-in-limits.md).
+          await repo.retireUnprovenAccount(tx, existing.id);
+        } else if (existing) {
           const account = await repo.findCredentialsById(tx, existing.id);
           if (!account) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
           return {

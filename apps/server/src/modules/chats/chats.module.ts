@@ -5,6 +5,7 @@ import { WebSocketServer } from 'ws';
 import { CHAT_LIMITS, CHAT_MSG } from '@spotter/shared';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
+import { createClientAddress } from '../../lib/client-address';
 import { createNotifyBus } from '../../lib/notify-bus';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { TokenService } from '../../lib/tokens';
@@ -23,7 +24,7 @@ type ChatsDeps = {
   auth: Auth;
   mailer: Mailer;
   /** `rateLimitMax` raises the send limit above 30 a minute (tests and benchmarks set it high). */
-  config: Pick<Config, 'publicUrl' | 'rateLimitMax'>;
+  config: Pick<Config, 'publicUrl' | 'rateLimitMax' | 'trustProxy' | 'ws'>;
   hub?: HubOptions;
   limits: Pick<RateLimits, 'limit' | 'writes'>;
   /** Told how to count this process's open chat sockets (the metrics' `spotter_websockets_open`). */
@@ -37,7 +38,7 @@ type ChatsDeps = {
  * its own listeners off such a socket: without ours, a client resetting it would be an unhandled
  * 'error' (the process would die), and one that never closes its side would hold it forever.
  */
-function refuseUpgrade(socket: Duplex, status: 404 | 503, reason: string) {
+function refuseUpgrade(socket: Duplex, status: 404 | 429 | 503, reason: string) {
   socket.on('error', () => socket.destroy());
   if (!socket.writable) return socket.destroy();
   socket.once('finish', () => socket.destroy());
@@ -53,7 +54,14 @@ export function chatsModule(deps: ChatsDeps) {
   return async function (app: FastifyInstance) {
     const { database, auth, config } = deps;
     const service = createChatsService({ db: database.db });
-    const hub = createChatHub({ db: database.db, tokens: deps.tokens, service, log: app.log, options: deps.hub });
+    const hub = createChatHub({
+      db: database.db,
+      tokens: deps.tokens,
+      service,
+      log: app.log,
+      options: { ...config.ws, ...deps.hub },
+    });
+    const clientAddress = createClientAddress(config.trustProxy);
     deps.countSockets?.(() => hub.stats().sockets);
 
     // The WebSocket handshake is answered straight from the HTTP server's `upgrade` event, not routed
@@ -61,7 +69,13 @@ export function chatsModule(deps: ChatsDeps) {
     // (about 5 KB each; 10,000 sockets held 127 MiB of heap instead of 78, bench/chat.mjs). Only this
     // path upgrades; anything else asking to is answered 404.
     const path = `${app.prefix}/ws`;
-    const wss = new WebSocketServer({ noServer: true, clientTracking: false, maxPayload: CHAT_LIMITS.frameMaxBytes });
+    // pings are answered by the hub, within each socket's budget
+    const wss = new WebSocketServer({
+      noServer: true,
+      clientTracking: false,
+      maxPayload: CHAT_LIMITS.frameMaxBytes,
+      autoPong: false,
+    });
     let accepting = true;
     const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = req.url ?? '';
@@ -70,8 +84,20 @@ export function chatsModule(deps: ChatsDeps) {
       // a trailing slash is the same address, as on every route (`ignoreTrailingSlash`)
       if (asked !== path && asked !== `${path}/`) return refuseUpgrade(socket, 404, 'Not Found');
       if (!accepting) return refuseUpgrade(socket, 503, 'Service Unavailable');
+      // sockets that never authenticate are capped before the handshake costs anything
+      // (docs/decisions/034-socket-and-sign-in-limits.md)
+      const from = clientAddress(req);
+      const refusal = hub.refusal(from);
+      if (refusal) {
+        app.log.debug({ from, refusal }, 'chat socket refused: too many unauthenticated');
+        return refuseUpgrade(
+          socket,
+          refusal === 'address' ? 429 : 503,
+          refusal === 'address' ? 'Too Many Requests' : 'Service Unavailable',
+        );
+      }
       // ws answers a handshake it can't accept (a wrong method, key or version) with 400 itself
-      wss.handleUpgrade(req, socket, head, (ws) => hub.accept(ws));
+      wss.handleUpgrade(req, socket, head, (ws) => hub.accept(ws, from));
     };
     app.server.on('upgrade', onUpgrade);
     // shutting down: new sockets are answered 503, and the open ones get 1012 (reconnect, to another

@@ -26,12 +26,28 @@ const HEARTBEAT_SLICES = 30;
 type Client = {
   socket: WebSocket;
   account?: { id: string; role: Role; tv: number };
+  /** The client's address (an IPv6 /64) while the socket has not authenticated; counted in `pending`. */
+  pendingFrom?: string;
   badFrames: number;
+  /** Pings since `pingsSince` (a fixed one-minute window). */
+  pings: number;
+  pingsSince: number;
   isAlive: boolean;
   slice: number;
 };
 
-export type HubOptions = { authTimeoutMs?: number; socketsPerAccount?: number; badFramesMax?: number };
+const PING_WINDOW_MS = 60_000;
+
+export type HubOptions = {
+  authTimeoutMs?: number;
+  socketsPerAccount?: number;
+  badFramesMax?: number;
+  /** Sockets not yet authenticated, per client address and in all (docs/decisions/034-socket-and-sign-in-limits.md). */
+  unauthenticatedPerIp?: number;
+  unauthenticatedMax?: number;
+  /** Pings, of either kind, one socket may send a minute. */
+  pingsPerMinute?: number;
+};
 
 /**
  * This process's chat sockets. A socket authenticates with its first frame (never the URL, which
@@ -48,9 +64,41 @@ export function createChatHub(deps: {
   const authTimeoutMs = deps.options?.authTimeoutMs ?? CHAT_LIMITS.authTimeoutMs;
   const socketsPerAccount = deps.options?.socketsPerAccount ?? CHAT_LIMITS.socketsPerAccount;
   const badFramesMax = deps.options?.badFramesMax ?? CHAT_LIMITS.badFramesMax;
+  const unauthenticatedPerIp = deps.options?.unauthenticatedPerIp ?? 20;
+  const unauthenticatedMax = deps.options?.unauthenticatedMax ?? 1000;
+  const pingsPerMinute = deps.options?.pingsPerMinute ?? 60;
 
   const all = new Set<Client>();
   const byAccount = new Map<string, Set<Client>>();
+  /** Sockets that have not authenticated, by client address; `pendingCount` is their sum. */
+  const pending = new Map<string, number>();
+  let pendingCount = 0;
+
+  function settle(c: Client) {
+    if (c.pendingFrom === undefined) return;
+    const n = (pending.get(c.pendingFrom) ?? 1) - 1;
+    if (n > 0) pending.set(c.pendingFrom, n);
+    else pending.delete(c.pendingFrom);
+    pendingCount--;
+    c.pendingFrom = undefined;
+  }
+
+  /**
+   * Counts a ping against the socket's budget; answers whether it may be answered. Over the budget
+   * the socket is closed (1008); one that ignores the close and keeps pinging is cut off.
+   */
+  function countPing(c: Client): boolean {
+    const open = c.socket.readyState === c.socket.OPEN;
+    const now = Date.now();
+    if (open && now - c.pingsSince >= PING_WINDOW_MS) {
+      c.pingsSince = now;
+      c.pings = 0;
+    }
+    if (++c.pings <= pingsPerMinute) return open;
+    if (open) c.socket.close(WS_CLOSE.tooManyPings, 'too many pings');
+    else if (c.pings > 2 * pingsPerMinute) c.socket.terminate();
+    return false;
+  }
 
   const slices = Array.from({ length: HEARTBEAT_SLICES }, () => new Set<Client>());
   let nextSlice = 0;
@@ -122,11 +170,13 @@ export function createChatHub(deps: {
     }
     if (!mine) byAccount.set(account.id, (mine = new Set()));
     mine.add(c);
+    settle(c);
     c.account = account;
     send(c, { type: 'ready' });
   }
 
   function remove(c: Client) {
+    settle(c);
     all.delete(c);
     slices[c.slice].delete(c);
     if (!c.account) return;
@@ -140,14 +190,42 @@ export function createChatHub(deps: {
   }
 
   return {
-    accept(socket: WebSocket) {
-      const c: Client = { socket, badFrames: 0, isAlive: true, slice: nextSlice++ % HEARTBEAT_SLICES };
+    /**
+     * Why a handshake from `from` (a client address) must be refused, before any work is spent on it:
+     * too many sockets that have not authenticated yet, from that address or in all.
+     */
+    refusal(from: string): 'address' | 'total' | undefined {
+      if (pendingCount >= unauthenticatedMax) return 'total';
+      if ((pending.get(from) ?? 0) >= unauthenticatedPerIp) return 'address';
+      return undefined;
+    },
+
+    /** `socket`'s server must not answer pings itself (`autoPong: false`): the hub answers those within budget. */
+    accept(socket: WebSocket, from = 'unknown') {
+      const c: Client = {
+        socket,
+        pendingFrom: from,
+        badFrames: 0,
+        pings: 0,
+        pingsSince: Date.now(),
+        isAlive: true,
+        slice: nextSlice++ % HEARTBEAT_SLICES,
+      };
+      pending.set(from, (pending.get(from) ?? 0) + 1);
+      pendingCount++;
       all.add(c);
       slices[c.slice].add(c);
       const timer = setTimeout(() => socket.close(WS_CLOSE.unauthorized, 'authentication timeout'), authTimeoutMs);
       timer.unref();
       let authenticating = false;
-      socket.on('pong', () => (c.isAlive = true));
+      // a flood of pings is closed, not answered (one socket's slowed every request to 2–2.8 s)
+      socket.on('ping', (data) => {
+        if (countPing(c)) socket.pong(data);
+      });
+      socket.on('pong', () => {
+        c.isAlive = true;
+        countPing(c);
+      });
       socket.on('error', (err) => log.debug({ err }, 'chat socket error'));
       socket.on('close', () => {
         clearTimeout(timer);
@@ -173,7 +251,7 @@ export function createChatHub(deps: {
         }
         if (!frame) return badFrame(c, CHAT_MSG.wsBadFrame);
         if (frame.type === 'auth') return badFrame(c, CHAT_MSG.wsAlreadyAuthenticated);
-        send(c, { type: 'pong' });
+        if (countPing(c)) send(c, { type: 'pong' });
       });
     },
 

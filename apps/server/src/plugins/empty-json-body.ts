@@ -1,0 +1,37 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SERVER_MSG } from '@spotter/shared';
+import { AppError } from '../lib/app-error';
+
+/**
+ * `Content-Type: application/json` with an empty body is no body, as a client written against the
+ * spec sends a capture (`POST /api/orders/:orderID/capture`); Fastify refused it with 400 "Body cannot
+ * be empty". Any other body is parsed as Fastify parses JSON (docs/decisions/034-socket-and-sign-in-limits.md).
+ *
+ * A route whose schema wants a body still refuses an absent one with 400, in the product's words:
+ * validated as `{}`, each required field answers its own message (not "expected object, received
+ * null"); a schema that `{}` satisfies (optional fields, defaults) is not run on nothing, since an
+ * absent body must not reset what defaults would (a trainer's weekly hours).
+ */
+export function registerEmptyJsonBody(app: FastifyInstance) {
+  const parseJson = app.getDefaultJsonParser(
+    app.initialConfig.onProtoPoisoning ?? 'error',
+    app.initialConfig.onConstructorPoisoning ?? 'error',
+  );
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body.toString();
+    if (text === '') return done(null, undefined);
+    parseJson(req, text, done);
+  });
+
+  const absent = new WeakSet<FastifyRequest>();
+  app.addHook('preValidation', async (req) => {
+    if ((req.body !== undefined && req.body !== null) || !req.routeOptions.schema?.body) return;
+    absent.add(req);
+    req.body = {};
+  });
+  // before any route's own preHandler: the body passed validation as `{}`, but there was none
+  app.addHook('preHandler', async (req) => {
+    if (absent.has(req)) throw new AppError('VALIDATION_FAILED', SERVER_MSG.bodyMissing);
+  });
+}
