@@ -5,7 +5,7 @@ import { WebSocketServer } from 'ws';
 import { CHAT_LIMITS, CHAT_MSG } from '@spotter/shared';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { createClientAddress } from '../../lib/client-address';
+import { createClientAddress } from '../../platform/client-address';
 import { createNotifyBus } from '../../lib/notify-bus';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { TokenService } from '../../lib/tokens';

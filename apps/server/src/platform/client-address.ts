@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { BlockList, isIP } from 'node:net';
-import { normalizeIP } from '@fastify/rate-limit';
+import { addressGroup } from './rate-limits';
 
 /** TRUST_PROXY's named ranges, as Fastify's trustProxy (proxy-addr) reads them. */
 const NAMED_RANGES: Record<string, string[]> = {
@@ -15,7 +15,7 @@ const unmapped = (address: string) => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\
  * The client address of a request Fastify never routes (a WebSocket handshake is answered from the
  * HTTP server's `upgrade` event), found as Fastify finds `req.ip`: X-Forwarded-For is walked from
  * the socket's end only while each hop is one of TRUST_PROXY's addresses. Answered as a rate key: an
- * IPv6 client counts as its /64, as the rate limits count it.
+ * IPv6 client counts as its /64, by the rate limits' own `addressGroup`.
  */
 export function createClientAddress(trustProxy: string[]) {
   const trusted = new BlockList();
@@ -39,6 +39,6 @@ export function createClientAddress(trustProxy: string[]) {
         .filter(Boolean);
       while (forwarded.length && isTrusted(address)) address = forwarded.pop()!;
     }
-    return address && isIP(address) ? normalizeIP(address) : address || 'gone';
+    return address && isIP(address) ? addressGroup(address) : address || 'gone';
   };
 }
