@@ -1,19 +1,20 @@
 import { and, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, accountTokens } from '../../db/schema';
-import { notify } from '../../lib/notify-bus';
+import { CHANNELS, notify } from '../../platform/events';
 import { isId, type Role } from '@spotter/shared';
 
 export type NewAccount = typeof accounts.$inferInsert;
 
 type Q = Db | Tx;
 
-/** The channel (lowercase for PGlite) that says an account's tokens changed or it was deleted. */
-export const ACCOUNT_CHANNEL = 'spotter_account';
+/** The channel that says an account's tokens changed or it was deleted (platform/events.ts). */
+export const ACCOUNT_CHANNEL = CHANNELS.account;
 
 /**
  * Tells every process, after the surrounding transaction commits, that this account's older
- * tokens no longer hold, so open connections (chat sockets) are closed.
+ * tokens no longer hold. The database does it for every such change (a trigger, docs/caching.md);
+ * this is for tests that stage a notification without one.
  */
 export async function announceAccountChanged(db: Q, id: string) {
   await notify(db, ACCOUNT_CHANNEL, id);
@@ -214,7 +215,6 @@ export async function setPassword(db: Q, id: string, passwordHash: string) {
     .set({ passwordHash, tokenVersion: sql`${accounts.tokenVersion} + 1` })
     .where(eq(accounts.id, id));
   await cancelLinkTokens(db, id, ['reset']);
-  await announceAccountChanged(db, id);
 }
 
 type LinkPurpose = 'verify' | 'reset';

@@ -5,13 +5,12 @@ import { WebSocketServer } from 'ws';
 import { CHAT_LIMITS, CHAT_MSG } from '@spotter/shared';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { createNotifyBus } from '../../lib/notify-bus';
+import { createNotifyBus } from '../../platform/events';
 import type { RateLimits } from '../../lib/rate-limiter';
 import type { TokenService } from '../../lib/tokens';
 import type { Auth } from '../../plugins/auth';
 import type { Mailer } from '../mail/mail.service';
 import { chatsRoutes } from './chats.routes';
-import type { CachedReads } from '../../lib/read-cache';
 import { ACCOUNT_CHANNEL, CHAT_CHANNEL, createChatsService, sweepUnreadChats } from './chats.service';
 import { createChatHub, type HubOptions } from './chats.ws';
 
@@ -28,8 +27,6 @@ type ChatsDeps = {
   limits: Pick<RateLimits, 'limit' | 'writes'>;
   /** Told how to count this process's open chat sockets (the metrics' `spotter_websockets_open`). */
   countSockets?: (count: () => number) => void;
-  /** People's own reads, kept until a write concerns them (docs/decisions/024-personal-read-cache.md). */
-  personal?: CachedReads;
 };
 
 /**
@@ -112,6 +109,6 @@ export function chatsModule(deps: ChatsDeps) {
       message: () => CHAT_MSG.tooMany,
     });
     const writes = deps.limits.writes;
-    await app.register(chatsRoutes(service, auth, { limitSends: [limitSends, ...writes], writes }, deps.personal));
+    await app.register(chatsRoutes(service, auth, { limitSends: [limitSends, ...writes], writes }));
   };
 }

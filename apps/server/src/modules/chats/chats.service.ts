@@ -14,7 +14,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import { notify } from '../../lib/notify-bus';
+import { CHANNELS, notify } from '../../platform/events';
 import type { Caller, SignedCaller } from '../../plugins/auth';
 import type { Mailer } from '../mail/mail.service';
 import { announceAccountChanged } from '../accounts/accounts.service';
@@ -23,7 +23,7 @@ import { chatUnreadMail } from './chat-unread-mail';
 import * as repo from './chats.repo';
 
 /** Database channels (lowercase: PGlite lowercases them). */
-export const CHAT_CHANNEL = 'spotter_chat';
+export const CHAT_CHANNEL = CHANNELS.chat;
 export { ACCOUNT_CHANNEL } from '../accounts/accounts.service';
 
 /** A message still unread this long is mailed about. */

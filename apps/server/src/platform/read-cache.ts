@@ -1,21 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, deflate, gzip } from 'node:zlib';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { Database, Db, Tx } from '../db/client';
-import { createNotifyBus, notify } from './notify-bus';
-
-/**
- * The channel (lowercase for PGlite) on which a write that changes a public read (the trainer
- * list, a profile, a trainer's reviews) tells every process to drop its cached answers.
- */
-export const CATALOGUE_CHANNEL = 'spotter_catalogue';
-/**
- * The channel on which the database itself (triggers on bookings and availability) names the
- * accounts, comma-separated, whose own reads a committed write changed
- * (migrations/0011_personal_notify.sql, docs/decisions/024-personal-read-cache.md).
- */
-export const PERSONAL_CHANNEL = 'spotter_personal';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export type Coding = 'br' | 'gzip' | 'deflate';
 const CODINGS: readonly Coding[] = ['br', 'gzip', 'deflate'];
@@ -80,7 +66,7 @@ type ServeOptions<T> = {
   private?: boolean;
   /** A request header the answer depends on. */
   vary?: string;
-  /** Writes announced for any of these (account ids: `bumpScopes`) drop the answer. */
+  /** Changes to any of these accounts (`bumpScopes`) drop the answer. */
   scopes?: readonly string[];
   /** The route's clock, in ms (tests move it); `validUntil` is read on it. */
   clock?: () => number;
@@ -102,9 +88,9 @@ type ReadCacheOptions = {
   /** A larger answer is served but not kept. */
   maxEntryBytes?: number;
   /**
-   * A kept answer is recomputed after this long even when no write was announced: a bound on
-   * staleness from writes nobody announces (SQL typed by hand, a seed run by another process, the
-   * moment a session ends), not the way writes are seen.
+   * A kept answer is recomputed after this long even when the database announced no change: a
+   * bound on staleness while a listening connection is down, or from what changes with time alone
+   * (the moment a session ends), not the way writes are seen.
    */
   maxAgeMs?: number;
   now?: () => number;
@@ -116,11 +102,11 @@ type ReadCacheOptions = {
  * the uncached route sends; it is kept with a strong ETag (If-None-Match answers 304) and, on
  * first request, its brotli/gzip/deflate forms.
  *
- * Writes that change these answers bump the generation: `announce(tx)` inside the write's
- * transaction (every process, this one included, drops its answers when the NOTIFY arrives after
- * the commit) and `bump()` once it has committed (this process drops them at once, so the writer's
- * next read sees its write). A read remembers the generation it started at and is kept only if
- * that is still the current one, so a read that raced a write never stores the old answer.
+ * The database announces every committed change these answers are built from (triggers,
+ * docs/caching.md); the caches plugin (platform/caches.ts) then calls `bump()` (everything goes)
+ * or `bumpScopes(ids)` (the answers of those accounts go). A read remembers the generation it
+ * started at and is kept only if that is still the current one, so a read that raced a write
+ * never stores the old answer.
  */
 export function createReadCache({
   maxEntries = 2_000,
@@ -329,61 +315,18 @@ export function createReadCache({
 
     onSend,
 
-    /** Inside a write's transaction: every process drops its answers once the write commits. */
-    async announce(q: Db | Tx, reason = 'write'): Promise<void> {
-      await notify(q, CATALOGUE_CHANNEL, reason);
-    },
-
-    /** After a write committed: this process drops its answers now (its own NOTIFY follows). */
+    /** Drops every answer, and keeps reads under way from storing theirs. */
     bump,
 
     bumpScopes,
 
-    /** For a write already committed outside a transaction: announce and bump; a failure is logged, not thrown. */
-    async changed(db: Db, log: FastifyBaseLogger, reason = 'write'): Promise<void> {
-      bump();
-      await notify(db, CATALOGUE_CHANNEL, reason).catch((err) => log.warn({ err }, 'catalogue change not announced'));
-    },
-
-    /**
-     * Drops this process's answers whenever a payload arrives on one of `channels`, and when the
-     * listening connection comes back (what was announced meanwhile was missed); on `scoped`, the
-     * payload names the scopes (comma-separated) whose answers go. Answers a stop.
-     */
-    async listen(
-      database: Database,
-      log: FastifyBaseLogger,
-      channels: string[],
-      scoped: string[] = [],
-    ): Promise<() => Promise<void>> {
-      const bus = createNotifyBus(database, log);
-      for (const channel of channels) await bus.subscribe(channel, bump, bump);
-      for (const channel of scoped) await bus.subscribe(channel, (payload) => bumpScopes(payload.split(',')), bump);
-      return () => bus.close();
-    },
-
-    /** Changes with every write announced to this cache: what was read before it may be stale. */
+    /** Changes with every change that drops everything: what was read before it may be stale. */
     generation: () => generation,
 
     stats: () => ({ ...counters, generation, entries: entries.size, bytes, scopes: scopeGenerations.size }),
   };
 }
 export type ReadCache = ReturnType<typeof createReadCache>;
-
-/** How a caller's own answer is kept: for them alone, dropped by writes that concern their account. */
-export const privateTo = (callerId: string) => ({ private: true, vary: 'Authorization', scopes: [callerId] });
-
-/** What a route that reads through a cache needs; `uncached` for apps built without one (tests' small apps). */
-export type CachedReads = Pick<ReadCache, 'serve' | 'onSend'>;
-export const uncached: CachedReads = {
-  serve: (_req, _reply, _key, load) => load(),
-  onSend: async (_req, _reply, payload) => payload,
-};
-
-/** What a service that writes needs: announce inside its transaction, bump after the commit. */
-export type CatalogueChanges = Pick<ReadCache, 'announce' | 'bump'>;
-/** For services built without a cache (unit tests): nothing is cached, nothing to drop. */
-export const noCatalogueChanges: CatalogueChanges = { announce: async () => undefined, bump: () => undefined };
 
 /** The coding to send: the one with the highest q the client accepts, br before gzip before deflate. */
 export function acceptedCoding(req: FastifyRequest): Coding | undefined {
@@ -428,13 +371,4 @@ function addVary(reply: FastifyReply, names: string[]) {
   const lower = new Set(have.map((s) => s.toLowerCase()));
   for (const name of names) if (!lower.has(name.toLowerCase())) have.push(name);
   reply.header('Vary', have.join(', '));
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The public read cache (lib/read-cache.ts); tests read its counters. */
-    readCache: ReadCache;
-    /** People's own reads and free slots, dropped per account (docs/decisions/024-personal-read-cache.md). */
-    personalCache: ReadCache;
-  }
 }
