@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, deflate, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 
 export type Coding = 'br' | 'gzip' | 'deflate';
 const CODINGS: readonly Coding[] = ['br', 'gzip', 'deflate'];
@@ -116,8 +117,20 @@ export function createReadCache({
   now = Date.now,
 }: ReadCacheOptions = {}) {
   let generation = 0;
-  let bytes = 0;
-  const entries = new Map<string, Entry>();
+  // least recently used first out past `maxEntries` or `maxBytes`; the age limit is checked on read
+  // with the same clock as the entries' `storedAt` (lru-cache's `ttl` would read its own)
+  const entries = new LRUCache<string, Entry>({
+    max: maxEntries,
+    maxSize: maxBytes,
+    maxEntrySize: maxEntryBytes,
+    sizeCalculation: (entry) => entry.bytes,
+    dispose: (entry, key, reason) => {
+      if (reason === 'evict') counters.evictions++;
+      // `bump` clears the scopes with everything at once
+      if (!clearing) unlinkScopes(entry, key);
+    },
+  });
+  let clearing = false;
   const flights = new Map<string, { generation: number; stamp: string; readAt?: number; promise: Promise<unknown> }>();
   // per scope: its generation (bumped by each write announced for it) and the keys of its entries
   const scopeGenerations = new Map<string, number>();
@@ -126,11 +139,7 @@ export function createReadCache({
   const pending = new WeakMap<FastifyRequest, Pending>();
   const counters = { hits: 0, misses: 0, stores: 0, evictions: 0, bumps: 0, scopeBumps: 0 };
 
-  function drop(key: string) {
-    const entry = entries.get(key);
-    if (!entry) return;
-    entries.delete(key);
-    bytes -= entry.bytes;
+  function unlinkScopes(entry: Entry, key: string) {
     for (const scope of entry.scopes) {
       const keys = scopeKeys.get(scope);
       keys?.delete(key);
@@ -138,18 +147,11 @@ export function createReadCache({
     }
   }
 
-  function evict() {
-    while (entries.size > maxEntries || bytes > maxBytes) {
-      const oldest = entries.keys().next();
-      if (oldest.done) break;
-      drop(oldest.value);
-      counters.evictions++;
-    }
-  }
+  const drop = (key: string) => entries.delete(key);
 
   /** The live entry of `key`, marked most recently used; undefined when absent, too old or past its `validUntil`. */
   function lookup(key: string, clock?: () => number): Entry | undefined {
-    const entry = entries.get(key);
+    const entry = entries.peek(key);
     if (!entry) return undefined;
     const at = entry.validFrom !== undefined || entry.validUntil !== undefined ? (clock ?? now)() : 0;
     // a clock set back (tests move theirs) is before the answer was read, as much as one past its end
@@ -159,8 +161,8 @@ export function createReadCache({
       drop(key);
       return undefined;
     }
-    entries.delete(key);
-    entries.set(key, entry);
+    // marked most recently used
+    entries.get(key);
     return entry;
   }
 
@@ -168,7 +170,7 @@ export function createReadCache({
   function store(p: Pending, body: Buffer): Entry {
     const { key, scopes } = p;
     const hash = createHash('sha256').update(body).digest('hex').slice(0, 32);
-    const current = entries.get(key);
+    const current = entries.peek(key);
     if (current && current.hash === hash && current.validFrom === p.validFrom && current.validUntil === p.validUntil)
       return current;
     const entry: Entry = {
@@ -184,15 +186,14 @@ export function createReadCache({
     };
     if (p.generation !== generation || p.stamp !== stampOf(scopes) || entry.bytes > maxEntryBytes) return entry;
     drop(key);
-    entries.set(key, entry);
     for (const scope of scopes) {
       let keys = scopeKeys.get(scope);
       if (!keys) scopeKeys.set(scope, (keys = new Set()));
       keys.add(key);
     }
-    bytes += entry.bytes;
+    // set last: storing may evict others (or, past maxBytes, this one), which unlinks their scopes
+    entries.set(key, entry);
     counters.stores++;
-    evict();
     return entry;
   }
 
@@ -200,10 +201,10 @@ export function createReadCache({
   function coded(entry: Entry, coding: Coding): Promise<Buffer> {
     return (entry.coded[coding] ??= compressBody[coding](entry.body).then(
       (out) => {
-        if (entries.get(entry.key) === entry) {
+        if (entries.peek(entry.key) === entry) {
           entry.bytes += out.length;
-          bytes += out.length;
-          evict();
+          // stored again at its new size, which may evict the least recently used
+          entries.set(entry.key, entry);
         }
         return out;
       },
@@ -218,11 +219,12 @@ export function createReadCache({
   function bump() {
     generation++;
     counters.bumps++;
+    clearing = true;
     entries.clear();
+    clearing = false;
     flights.clear();
     scopeGenerations.clear();
     scopeKeys.clear();
-    bytes = 0;
   }
 
   /** Drops the answers of these scopes (account ids), and keeps reads under way from storing theirs. */
@@ -323,7 +325,13 @@ export function createReadCache({
     /** Changes with every change that drops everything: what was read before it may be stale. */
     generation: () => generation,
 
-    stats: () => ({ ...counters, generation, entries: entries.size, bytes, scopes: scopeGenerations.size }),
+    stats: () => ({
+      ...counters,
+      generation,
+      entries: entries.size,
+      bytes: entries.calculatedSize,
+      scopes: scopeGenerations.size,
+    }),
   };
 }
 export type ReadCache = ReturnType<typeof createReadCache>;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client';
 import { findTokenState } from './accounts.repo';
 
@@ -22,11 +23,12 @@ type TokenStatesOptions = {
  * (role, token version, deletion: a trigger, docs/caching.md) on `spotter_account`; every process,
  * this one included, forgets that account when the notification arrives after the commit
  * (`forget`), and forgets everything when its listening connection comes back (`clear`: what was
- * announced meanwhile was missed). A read that started
- * before a forget is used once but not remembered, so a read racing a change never keeps the old state.
+ * announced meanwhile was missed). A read that started before a forget is used once but not
+ * remembered, so a read racing a change never keeps the old state.
  */
 export function createTokenStates(db: Db, { maxEntries = 20_000, maxAgeMs = 10_000, now = Date.now }: TokenStatesOptions = {}) {
-  const entries = new Map<string, Entry>();
+  // the least recently checked go first past `maxEntries`
+  const entries = new LRUCache<string, Entry>({ max: maxEntries });
   // bumped on every forget: a read remembers its state only if no forget happened meanwhile
   let epoch = 0;
   const counters = { hits: 0, misses: 0, forgets: 0 };
@@ -48,18 +50,13 @@ export function createTokenStates(db: Db, { maxEntries = 20_000, maxAgeMs = 10_0
       const entry = entries.get(id);
       if (entry && now() - entry.storedAt <= maxAgeMs) {
         counters.hits++;
-        // most recently used last, so the oldest are evicted first
-        entries.delete(id);
-        entries.set(id, entry);
         return entry.state;
       }
       counters.misses++;
       const startedAt = epoch;
       const state = await findTokenState(db, id);
       if (startedAt === epoch) {
-        entries.delete(id);
         entries.set(id, { state, storedAt: now() });
-        if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
       }
       return state;
     },
