@@ -10,7 +10,7 @@ BEGIN
   END IF;
 END
 $$;--> statement-breakpoint
--- accounts: `accounts` when a column shown in a public or personal answer (or the token check) changes; `ratings` when only the derived rating columns do (a review's own trigger names the trainer already). A new account shows anywhere only once it is a verified trainer.
+-- accounts: `accounts` when a column shown in a public or personal answer (or the token check) changes (not the e-mail, phone, website, age, height, weight, password or notification settings, which no cached answer shows); `ratings` when only the derived rating columns do (a review's own trigger names the trainer already). A new account shows anywhere only once it is a verified trainer.
 CREATE FUNCTION spotter_accounts_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   shown text[];
@@ -26,11 +26,11 @@ BEGIN
   ELSE
     SELECT
       array_agg(n.id::text ORDER BY n.id) FILTER (WHERE
-        (o.role, o.first_name, o.last_name, o.title, o.description, o.city, o.country, o.website, o.picture, o.gender,
-         o.age, o.height, o.weight, o.price_cents, o.email_verified_at, o.deleted_at, o.token_version)
+        (o.role, o.first_name, o.last_name, o.title, o.description, o.city, o.country, o.picture, o.gender,
+         o.price_cents, o.email_verified_at, o.deleted_at, o.token_version)
         IS DISTINCT FROM
-        (n.role, n.first_name, n.last_name, n.title, n.description, n.city, n.country, n.website, n.picture, n.gender,
-         n.age, n.height, n.weight, n.price_cents, n.email_verified_at, n.deleted_at, n.token_version)),
+        (n.role, n.first_name, n.last_name, n.title, n.description, n.city, n.country, n.picture, n.gender,
+         n.price_cents, n.email_verified_at, n.deleted_at, n.token_version)),
       array_agg(n.id::text ORDER BY n.id) FILTER (WHERE
         (o.rating_avg, o.rating_count, o.rating_score) IS DISTINCT FROM (n.rating_avg, n.rating_count, n.rating_score)),
       array_agg(n.id::text ORDER BY n.id) FILTER (WHERE
