@@ -21,26 +21,6 @@ const CACHE_AND_NOTIFY = ['read-cache', 'notify', 'personal-cache', 'settled-wri
   `./apps/server/src/plugins/${name}*`,
 ]);
 
-/** The modules and plugins that call the cache or NOTIFY today. */
-const CACHE_AND_NOTIFY_CALLERS = [
-  'modules/accounts/accounts.repo.ts',
-  'modules/accounts/token-states.ts',
-  'modules/availability/availability.routes.ts',
-  'modules/bookings/bookings.module.ts',
-  'modules/bookings/bookings.routes.ts',
-  'modules/bookings/bookings.service.ts',
-  'modules/chats/chats.module.ts',
-  'modules/chats/chats.routes.ts',
-  'modules/chats/chats.service.ts',
-  'modules/payments/payments.service.ts',
-  'modules/reviews/reviews.routes.ts',
-  'modules/reviews/reviews.service.ts',
-  'modules/settings/settings.service.ts',
-  'modules/trainers/trainers.routes.ts',
-  'plugins/page-renderer.ts',
-  'plugins/web.ts',
-].map((f) => `apps/server/src/${f}`);
-
 /** The statement that sends a chat message's NOTIFY itself (docs/decisions/013-chat-delivery.md), until the platform's events carry it. */
 const NOTIFY_IN_SQL = ['apps/server/src/modules/chats/chats.repo.ts'];
 
@@ -229,18 +209,6 @@ export default tseslint.config(
         },
       ],
     },
-  },
-  {
-    // removed when invalidation comes from the database: today's callers of the cache and NOTIFY, and
-    // the machinery that moves to platform/ with that change
-    files: [
-      'apps/server/src/lib/notify-bus.ts',
-      'apps/server/src/lib/read-cache.ts',
-      'apps/server/src/plugins/personal-cache.ts',
-      'apps/server/src/plugins/settled-writes.ts',
-      ...CACHE_AND_NOTIFY_CALLERS,
-    ],
-    rules: { 'import-x/no-restricted-paths': 'off' },
   },
   {
     // LISTEN and NOTIFY, and every channel's name, are the platform's events: no module's or plugin's

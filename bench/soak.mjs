@@ -72,8 +72,8 @@ async function ensureAccounts() {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-    // the processes drop the public answers they cached (lib/read-cache.ts)
-    await client.query(`select pg_notify('spotter_catalogue', 'soak seed')`);
+    // the processes drop the answers they cached (the seed's own writes announce themselves too; docs/caching.md)
+    await client.query(`select pg_notify('spotter_change', 'accounts')`);
   } finally {
     await client.end();
   }

@@ -98,13 +98,13 @@ for (let i = 0; i < 100; i++) {
   await sleep(200);
 }
 
-// what a write does to the read cache: every process drops its answers (lib/read-cache.ts)
+// what a change to the accounts does to the read cache: every process drops its answers (docs/caching.md)
 const pg = createRequire(join(root, 'apps/server/package.json'))('pg');
 const announcer = new pg.Client({ connectionString: url });
 await announcer.connect();
 async function forgetCachedAnswers() {
   if (opt.cached) return;
-  await announcer.query("notify spotter_catalogue, 'bench'");
+  await announcer.query("notify spotter_change, 'accounts'");
   await sleep(30); // the server's listener drops its answers when the notification arrives
 }
 

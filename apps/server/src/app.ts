@@ -11,11 +11,11 @@ import type { Database } from './db/client';
 import { rateLimits } from './platform/rate-limits';
 import { durableJobs } from './platform/jobs';
 import { logging, loggerOptions, requestIdOptions } from './platform/logging';
-import { CATALOGUE_CHANNEL, createReadCache } from './lib/read-cache';
 import { createTokenService } from './lib/tokens';
 import { createAuth } from './plugins/auth';
-import { registerPersonalCache } from './plugins/personal-cache';
-import { registerSettledWrites } from './plugins/settled-writes';
+import { CHANNELS, eventsPlugin } from './platform/events';
+import { cachesPlugin } from './platform/caches';
+import { settledWritesPlugin } from './platform/settled-writes';
 import { clientErrorHandler, errorHandling, frameworkErrors, registerApiNotFound } from './plugins/errors';
 import { registerAbsoluteUrls } from './plugins/absolute-urls';
 import { registerMetrics } from './plugins/metrics';
@@ -24,7 +24,7 @@ import { registerEmptyJsonBody } from './plugins/empty-json-body';
 import { registerPersonalNoStore } from './plugins/personal-no-store';
 import { registerWeb } from './plugins/web';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
-import { ACCOUNT_CHANNEL, createAccountsService } from './modules/accounts/accounts.service';
+import { createAccountsService } from './modules/accounts/accounts.service';
 import { createTokenStates } from './modules/accounts/token-states';
 import { googleSignInRoutes } from './modules/accounts/google-sign-in.routes';
 import { createGoogleSignInService } from './modules/accounts/google-sign-in.service';
@@ -164,9 +164,14 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   if (config.apiDocs) await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   const tokens = createTokenService(config.jwtSecret);
-  // the token check's account state, remembered until a change is announced (docs/decisions/023-token-check-cache.md)
+  // the database's channels, then what they drop (docs/caching.md): the token check's account
+  // states (docs/decisions/023-token-check-cache.md), the public and personal read caches, and a
+  // write's answer that waits until this process has seen its changes
+  await app.register(eventsPlugin, { database });
   const tokenStates = createTokenStates(database.db);
-  app.addHook('onClose', await tokenStates.listen(database, app.log));
+  await app.events.subscribe(CHANNELS.account, (id) => tokenStates.forget(id), tokenStates.clear);
+  await app.register(cachesPlugin);
+  await app.register(settledWritesPlugin, { database });
   const auth = createAuth(database.db, tokens, tokenStates);
   const mail = mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
   // durable jobs (booking holds, reminders, booking mails): polled while the app runs, stopped before the database closes
@@ -185,24 +190,6 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
     log: app.log,
     onRegistered: recordSignUpWeight,
   });
-  // public answers kept in memory, dropped on every write that changes them (docs/decisions/019-read-cache.md);
-  // deletions and password changes (Google and reset links verify addresses) come on the accounts channel
-  // sized for a catalogue's profiles, not a page of them: a profile and its reviews take about 3 KB,
-  // so 16 MiB holds 5,000 trainers' (docs/decisions/033-read-cache-size.md)
-  const readCache = createReadCache({ maxEntries: 20_000, maxBytes: 16 * 1024 * 1024 });
-  app.decorate('readCache', readCache);
-  app.addHook('onClose', await readCache.listen(database, app.log, [CATALOGUE_CHANNEL, ACCOUNT_CHANNEL]));
-  // people's own reads and free slots, kept per account until a write concerns it (docs/decisions/024-personal-read-cache.md)
-  const personalCache = await registerPersonalCache(app, database);
-  // a write's answer waits until this process has seen its notifications: its writer reads it from any cache
-  await registerSettledWrites(app, database);
-  // a verified address can list a trainer; the accounts module does not announce that itself
-  const verifyEmail = accounts.verifyEmail;
-  accounts.verifyEmail = async (token) => {
-    const verified = await verifyEmail(token);
-    if (verified && !verified.already) await readCache.changed(database.db, app.log, 'email verified');
-    return verified;
-  };
   const images = createImagesService({ db: database.db });
   const favourites = createFavouritesService({ db: database.db });
   // reviews read verified sessions from the bookings module's service
@@ -214,7 +201,6 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
     config,
     jobs,
     log: app.log,
-    catalogue: readCache,
     concurrentReads,
   });
   // photos nobody uses any more (replaced, or uploaded and never set) are removed every hour
@@ -265,18 +251,16 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           limits.perIp,
         ),
       );
-      await api.register(trainersRoutes(createTrainersService({ db: database.db, concurrentReads }), readCache));
+      await api.register(trainersRoutes(createTrainersService({ db: database.db, concurrentReads })));
       await api.register(
         reviewsRoutes(
           createReviewsService({
             db: database.db,
             accounts,
             bookings: bookingServices.bookings,
-            catalogue: readCache,
             concurrentReads,
           }),
           auth,
-          readCache,
           limits,
         ),
       );
@@ -291,7 +275,6 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           config,
           limits,
           countSockets: metrics.countSockets,
-          personal: personalCache,
         }),
       );
       await api.register(
@@ -303,17 +286,12 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           jobs,
           services: bookingServices,
           limits,
-          personal: personalCache,
         }),
       );
       await api.register(avatarsRoutes);
       await api.register(imagesRoutes(images, auth, limits));
       await api.register(
-        settingsRoutes(
-          createSettingsService({ db: database.db, tokens, accounts, images, favourites, catalogue: readCache }),
-          auth,
-          limits,
-        ),
+        settingsRoutes(createSettingsService({ db: database.db, tokens, accounts, images, favourites }), auth, limits),
       );
     },
     { prefix: '/api' },
@@ -321,6 +299,6 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
 
   await registerApiNotFound(app);
   // a visitor's rendered page is kept until a write changes what it shows, as the read cache's answers are
-  await registerWeb(app, config.webDist, { catalogueGeneration: readCache.generation });
+  await registerWeb(app, config.webDist, { catalogueGeneration: app.readCache.generation });
   return app;
 }

@@ -4,8 +4,6 @@ import { openDatabase } from './db/client';
 import { migrate } from './db/migrate';
 import { seedBulkTrainers, seedIfEmpty } from './db/seed';
 import { lockDataDir } from './lib/data-dir-lock';
-import { notify } from './lib/notify-bus';
-import { CATALOGUE_CHANNEL } from './lib/read-cache';
 
 /**
  * `npm run seed`: migrates and seeds the configured database when it is empty.
@@ -28,8 +26,6 @@ try {
     await seedBulkTrainers(database.db, bulk);
     console.log(`Added up to ${bulk} trainers in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   }
-  // servers already running on this PostgreSQL database drop the public answers they cached
-  await notify(database.db, CATALOGUE_CHANNEL, 'seed');
 } finally {
   await database.close();
   unlock();

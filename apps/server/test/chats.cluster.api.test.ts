@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WS_CLOSE, type TChatMessage } from '@spotter/shared';
 import { accounts } from '../src/db/schema';
 import type { Mail } from '../src/modules/mail/mail.service';
-import { notifyAccountChanged, sweepUnreadChats, UNREAD_MAIL_AFTER_MS } from '../src/modules/chats/chats.service';
+import { sweepUnreadChats, UNREAD_MAIL_AFTER_MS } from '../src/modules/chats/chats.service';
+import { announceAccountChanged } from './support/account-events';
 import { buildTestApp, createAccount, createFreshPgDatabase, type TestApp } from './helper';
 import { ChatSocket } from './ws-client';
 
@@ -97,7 +98,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two processes on one PostgreSQL
         .update(accounts)
         .set({ tokenVersion: sql`${accounts.tokenVersion} + 1` })
         .where(eq(accounts.id, who.id));
-      await notifyAccountChanged(tx, who.id);
+      await announceAccountChanged(tx, who.id);
     });
     expect(await onB.closeCode()).toBe(WS_CLOSE.unauthorized);
   });

@@ -19,7 +19,7 @@ describe('chat hub pushes', () => {
 
   beforeAll(async () => {
     const t = await tPromise;
-    const real = createChatsService({ db: t.database.db });
+    const real = createChatsService({ db: t.database.db, events: t.app.events });
     const service = {
       ...real,
       messageForPush: (id: string) =>

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CHAT_LIMITS, CHAT_MSG, WS_CLOSE, type TChatMessage } from '@spotter/shared';
 import { accounts } from '../src/db/schema';
-import { notifyAccountChanged } from '../src/modules/chats/chats.service';
+import { announceAccountChanged } from './support/account-events';
 import { buildTestApp, createAccount, useTestApp } from './helper';
 import { until } from './support/until';
 import { ChatSocket } from './ws-client';
@@ -277,7 +277,7 @@ describe('/api/ws revocation', () => {
       .update(accounts)
       .set({ tokenVersion: sql`${accounts.tokenVersion} + 1` })
       .where(eq(accounts.id, probe.id));
-    await notifyAccountChanged(t.database.db, probe.id);
+    await announceAccountChanged(t.database.db, probe.id);
     expect(await s.closeCode()).toBe(WS_CLOSE.unauthorized);
   };
 
@@ -288,7 +288,7 @@ describe('/api/ws revocation', () => {
     const unrelated = await ChatSocket.open(base, bystander.token);
 
     // a notification without a change keeps the sockets
-    await notifyAccountChanged(t.database.db, who.id);
+    await announceAccountChanged(t.database.db, who.id);
     await handledAccountNotifications();
     a.send({ type: 'ping' });
     await a.next((f) => f.type === 'pong');
@@ -298,7 +298,7 @@ describe('/api/ws revocation', () => {
         .update(accounts)
         .set({ tokenVersion: sql`${accounts.tokenVersion} + 1` })
         .where(eq(accounts.id, who.id));
-      await notifyAccountChanged(tx, who.id);
+      await announceAccountChanged(tx, who.id);
     });
     expect(await a.closeCode()).toBe(WS_CLOSE.unauthorized);
     expect(await b.closeCode()).toBe(WS_CLOSE.unauthorized);
@@ -311,7 +311,7 @@ describe('/api/ws revocation', () => {
     const who = await createAccount(t, 'trainer');
     const s = await ChatSocket.open(base, who.token);
     await t.database.db.update(accounts).set({ deletedAt: new Date() }).where(eq(accounts.id, who.id));
-    await notifyAccountChanged(t.database.db, who.id);
+    await announceAccountChanged(t.database.db, who.id);
     expect(await s.closeCode()).toBe(WS_CLOSE.unauthorized);
   });
 

@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SERVER_MSG } from '@spotter/shared';
 import { bookings } from '../src/db/schema';
-import { createReadCache } from '../src/lib/read-cache';
+import { createReadCache } from '../src/platform/read-cache';
 import { buildTestApp, createAccount, createFreshPgDatabase, type TestApp } from './helper';
 import { auth, bookableTrainer, cancel, hold, hourFromNow } from './support/bookings';
 import { until } from './support/until';

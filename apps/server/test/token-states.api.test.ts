@@ -2,8 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SERVER_MSG } from '@spotter/shared';
 import { accounts } from '../src/db/schema';
-import { announceAccountChanged } from '../src/modules/accounts/accounts.repo';
 import { createTokenStates } from '../src/modules/accounts/token-states';
+import { CHANNELS, createNotifyBus } from '../src/platform/events';
 import { buildTestApp, createAccount, createFreshPgDatabase } from './helper';
 import { until } from './support/until';
 
@@ -23,27 +23,35 @@ const bumpTokenVersion = (id: string) =>
     .where(eq(accounts.id, id));
 
 describe('the remembered token check', () => {
-  it('answers from memory until the account is announced as changed, then reads it again', async () => {
+  it('answers from memory until the database announces a change to the account, then reads it again', async () => {
     const u = await createAccount(t, 'user');
     let clock = 1_000_000;
-    const states = createTokenStates(t.database.db, { maxAgeMs: 10_000, now: () => clock });
-    const stop = await states.listen(t.database, t.app.log);
-    try {
-      expect((await states.get(u.id))?.tokenVersion).toBe(0);
-      await bumpTokenVersion(u.id);
-      // unannounced (SQL by hand): the remembered state holds until it is too old
-      expect((await states.get(u.id))?.tokenVersion).toBe(0);
-      expect(states.stats()).toMatchObject({ hits: 1, misses: 1 });
-      clock += 10_001;
-      expect((await states.get(u.id))?.tokenVersion).toBe(1);
+    // not listening (a connection down): the remembered state holds until it is too old
+    const deaf = createTokenStates(t.database.db, { maxAgeMs: 10_000, now: () => clock });
+    expect((await deaf.get(u.id))?.tokenVersion).toBe(0);
+    await bumpTokenVersion(u.id);
+    expect((await deaf.get(u.id))?.tokenVersion).toBe(0);
+    expect(deaf.stats()).toMatchObject({ hits: 1, misses: 1 });
+    clock += 10_001;
+    expect((await deaf.get(u.id))?.tokenVersion).toBe(1);
 
-      // announced: forgotten when the notification arrives, without waiting for the age
-      await bumpTokenVersion(u.id);
-      await announceAccountChanged(t.database.db, u.id);
+    // listening: a change made with plain SQL is announced by the database's trigger, and forgotten
+    // when the notification arrives, without waiting for the age
+    const states = createTokenStates(t.database.db, { maxAgeMs: 10_000, now: () => clock });
+    const bus = createNotifyBus(t.database, t.app.log);
+    await bus.subscribe(CHANNELS.account, (id) => states.forget(id), states.clear);
+    try {
+      expect((await states.get(u.id))?.tokenVersion).toBe(1);
+      await t.database.db.execute(sql`update accounts set token_version = token_version + 1 where id = ${u.id}`);
       await until(() => states.stats().forgets > 0, 'the account notification');
       expect((await states.get(u.id))?.tokenVersion).toBe(2);
+      // a change that does not end tokens (a title) is not announced on the channel
+      await t.database.db.execute(sql`update accounts set title = 'Unannounced' where id = ${u.id}`);
+      await bumpTokenVersion(u.id);
+      await until(() => states.stats().forgets > 1, 'the second account notification');
+      expect(states.stats().forgets).toBe(2);
     } finally {
-      await stop();
+      await bus.close();
     }
   });
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Coding } from '../lib/read-cache';
+import type { Coding } from '../platform/compression';
 
 /**
  * The web app's page renderer (apps/web/src/app/render-page.tsx, built into apps/web/dist-ssr/ by
@@ -81,7 +81,7 @@ type Options = {
   app: FastifyInstance;
   /** apps/web/dist-ssr/render-page.js */
   file: string;
-  /** The read cache's generation (lib/read-cache.ts): a write to what pages show changes it. */
+  /** The read cache's generation (platform/read-cache.ts): a write to what pages show changes it. */
   generation: () => number;
   /** The build's index.html, as it is now. */
   template: () => string;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { createPageRenderer, pageOf, type Page } from './page-renderer';
-import { acceptedCoding, compressBody, compressorsAt, etagMatches } from '../lib/read-cache';
+import { acceptedCoding, compressBody, compressorsAt, etagMatches } from '../platform/compression';
 
 /**
  * Set by the app while a token is stored (apps/web/src/lib/storage.ts): that person's pages show

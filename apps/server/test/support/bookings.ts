@@ -6,8 +6,9 @@ import type { Database } from '../../src/db/client';
 import { createJobRunner } from '../../src/platform/jobs';
 import { createTokenService } from '../../src/lib/tokens';
 import { createAuth } from '../../src/plugins/auth';
-import { registerPersonalCache } from '../../src/plugins/personal-cache';
-import { registerSettledWrites } from '../../src/plugins/settled-writes';
+import { eventsPlugin } from '../../src/platform/events';
+import { cachesPlugin } from '../../src/platform/caches';
+import { settledWritesPlugin } from '../../src/platform/settled-writes';
 import { registerErrorHandling } from '../../src/plugins/errors';
 import { bookingsModule } from '../../src/modules/bookings/bookings.module';
 import type { Mail } from '../../src/modules/mail/mail.service';
@@ -109,15 +110,15 @@ export async function buildClockApp(database: Database, jwtSecret: string, start
   const jobs = createJobRunner({ db: database.db, log: app.log, now });
   const authz = createAuth(database.db, createTokenService(jwtSecret));
   // answers kept as in the app, so the clock's moves are checked against them too
-  const personal = await registerPersonalCache(app, database);
-  await registerSettledWrites(app, database);
+  await app.register(eventsPlugin, { database });
+  await app.register(cachesPlugin);
+  await app.register(settledWritesPlugin, { database });
   await app.register(
     bookingsModule({
       database,
       auth: authz,
       jobs,
       now,
-      personal,
       mailer: { send: async (m) => void mails.push(m) },
       config: { publicUrl: 'http://localhost:3000', paypal: { apiBase: 'http://127.0.0.1:9', timeoutMs: 1000 } },
     }),

@@ -1,23 +1,11 @@
 import { and, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, accountTokens, messages, weightEntries } from '../../db/schema';
-import { notify } from '../../lib/notify-bus';
 import { isId, type Role } from '@spotter/shared';
 
 export type NewAccount = typeof accounts.$inferInsert;
 
 type Q = Db | Tx;
-
-/** The channel (lowercase for PGlite) that says an account's tokens changed or it was deleted. */
-export const ACCOUNT_CHANNEL = 'spotter_account';
-
-/**
- * Tells every process, after the surrounding transaction commits, that this account's older
- * tokens no longer hold, so open connections (chat sockets) are closed.
- */
-export async function announceAccountChanged(db: Q, id: string) {
-  await notify(db, ACCOUNT_CHANNEL, id);
-}
 
 /** Answers the new account's id, e-mail and first name; undefined when the address is taken. */
 export async function insertAccount(db: Q, values: NewAccount) {
@@ -207,8 +195,8 @@ export async function retireUnprovenAccount(db: Q, id: string) {
     );
   await db.delete(weightEntries).where(eq(weightEntries.accountId, id));
   await cancelLinkTokens(db, id, ['verify', 'reset']);
+  // the account trigger tells every process that its tokens ended (docs/caching.md)
   await anonymiseAccount(db, id);
-  await announceAccountChanged(db, id);
 }
 
 /**
@@ -235,7 +223,6 @@ export async function setPassword(db: Q, id: string, passwordHash: string) {
     .set({ passwordHash, tokenVersion: sql`${accounts.tokenVersion} + 1` })
     .where(eq(accounts.id, id));
   await cancelLinkTokens(db, id, ['reset']);
-  await announceAccountChanged(db, id);
 }
 
 type LinkPurpose = 'verify' | 'reset';

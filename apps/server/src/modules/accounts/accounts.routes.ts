@@ -106,6 +106,8 @@ export function accountsRoutes(service: AccountsService, auth: Auth, limit: Pick
           querystring: ZVerifyQuery,
           response: { 302: z.null() },
         },
+        // a GET that writes: a verified trainer is listed, and the answer waits for that as a write's does
+        config: { writes: true },
       },
       async (req, reply) => {
         const verified = await service.verifyEmail(req.query.token);

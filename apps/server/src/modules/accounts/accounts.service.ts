@@ -158,11 +158,10 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log, onRe
     /** A new password hash; every older token and open reset link stops working. */
     setPassword: (id: string, passwordHash: string) => repo.setPassword(db, id, passwordHash),
 
-    /** Blanks the personal data, keeps the row, ends every token and open link, and tells the sockets. */
+    /** Blanks the personal data, keeps the row, ends every token and open link (the database tells the sockets). */
     async anonymise(id: string, tx: Tx): Promise<void> {
       await repo.cancelLinkTokens(tx, id, ['verify', 'reset']);
       await repo.anonymiseAccount(tx, id);
-      await repo.announceAccountChanged(tx, id);
     },
 
     /**
@@ -226,4 +225,3 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log, onRe
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
 /** Other modules (chat sockets) learn of password changes and deletions on this channel. */
-export { ACCOUNT_CHANNEL, announceAccountChanged } from './accounts.repo';

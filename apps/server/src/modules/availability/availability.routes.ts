@@ -10,19 +10,13 @@ import {
   ZSlotsResponse,
 } from '@spotter/shared';
 import type { RateLimits } from '../../platform/rate-limits';
-import { privateTo, uncached, type CachedReads } from '../../lib/read-cache';
 import { callerOf, type Auth } from '../../plugins/auth';
 import type { AvailabilityService } from './availability.service';
 
 const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 429: ZErrorResponse };
 
-/** `personal`: weekly hours and free slots kept until a write concerns the trainer (docs/decisions/024-personal-read-cache.md). */
-export function availabilityRoutes(
-  service: AvailabilityService,
-  auth: Auth,
-  limits: Pick<RateLimits, 'writes'>,
-  personal: CachedReads = uncached,
-) {
+/** Weekly hours and free slots are kept until a write concerns the trainer (docs/decisions/024-personal-read-cache.md). */
+export function availabilityRoutes(service: AvailabilityService, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const trainerOnly = auth.requireAuth('trainer', ROLE_MSG.loginAsTrainer);
@@ -36,12 +30,9 @@ export function availabilityRoutes(
           response: { 200: ZAvailabilityResponse, ...errors },
         },
         preHandler: trainerOnly,
-        onSend: personal.onSend,
+        config: { cache: { in: 'personal', caller: (req) => callerOf(req).id } },
       },
-      async (req, reply) => {
-        const { id } = callerOf(req);
-        return personal.serve(req, reply, `availability:${id}`, () => service.availabilityOf(id), privateTo(id));
-      },
+      async (req) => service.availabilityOf(callerOf(req).id),
     );
 
     r.put(
@@ -67,17 +58,17 @@ export function availabilityRoutes(
           params: ZIdParam(SERVER_MSG.trainerNotFound),
           response: { 200: ZSlotsResponse, ...errors },
         },
-        onSend: personal.onSend,
-      },
-      async (req, reply) => {
-        const id = req.params.id.toLowerCase();
         // the same for everyone; `changesAt` is not part of the answer (the response schema leaves it out)
-        return personal.serve(req, reply, `slots:${id}`, () => service.freeSlots(id), {
-          scopes: [id],
-          clock: () => service.now().getTime(),
-          validUntil: (answer) => answer.changesAt,
-        });
+        config: {
+          cache: {
+            in: 'personal',
+            scopeParams: ['id'],
+            clock: () => service.now().getTime(),
+            validUntil: (answer: { changesAt?: number }) => answer.changesAt,
+          },
+        },
       },
+      async (req) => service.freeSlots(req.params.id.toLowerCase()),
     );
   };
 }

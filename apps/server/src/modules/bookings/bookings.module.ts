@@ -2,7 +2,6 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { JobRunner } from '../../platform/jobs';
-import type { CachedReads, CatalogueChanges } from '../../lib/read-cache';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
 import { availabilityRoutes } from '../availability/availability.routes';
@@ -25,12 +24,8 @@ type BookingsModuleDeps = {
   now?: () => Date;
   /** Services built beforehand with `createBookingsServices` (so other modules can call them); built here otherwise. */
   services?: BookingsServices;
-  /** Tells the read cache about paid, refunded and finished sessions (docs/decisions/019-read-cache.md). */
-  catalogue?: CatalogueChanges;
   /** Limits on the writes (holds, orders, captures, cancellations, weekly hours); none without (tests' small apps). */
   limits?: Pick<RateLimits, 'writes'>;
-  /** People's own reads and free slots, kept until a write concerns them (docs/decisions/024-personal-read-cache.md). */
-  personal?: CachedReads;
   /** Slot reads under way at once (platform/batch-loader.ts); 1 by default, as PGlite runs one statement at a time. */
   concurrentReads?: number;
 };
@@ -46,24 +41,23 @@ export function createBookingsServices({
   jobs,
   now,
   log,
-  catalogue,
   concurrentReads,
-}: Omit<BookingsModuleDeps, 'auth' | 'services' | 'limits' | 'personal'> & { log: FastifyBaseLogger }) {
+}: Omit<BookingsModuleDeps, 'auth' | 'services' | 'limits'> & { log: FastifyBaseLogger }) {
   const db = database.db;
   const availability = createAvailabilityService({ db, now, concurrentReads });
-  const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, log, now, catalogue });
+  const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, log, now });
   const { provider, providers } = createPaymentProviders(config.paypal, log);
-  const payments = createPaymentsService({ db, provider, providers, bookings, log, now, catalogue });
+  const payments = createPaymentsService({ db, provider, providers, bookings, log, now });
   return { availability, bookings, payments };
 }
 type BookingsServices = ReturnType<typeof createBookingsServices>;
 
 /** Availability and slots, bookings, and their payments (DECISIONS 16). */
-export function bookingsModule({ auth, services, limits = { writes: [] }, personal, ...deps }: BookingsModuleDeps) {
+export function bookingsModule({ auth, services, limits = { writes: [] }, ...deps }: BookingsModuleDeps) {
   return async function (app: FastifyInstance) {
     const { availability, bookings, payments } = services ?? createBookingsServices({ ...deps, log: app.log });
-    await app.register(availabilityRoutes(availability, auth, limits, personal));
-    await app.register(bookingsRoutes(bookings, auth, limits, personal));
+    await app.register(availabilityRoutes(availability, auth, limits));
+    await app.register(bookingsRoutes(bookings, auth, limits));
     await app.register(paymentsRoutes(payments, auth, limits));
   };
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZBookingResponse, ZBookingsResponse, ZCreateBookingRequest, ZErrorResponse } from '@spotter/shared';
 import type { RateLimits } from '../../platform/rate-limits';
-import { privateTo, uncached, type CachedReads } from '../../lib/read-cache';
 import { callerOf, type Auth } from '../../plugins/auth';
 import { HoldCooldown, nextChangeOf, type BookingsService } from './bookings.service';
 
@@ -15,13 +14,8 @@ const errors = {
   429: ZErrorResponse,
 };
 
-/** `personal`: the caller's list kept until a write concerns them or it changes by itself (docs/decisions/024-personal-read-cache.md). */
-export function bookingsRoutes(
-  service: BookingsService,
-  auth: Auth,
-  limits: Pick<RateLimits, 'writes'>,
-  personal: CachedReads = uncached,
-) {
+/** The caller's list is kept until a write concerns them or it changes by itself (docs/decisions/024-personal-read-cache.md). */
+export function bookingsRoutes(service: BookingsService, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     app.addHook('onError', async (_req, reply, err) => {
@@ -52,22 +46,17 @@ export function bookingsRoutes(
           response: { 200: ZBookingsResponse, ...errors },
         },
         preHandler: auth.requireAuth(),
-        onSend: personal.onSend,
-      },
-      async (req, reply) => {
-        const caller = callerOf(req);
-        return personal.serve(
-          req,
-          reply,
-          `bookings:${caller.id}`,
-          async () => ({ bookings: await service.listBookings(caller) }),
-          {
-            ...privateTo(caller.id),
+        config: {
+          cache: {
+            in: 'personal',
+            caller: (req) => callerOf(req).id,
             clock: () => service.now().getTime(),
-            validUntil: (answer, readAt) => nextChangeOf(answer.bookings, new Date(readAt)),
+            validUntil: (answer: { bookings: Parameters<typeof nextChangeOf>[0] }, readAt: number) =>
+              nextChangeOf(answer.bookings, new Date(readAt)),
           },
-        );
+        },
       },
+      async (req) => ({ bookings: await service.listBookings(callerOf(req)) }),
     );
   };
 }

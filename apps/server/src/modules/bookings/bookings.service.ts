@@ -13,7 +13,6 @@ import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { JobRunner } from '../../platform/jobs';
 import { fromCents } from '../../lib/money';
-import { noCatalogueChanges, type CatalogueChanges } from '../../lib/read-cache';
 import type { Caller } from '../../plugins/auth';
 import type { AvailabilityService } from '../availability/availability.service';
 import type { Mailer } from '../mail/mail.service';
@@ -95,20 +94,9 @@ type BookingsDeps = {
   publicUrl: string;
   log: FastifyBaseLogger;
   now?: () => Date;
-  /** A paid session counts in the trainer's public `subscribers`, one that is over marks its user's review: cached answers go. */
-  catalogue?: CatalogueChanges;
 };
 
-export function createBookingsService({
-  db,
-  availability,
-  jobs,
-  mailer,
-  publicUrl,
-  log,
-  now = () => new Date(),
-  catalogue = noCatalogueChanges,
-}: BookingsDeps) {
+export function createBookingsService({ db, availability, jobs, mailer, publicUrl, log, now = () => new Date() }: BookingsDeps) {
   /** Sends one side of a booking its mail; skipped for a deleted account or a reminder of a session no longer on. */
   async function sendBookingMail(job: MailJob, at: Date) {
     const row = await repo.findBooking(db, job.bookingId);
@@ -153,12 +141,7 @@ export function createBookingsService({
     const row = await repo.findBooking(db, bookingId);
     if (!row || row.status !== 'confirmed' || row.endsAt > at) return;
     // the user's review of the trainer now shows a verified session
-    const completed = await db.transaction(async (tx) => {
-      if (!(await repo.changeStatus(tx, row.id, 'confirmed', 'completed', at))) return false;
-      await catalogue.announce(tx, 'session over');
-      return true;
-    });
-    if (completed) catalogue.bump();
+    await repo.changeStatus(db, row.id, 'confirmed', 'completed', at);
   });
 
   /** Mails to both sides, enqueued in the caller's transaction; run with `runMails` after the commit. */
@@ -266,8 +249,6 @@ export function createBookingsService({
     async confirmInTransaction(tx: Tx, row: repo.BookingRow): Promise<{ confirmed: boolean; mailJobs: number[] }> {
       const at = now();
       if (!(await repo.confirmBooking(tx, row.id, at))) return { confirmed: false, mailJobs: [] };
-      // one more subscriber on the trainer's profile; the caller bumps the read cache after its commit
-      await catalogue.announce(tx, 'booking confirmed');
       const mailJobs = await enqueueMails(tx, row.id, 'confirmed');
       const remindAt = new Date(row.startsAt.getTime() - BOOKING_RULES.reminderHours * HOUR);
       // a session booked for the next 24 hours gets no reminder: its confirmation is just out
@@ -294,8 +275,6 @@ export function createBookingsService({
     /** confirmed → refunded inside the refund's transaction, with the cancellation mails. */
     async refundInTransaction(tx: Tx, id: string): Promise<{ changed: boolean; mailJobs: number[] }> {
       if (!(await repo.changeStatus(tx, id, 'confirmed', 'refunded', now()))) return { changed: false, mailJobs: [] };
-      // one subscriber fewer, perhaps; the caller bumps the read cache after its commit
-      await catalogue.announce(tx, 'booking refunded');
       return { changed: true, mailJobs: await enqueueMails(tx, id, 'cancelled', { refunded: true }) };
     },
 

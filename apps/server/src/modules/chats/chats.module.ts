@@ -6,14 +6,12 @@ import { CHAT_LIMITS, CHAT_MSG } from '@spotter/shared';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { createClientAddress } from '../../platform/client-address';
-import { createNotifyBus } from '../../lib/notify-bus';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { TokenService } from '../../lib/tokens';
 import type { Auth } from '../../plugins/auth';
 import type { Mailer } from '../mail/mail.service';
 import { chatsRoutes } from './chats.routes';
-import type { CachedReads } from '../../lib/read-cache';
-import { ACCOUNT_CHANNEL, CHAT_CHANNEL, createChatsService, sweepUnreadChats } from './chats.service';
+import { createChatsService, sweepUnreadChats } from './chats.service';
 import { createChatHub, type HubOptions } from './chats.ws';
 
 const SWEEP_EVERY_MS = 60_000;
@@ -29,8 +27,6 @@ type ChatsDeps = {
   limits: Pick<RateLimits, 'limit' | 'writes'>;
   /** Told how to count this process's open chat sockets (the metrics' `spotter_websockets_open`). */
   countSockets?: (count: () => number) => void;
-  /** People's own reads, kept until a write concerns them (docs/decisions/024-personal-read-cache.md). */
-  personal?: CachedReads;
 };
 
 /**
@@ -53,7 +49,7 @@ function refuseUpgrade(socket: Duplex, status: 404 | 429 | 503, reason: string) 
 export function chatsModule(deps: ChatsDeps) {
   return async function (app: FastifyInstance) {
     const { database, auth, config } = deps;
-    const service = createChatsService({ db: database.db });
+    const service = createChatsService({ db: database.db, events: app.events });
     const hub = createChatHub({
       db: database.db,
       tokens: deps.tokens,
@@ -107,13 +103,13 @@ export function chatsModule(deps: ChatsDeps) {
       hub.closeForRestart();
     });
 
-    const bus = createNotifyBus(database, app.log);
-    await bus.subscribe(
-      CHAT_CHANNEL,
+    // the platform's events (closed with the app): messages and read marks, and accounts whose tokens ended
+    await app.events.subscribe(
+      app.events.channels.chat,
       (p) => hub.onChatEvent(p),
       () => hub.resync(),
     );
-    await bus.subscribe(ACCOUNT_CHANNEL, (p) => hub.onAccountEvent(p));
+    await app.events.subscribe(app.events.channels.account, (p) => hub.onAccountEvent(p));
 
     const sweep = setInterval(() => {
       sweepUnreadChats({ db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl, log: app.log }).catch((err) =>
@@ -126,7 +122,6 @@ export function chatsModule(deps: ChatsDeps) {
       app.server.off('upgrade', onUpgrade);
       clearInterval(sweep);
       hub.close();
-      await bus.close();
     });
 
     // per account, one budget for `/chats` and `/chats/`; per IP like the other writes
@@ -138,6 +133,6 @@ export function chatsModule(deps: ChatsDeps) {
       message: () => CHAT_MSG.tooMany,
     });
     const writes = deps.limits.writes;
-    await app.register(chatsRoutes(service, auth, { limitSends: [limitSends, ...writes], writes }, deps.personal));
+    await app.register(chatsRoutes(service, auth, { limitSends: [limitSends, ...writes], writes }));
   };
 }

@@ -14,7 +14,6 @@ import {
   ZSendChatResponse,
 } from '@spotter/shared';
 import { AppError } from '../../lib/app-error';
-import { privateTo, uncached, type CachedReads } from '../../lib/read-cache';
 import { callerOf, type Auth, type SignedCaller } from '../../plugins/auth';
 import type { ChatsService } from './chats.service';
 
@@ -24,13 +23,12 @@ type SendRequest = { signedCaller?: SignedCaller; body: z.output<typeof ZSendCha
 
 /**
  * `limitSends` for sending; `writes` for the other writes (rate limits, docs/decisions/003-rate-limits.md).
- * `personal`: the caller's reads kept until a write concerns them (docs/decisions/024-personal-read-cache.md).
+ * The caller's reads are kept until a write concerns them (docs/decisions/024-personal-read-cache.md).
  */
 export function chatsRoutes(
   service: ChatsService,
   auth: Auth,
   limits: { limitSends: preHandlerAsyncHookHandler[]; writes: preHandlerAsyncHookHandler[] },
-  personal: CachedReads = uncached,
 ) {
   const { limitSends, writes } = limits;
   return async function (app: FastifyInstance) {
@@ -66,20 +64,9 @@ export function chatsRoutes(
           response: { 200: ZChatMessagesResponse, ...errors },
         },
         preHandler: auth.requireAuth(),
-        onSend: personal.onSend,
+        config: { cache: { in: 'personal', caller: (req) => callerOf(req).id } },
       },
-      async (req, reply) => {
-        const caller = callerOf(req);
-        const trainerId = req.params.trainerId.toLowerCase();
-        const query = Object.entries(req.query).sort(([a], [b]) => a.localeCompare(b));
-        return personal.serve(
-          req,
-          reply,
-          `chats:${caller.id}:${trainerId}:${JSON.stringify(query)}`,
-          () => service.listMessages(caller, trainerId, req.query),
-          privateTo(caller.id),
-        );
-      },
+      async (req) => service.listMessages(callerOf(req), req.params.trainerId.toLowerCase(), req.query),
     );
 
     r.get(
@@ -91,18 +78,9 @@ export function chatsRoutes(
           response: { 200: ZConversationsResponse, ...errors },
         },
         preHandler: auth.requireAuth(),
-        onSend: personal.onSend,
+        config: { cache: { in: 'personal', caller: (req) => callerOf(req).id } },
       },
-      async (req, reply) => {
-        const caller = callerOf(req);
-        return personal.serve(
-          req,
-          reply,
-          `conversations:${caller.id}`,
-          async () => ({ conversations: await service.listConversations(caller) }),
-          privateTo(caller.id),
-        );
-      },
+      async (req) => ({ conversations: await service.listConversations(callerOf(req)) }),
     );
 
     r.post(

@@ -11,20 +11,17 @@ import {
   type ZChatQuery,
   type ZSendChatRequest,
 } from '@spotter/shared';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Db, Tx } from '../../db/client';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import { notify } from '../../lib/notify-bus';
 import type { Caller, SignedCaller } from '../../plugins/auth';
 import type { Mailer } from '../mail/mail.service';
-import { announceAccountChanged } from '../accounts/accounts.service';
 import { FORMER_MEMBER } from '../reviews/reviews.service';
 import { chatUnreadMail } from './chat-unread-mail';
 import * as repo from './chats.repo';
 
-/** Database channels (lowercase: PGlite lowercases them). */
-export const CHAT_CHANNEL = 'spotter_chat';
-export { ACCOUNT_CHANNEL } from '../accounts/accounts.service';
+/** The platform's events (`app.events`, docs/architecture.md): channel names and a publish bound to a write. */
+type ChatEvents = Pick<FastifyInstance['events'], 'channels' | 'publish'>;
 
 /** A message still unread this long is mailed about. */
 export const UNREAD_MAIL_AFTER_MS = 15 * 60_000;
@@ -33,15 +30,6 @@ const RECENT_TTL_MS = 30_000;
 
 /** What goes through `spotter_chat`: ids only, far below NOTIFY's 8000-byte limit. */
 export type ChatEvent = { k: 'm'; id: string; u: string; t: string } | { k: 'r'; u: string; t: string; by: string; at: string };
-
-/**
- * Tells every process that this account changed, so they close its sockets whose token is no
- * longer valid (password changed, account deleted). Call it with the transaction that changes the
- * account, or with `db` after that change committed.
- */
-export async function notifyAccountChanged(q: Db | Tx, accountId: string): Promise<void> {
-  await announceAccountChanged(q, accountId);
-}
 
 function toChatMessage(row: Omit<repo.MessageRow, 'seq'>): TChatMessage {
   const gone = row.deletedAt !== null;
@@ -66,7 +54,7 @@ function conversationOf(caller: Caller, counterpartId: string) {
     : { userId: counterpartId, trainerId: caller.id };
 }
 
-export function createChatsService({ db }: { db: Db }) {
+export function createChatsService({ db, events }: { db: Db; events: ChatEvents }) {
   /** This process's sends, by id, from before their statement runs: their push then needs no read. */
   const recent = new Map<string, { message: Promise<TChatMessage | undefined>; at: number }>();
 
@@ -120,7 +108,7 @@ export function createChatsService({ db }: { db: Db }) {
           senderRole: caller.role,
           tokenVersion: caller.tv,
           body: input.message,
-          channel: CHAT_CHANNEL,
+          channel: events.channels.chat,
         })
         .then((row) =>
           row
@@ -229,7 +217,7 @@ export function createChatsService({ db }: { db: Db }) {
         const { count, readAt } = await repo.markRead(tx, { userId, trainerId, readerRole: caller.role });
         if (count && readAt) {
           const event: ChatEvent = { k: 'r', u: userId, t: trainerId, by: caller.id, at: readAt.toISOString() };
-          await notify(tx, CHAT_CHANNEL, JSON.stringify(event));
+          await events.publish(tx, events.channels.chat, JSON.stringify(event));
         }
         return count;
       });

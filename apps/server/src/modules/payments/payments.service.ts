@@ -16,7 +16,6 @@ import {
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { centsToDecimalString, fromCents, percentOf, toCents } from '../../lib/money';
-import { noCatalogueChanges, type CatalogueChanges } from '../../lib/read-cache';
 import type { Caller } from '../../plugins/auth';
 import { plainName } from '../bookings/booking-mails';
 import type { BookingsService } from '../bookings/bookings.service';
@@ -39,8 +38,6 @@ type PaymentsDeps = {
   bookings: BookingsService;
   log: FastifyBaseLogger;
   now?: () => Date;
-  /** The bookings service announces confirmations and refunds in the payment's transaction; this bumps after the commit. */
-  catalogue?: CatalogueChanges;
 };
 
 const money = (cents: number) => ({ currency_code: CURRENCY, value: centsToDecimalString(cents) });
@@ -77,15 +74,7 @@ function toPayment(row: repo.PaymentListRow, role: 'user' | 'trainer'): TPayment
   };
 }
 
-export function createPaymentsService({
-  db,
-  provider,
-  providers,
-  bookings,
-  log,
-  now = () => new Date(),
-  catalogue = noCatalogueChanges,
-}: PaymentsDeps) {
+export function createPaymentsService({ db, provider, providers, bookings, log, now = () => new Date() }: PaymentsDeps) {
   const providerOf = (name: string | null | undefined): PaymentProvider => {
     const p = name ? providers[name as ProviderName] : provider;
     if (!p) throw new ProviderUnavailableError('down', `the ${name} payment provider is not configured`);
@@ -233,7 +222,6 @@ export function createPaymentsService({
         });
         return { confirmed, mailJobs };
       });
-      if (outcome.confirmed) catalogue.bump();
 
       if (!outcome.confirmed) {
         const again = await repo.findPaymentByOrder(db, p.name, orderId);
@@ -327,7 +315,6 @@ export function createPaymentsService({
       await repo.markRefunded(tx, payment.id, { refundId: refund.id, refundRaw: refund.raw, at: now() });
       return bookings.refundInTransaction(tx, payment.bookingId);
     });
-    if (changed) catalogue.bump();
     await bookings.runMails(mailJobs);
     return changed;
   }

@@ -10,7 +10,6 @@ import {
   ZReviewsResponse,
   ZIdParam,
 } from '@spotter/shared';
-import type { ReadCache } from '../../lib/read-cache';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
 import type { ReviewsService } from './reviews.service';
@@ -21,7 +20,7 @@ const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 
  * The reads are answered from the read cache (docs/decisions/019-read-cache.md). A signed-in
  * caller's reviews carry `isMine`, so their answer is cached under their id, never shared.
  */
-export function reviewsRoutes(service: ReviewsService, auth: Auth, cache: ReadCache, limits: Pick<RateLimits, 'writes'>) {
+export function reviewsRoutes(service: ReviewsService, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     r.get(
@@ -34,19 +33,9 @@ export function reviewsRoutes(service: ReviewsService, auth: Auth, cache: ReadCa
           response: { 200: ZReviewsResponse, ...errors },
         },
         preHandler: auth.optionalAuth,
-        onSend: cache.onSend,
+        config: { cache: { in: 'public', caller: (req) => req.caller?.id } },
       },
-      async (req, reply) => {
-        const trainerId = req.params.id.toLowerCase();
-        const callerId = req.caller?.id;
-        return cache.serve(
-          req,
-          reply,
-          callerId ? `reviews:${trainerId}:as:${callerId}` : `reviews:${trainerId}`,
-          async () => ({ allReviews: await service.listReviews(trainerId, callerId) }),
-          { private: !!callerId, vary: 'Authorization' },
-        );
-      },
+      async (req) => ({ allReviews: await service.listReviews(req.params.id.toLowerCase(), req.caller?.id) }),
     );
 
     r.get(
@@ -59,12 +48,9 @@ export function reviewsRoutes(service: ReviewsService, auth: Auth, cache: ReadCa
           params: z.object({ id: z.string() }),
           response: { 200: z.object({ distribution: z.record(z.enum(['1', '2', '3', '4', '5']), z.number()) }) },
         },
-        onSend: cache.onSend,
+        config: { cache: { in: 'public' } },
       },
-      async (req, reply) =>
-        cache.serve(req, reply, `distribution:${req.params.id.toLowerCase()}`, async () => ({
-          distribution: await service.distribution(req.params.id),
-        })),
+      async (req) => ({ distribution: await service.distribution(req.params.id) }),
     );
 
     r.post(

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import { isId, ROLE_MSG, SERVER_MSG, type TReview, type ZCreateReviewRequest } from '@spotter/shared';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import { noCatalogueChanges, type CatalogueChanges } from '../../lib/read-cache';
 import type { Caller } from '../../plugins/auth';
 import type { AccountsService } from '../accounts/accounts.service';
 import * as repo from './reviews.repo';
@@ -30,13 +29,11 @@ type Deps = {
   accounts: Pick<AccountsService, 'isVerified'>;
   /** The bookings service: its clock says which sessions are over (a review's verified mark). */
   bookings: { now(): Date };
-  /** A review changes the trainer's reviews, rating and place in the list: cached answers go. */
-  catalogue?: CatalogueChanges;
   /** Reviews reads under way at once (1 on PGlite; platform/batch-loader.ts). */
   concurrentReads?: number;
 };
 
-export function createReviewsService({ db, accounts, bookings, catalogue = noCatalogueChanges, concurrentReads }: Deps) {
+export function createReviewsService({ db, accounts, bookings, concurrentReads }: Deps) {
   const reviewsOf = repo.reviewsReader(db, bookings.now, concurrentReads);
   return {
     /** Reviews of a trainer whose id the route validated (ZIdParam). */
@@ -62,9 +59,7 @@ export function createReviewsService({ db, accounts, bookings, catalogue = noCat
           comment: input.comment,
         });
         await repo.refreshTrainerRating(tx, input.trainerId);
-        await catalogue.announce(tx, 'review');
       });
-      catalogue.bump();
       // read after the commit: a read under way when it committed is not joined
       const trainerId = input.trainerId.toLowerCase();
       const mine = (await reviewsOf(trainerId, true)).find((r) => r.userId === caller.id)!;

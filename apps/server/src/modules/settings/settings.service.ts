@@ -11,7 +11,6 @@ import {
 import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { createFailureLimiter } from '../../platform/failure-limiter';
-import { noCatalogueChanges, type CatalogueChanges } from '../../lib/read-cache';
 import { toCents } from '../../lib/money';
 import { hashPassword } from '../../lib/passwords';
 import type { TokenService } from '../../lib/tokens';
@@ -26,8 +25,6 @@ type Deps = {
   accounts: AccountsService;
   images: ImagesService;
   favourites: FavouritesService;
-  /** Names, photos, cities and prices show in the public list, profiles and reviews: cached answers go when they change. */
-  catalogue?: CatalogueChanges;
 };
 
 /** Wrong passwords per account on the settings screens before they answer 429 for a while. */
@@ -45,7 +42,7 @@ export async function recordSignUpWeight(tx: Tx, account: Pick<RegisteredAccount
 }
 
 /** The signed-in person's own settings. Every function takes the caller's id from the token. */
-export function createSettingsService({ db, tokens, accounts, images, favourites, catalogue = noCatalogueChanges }: Deps) {
+export function createSettingsService({ db, tokens, accounts, images, favourites }: Deps) {
   const passwordTries = createFailureLimiter(PASSWORD_TRIES);
 
   /** 400 under `field` for a wrong password; 429 after too many wrong ones for this account. */
@@ -89,9 +86,7 @@ export function createSettingsService({ db, tokens, accounts, images, favourites
           await accounts.update(id, changes, tx);
           // links mailed to the old address must not verify the new one, nor reset its password
           if (emailChanged) await accounts.cancelLinks(id, tx);
-          await catalogue.announce(tx, 'profile');
         });
-        catalogue.bump();
       }
       if (emailChanged) {
         await accounts.sendVerification(await accounts.getOwn(id));
@@ -107,11 +102,7 @@ export function createSettingsService({ db, tokens, accounts, images, favourites
     async setPhoto(id: string, url: string): Promise<string> {
       const picture = await images.resolveOwnImage(id, url);
       if (!picture) throw new AppError('VALIDATION_FAILED', SETTINGS_MSG.notOurImage, { picture: SETTINGS_MSG.notOurImage });
-      await db.transaction(async (tx) => {
-        await accounts.update(id, { picture }, tx);
-        await catalogue.announce(tx, 'photo');
-      });
-      catalogue.bump();
+      await accounts.update(id, { picture });
       await images.pruneUnreferenced(id);
       return SETTINGS_MSG.photoSaved;
     },
@@ -156,10 +147,7 @@ export function createSettingsService({ db, tokens, accounts, images, favourites
         await repo.deleteWeightsOf(tx, id);
         await favourites.removeAllOf(id, tx);
         await accounts.anonymise(id, tx);
-        // a deleted trainer leaves the list; a deleted reviewer's reviews show "Former member"
-        await catalogue.announce(tx, 'account deleted');
       });
-      catalogue.bump();
       return SETTINGS_MSG.accountDeleted;
     },
   };

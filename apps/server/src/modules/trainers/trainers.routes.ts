@@ -8,14 +8,14 @@ import {
   ZTrainersQuery,
   ZTrainersResponse,
 } from '@spotter/shared';
-import type { ReadCache } from '../../lib/read-cache';
 import type { TrainersService } from './trainers.service';
 
 /**
  * The cache key of a list: the validated query (defaults filled, empty filters gone), its keys in
  * one order, so `?page=1&sort=rating` and `?sort=rating&page=1` (or `?`) share an answer.
  */
-function listKey(query: Record<string, unknown>): string {
+function listKey(validated: unknown): string {
+  const query: Record<string, unknown> = validated && typeof validated === 'object' ? { ...validated } : {};
   const parts = Object.keys(query)
     .filter((k) => query[k] !== undefined)
     .sort()
@@ -28,7 +28,7 @@ function listKey(query: Record<string, unknown>): string {
 }
 
 /** Public and the same for every caller, so answered from the read cache (docs/decisions/019-read-cache.md). */
-export function trainersRoutes(service: TrainersService, cache: ReadCache) {
+export function trainersRoutes(service: TrainersService) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     r.get(
@@ -40,9 +40,9 @@ export function trainersRoutes(service: TrainersService, cache: ReadCache) {
           querystring: ZTrainersQuery,
           response: { 200: ZTrainersResponse, 400: ZErrorResponse },
         },
-        onSend: cache.onSend,
+        config: { cache: { in: 'public', key: (req) => listKey(req.query) } },
       },
-      async (req, reply) => cache.serve(req, reply, listKey(req.query), () => service.listTrainers(req.query)),
+      async (req) => service.listTrainers(req.query),
     );
 
     r.get(
@@ -54,12 +54,9 @@ export function trainersRoutes(service: TrainersService, cache: ReadCache) {
           params: ZIdParam(SERVER_MSG.trainerNotFound),
           response: { 200: ZTrainerProfileResponse, 404: ZErrorResponse },
         },
-        onSend: cache.onSend,
+        config: { cache: { in: 'public' } },
       },
-      async (req, reply) => {
-        const id = req.params.id.toLowerCase();
-        return cache.serve(req, reply, `trainer:${id}`, async () => ({ trainerData: await service.getTrainerProfile(id) }));
-      },
+      async (req) => ({ trainerData: await service.getTrainerProfile(req.params.id.toLowerCase()) }),
     );
   };
 }

@@ -1,49 +1,11 @@
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlibConstants, deflate, gzip } from 'node:zlib';
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { Database, Db, Tx } from '../db/client';
-import { createNotifyBus, notify } from './notify-bus';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import { COMPRESS_FROM_BYTES, acceptedCoding, compressBody, etagMatches, type Coding } from './compression';
 
-/**
- * The channel (lowercase for PGlite) on which a write that changes a public read (the trainer
- * list, a profile, a trainer's reviews) tells every process to drop its cached answers.
- */
-export const CATALOGUE_CHANNEL = 'spotter_catalogue';
-/**
- * The channel on which the database itself (triggers on bookings and availability) names the
- * accounts, comma-separated, whose own reads a committed write changed
- * (migrations/0011_personal_notify.sql, docs/decisions/024-personal-read-cache.md).
- */
-export const PERSONAL_CHANNEL = 'spotter_personal';
-
-export type Coding = 'br' | 'gzip' | 'deflate';
-const CODINGS: readonly Coding[] = ['br', 'gzip', 'deflate'];
-/** Smaller answers go out as they are (the threshold @fastify/compress is registered with). */
-const COMPRESS_FROM_BYTES = 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** What an entry costs beyond its bytes (the map slot, the object, the hash). */
 const ENTRY_OVERHEAD = 256;
-
-/** Compressors of a body into each coding: brotli at `brotliQuality`, gzip and deflate at `level`. */
-export const compressorsAt = (brotliQuality: number, level: number): Record<Coding, (body: Buffer) => Promise<Buffer>> => ({
-  br: (body) =>
-    promisify(brotliCompress)(body, {
-      params: {
-        [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality,
-        [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
-      },
-    }),
-  gzip: (body) => promisify(gzip)(body, { level }),
-  deflate: (body) => promisify(deflate)(body, { level }),
-});
-
-/**
- * `body` in `coding`, at a level worth it for an answer compressed once and sent many times:
- * compressed once per entry, on the thread pool, so a good level costs nothing per request.
- */
-export const compressBody = compressorsAt(9, 9);
 
 type Entry = {
   key: string;
@@ -80,7 +42,7 @@ type ServeOptions<T> = {
   private?: boolean;
   /** A request header the answer depends on. */
   vary?: string;
-  /** Writes announced for any of these (account ids: `bumpScopes`) drop the answer. */
+  /** Changes to any of these accounts (`bumpScopes`) drop the answer. */
   scopes?: readonly string[];
   /** The route's clock, in ms (tests move it); `validUntil` is read on it. */
   clock?: () => number;
@@ -102,9 +64,9 @@ type ReadCacheOptions = {
   /** A larger answer is served but not kept. */
   maxEntryBytes?: number;
   /**
-   * A kept answer is recomputed after this long even when no write was announced: a bound on
-   * staleness from writes nobody announces (SQL typed by hand, a seed run by another process, the
-   * moment a session ends), not the way writes are seen.
+   * A kept answer is recomputed after this long even when the database announced no change: a
+   * bound on staleness while a listening connection is down, or from what changes with time alone
+   * (the moment a session ends), not the way writes are seen.
    */
   maxAgeMs?: number;
   now?: () => number;
@@ -116,11 +78,11 @@ type ReadCacheOptions = {
  * the uncached route sends; it is kept with a strong ETag (If-None-Match answers 304) and, on
  * first request, its brotli/gzip/deflate forms.
  *
- * Writes that change these answers bump the generation: `announce(tx)` inside the write's
- * transaction (every process, this one included, drops its answers when the NOTIFY arrives after
- * the commit) and `bump()` once it has committed (this process drops them at once, so the writer's
- * next read sees its write). A read remembers the generation it started at and is kept only if
- * that is still the current one, so a read that raced a write never stores the old answer.
+ * The database announces every committed change these answers are built from (triggers,
+ * docs/caching.md); the caches plugin (platform/caches.ts) then calls `bump()` (everything goes)
+ * or `bumpScopes(ids)` (the answers of those accounts go). A read remembers the generation it
+ * started at and is kept only if that is still the current one, so a read that raced a write
+ * never stores the old answer.
  */
 export function createReadCache({
   maxEntries = 2_000,
@@ -130,8 +92,20 @@ export function createReadCache({
   now = Date.now,
 }: ReadCacheOptions = {}) {
   let generation = 0;
-  let bytes = 0;
-  const entries = new Map<string, Entry>();
+  // least recently used first out past `maxEntries` or `maxBytes`; the age limit is checked on read
+  // with the same clock as the entries' `storedAt` (lru-cache's `ttl` would read its own)
+  const entries = new LRUCache<string, Entry>({
+    max: maxEntries,
+    maxSize: maxBytes,
+    maxEntrySize: maxEntryBytes,
+    sizeCalculation: (entry) => entry.bytes,
+    dispose: (entry, key, reason) => {
+      if (reason === 'evict') counters.evictions++;
+      // `bump` clears the scopes with everything at once
+      if (!clearing) unlinkScopes(entry, key);
+    },
+  });
+  let clearing = false;
   const flights = new Map<string, { generation: number; stamp: string; readAt?: number; promise: Promise<unknown> }>();
   // per scope: its generation (bumped by each write announced for it) and the keys of its entries
   const scopeGenerations = new Map<string, number>();
@@ -140,11 +114,7 @@ export function createReadCache({
   const pending = new WeakMap<FastifyRequest, Pending>();
   const counters = { hits: 0, misses: 0, stores: 0, evictions: 0, bumps: 0, scopeBumps: 0 };
 
-  function drop(key: string) {
-    const entry = entries.get(key);
-    if (!entry) return;
-    entries.delete(key);
-    bytes -= entry.bytes;
+  function unlinkScopes(entry: Entry, key: string) {
     for (const scope of entry.scopes) {
       const keys = scopeKeys.get(scope);
       keys?.delete(key);
@@ -152,18 +122,11 @@ export function createReadCache({
     }
   }
 
-  function evict() {
-    while (entries.size > maxEntries || bytes > maxBytes) {
-      const oldest = entries.keys().next();
-      if (oldest.done) break;
-      drop(oldest.value);
-      counters.evictions++;
-    }
-  }
+  const drop = (key: string) => entries.delete(key);
 
   /** The live entry of `key`, marked most recently used; undefined when absent, too old or past its `validUntil`. */
   function lookup(key: string, clock?: () => number): Entry | undefined {
-    const entry = entries.get(key);
+    const entry = entries.peek(key);
     if (!entry) return undefined;
     const at = entry.validFrom !== undefined || entry.validUntil !== undefined ? (clock ?? now)() : 0;
     // a clock set back (tests move theirs) is before the answer was read, as much as one past its end
@@ -173,8 +136,8 @@ export function createReadCache({
       drop(key);
       return undefined;
     }
-    entries.delete(key);
-    entries.set(key, entry);
+    // marked most recently used
+    entries.get(key);
     return entry;
   }
 
@@ -182,7 +145,7 @@ export function createReadCache({
   function store(p: Pending, body: Buffer): Entry {
     const { key, scopes } = p;
     const hash = createHash('sha256').update(body).digest('hex').slice(0, 32);
-    const current = entries.get(key);
+    const current = entries.peek(key);
     if (current && current.hash === hash && current.validFrom === p.validFrom && current.validUntil === p.validUntil)
       return current;
     const entry: Entry = {
@@ -198,15 +161,14 @@ export function createReadCache({
     };
     if (p.generation !== generation || p.stamp !== stampOf(scopes) || entry.bytes > maxEntryBytes) return entry;
     drop(key);
-    entries.set(key, entry);
     for (const scope of scopes) {
       let keys = scopeKeys.get(scope);
       if (!keys) scopeKeys.set(scope, (keys = new Set()));
       keys.add(key);
     }
-    bytes += entry.bytes;
+    // set last: storing may evict others (or, past maxBytes, this one), which unlinks their scopes
+    entries.set(key, entry);
     counters.stores++;
-    evict();
     return entry;
   }
 
@@ -214,10 +176,10 @@ export function createReadCache({
   function coded(entry: Entry, coding: Coding): Promise<Buffer> {
     return (entry.coded[coding] ??= compressBody[coding](entry.body).then(
       (out) => {
-        if (entries.get(entry.key) === entry) {
+        if (entries.peek(entry.key) === entry) {
           entry.bytes += out.length;
-          bytes += out.length;
-          evict();
+          // stored again at its new size, which may evict the least recently used
+          entries.set(entry.key, entry);
         }
         return out;
       },
@@ -232,11 +194,12 @@ export function createReadCache({
   function bump() {
     generation++;
     counters.bumps++;
+    clearing = true;
     entries.clear();
+    clearing = false;
     flights.clear();
     scopeGenerations.clear();
     scopeKeys.clear();
-    bytes = 0;
   }
 
   /** Drops the answers of these scopes (account ids), and keeps reads under way from storing theirs. */
@@ -329,95 +292,24 @@ export function createReadCache({
 
     onSend,
 
-    /** Inside a write's transaction: every process drops its answers once the write commits. */
-    async announce(q: Db | Tx, reason = 'write'): Promise<void> {
-      await notify(q, CATALOGUE_CHANNEL, reason);
-    },
-
-    /** After a write committed: this process drops its answers now (its own NOTIFY follows). */
+    /** Drops every answer, and keeps reads under way from storing theirs. */
     bump,
 
     bumpScopes,
 
-    /** For a write already committed outside a transaction: announce and bump; a failure is logged, not thrown. */
-    async changed(db: Db, log: FastifyBaseLogger, reason = 'write'): Promise<void> {
-      bump();
-      await notify(db, CATALOGUE_CHANNEL, reason).catch((err) => log.warn({ err }, 'catalogue change not announced'));
-    },
-
-    /**
-     * Drops this process's answers whenever a payload arrives on one of `channels`, and when the
-     * listening connection comes back (what was announced meanwhile was missed); on `scoped`, the
-     * payload names the scopes (comma-separated) whose answers go. Answers a stop.
-     */
-    async listen(
-      database: Database,
-      log: FastifyBaseLogger,
-      channels: string[],
-      scoped: string[] = [],
-    ): Promise<() => Promise<void>> {
-      const bus = createNotifyBus(database, log);
-      for (const channel of channels) await bus.subscribe(channel, bump, bump);
-      for (const channel of scoped) await bus.subscribe(channel, (payload) => bumpScopes(payload.split(',')), bump);
-      return () => bus.close();
-    },
-
-    /** Changes with every write announced to this cache: what was read before it may be stale. */
+    /** Changes with every change that drops everything: what was read before it may be stale. */
     generation: () => generation,
 
-    stats: () => ({ ...counters, generation, entries: entries.size, bytes, scopes: scopeGenerations.size }),
+    stats: () => ({
+      ...counters,
+      generation,
+      entries: entries.size,
+      bytes: entries.calculatedSize,
+      scopes: scopeGenerations.size,
+    }),
   };
 }
 export type ReadCache = ReturnType<typeof createReadCache>;
-
-/** How a caller's own answer is kept: for them alone, dropped by writes that concern their account. */
-export const privateTo = (callerId: string) => ({ private: true, vary: 'Authorization', scopes: [callerId] });
-
-/** What a route that reads through a cache needs; `uncached` for apps built without one (tests' small apps). */
-export type CachedReads = Pick<ReadCache, 'serve' | 'onSend'>;
-export const uncached: CachedReads = {
-  serve: (_req, _reply, _key, load) => load(),
-  onSend: async (_req, _reply, payload) => payload,
-};
-
-/** What a service that writes needs: announce inside its transaction, bump after the commit. */
-export type CatalogueChanges = Pick<ReadCache, 'announce' | 'bump'>;
-/** For services built without a cache (unit tests): nothing is cached, nothing to drop. */
-export const noCatalogueChanges: CatalogueChanges = { announce: async () => undefined, bump: () => undefined };
-
-/** The coding to send: the one with the highest q the client accepts, br before gzip before deflate. */
-export function acceptedCoding(req: FastifyRequest): Coding | undefined {
-  const header = req.headers['accept-encoding'];
-  if (!header || req.headers['x-no-compression'] !== undefined) return undefined;
-  let best: Coding | undefined;
-  let bestQ = 0;
-  const q: Partial<Record<string, number>> = {};
-  for (const part of header.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const qParam = params.map((s) => s.trim()).find((s) => s.startsWith('q='));
-    const value = qParam ? Number(qParam.slice(2)) : 1;
-    q[name.trim()] = Number.isFinite(value) ? value : 0;
-  }
-  for (const coding of CODINGS) {
-    const value = q[coding] ?? q['*'] ?? 0;
-    if (value > bestQ) {
-      best = coding;
-      bestQ = value;
-    }
-  }
-  return best;
-}
-
-/** Whether If-None-Match names this answer, in any coding (weak comparison, as RFC 9110 asks for it). */
-export function etagMatches(header: string | undefined, hash: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((raw) => {
-    const tag = raw.trim();
-    if (tag === '*') return true;
-    const opaque = tag.replace(/^W\//, '').replace(/^"|"$/g, '');
-    return opaque === hash || CODINGS.some((c) => opaque === `${hash}-${c}`);
-  });
-}
 
 function addVary(reply: FastifyReply, names: string[]) {
   const current = reply.getHeader('Vary');
@@ -428,13 +320,4 @@ function addVary(reply: FastifyReply, names: string[]) {
   const lower = new Set(have.map((s) => s.toLowerCase()));
   for (const name of names) if (!lower.has(name.toLowerCase())) have.push(name);
   reply.header('Vary', have.join(', '));
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The public read cache (lib/read-cache.ts); tests read its counters. */
-    readCache: ReadCache;
-    /** People's own reads and free slots, dropped per account (docs/decisions/024-personal-read-cache.md). */
-    personalCache: ReadCache;
-  }
 }
