@@ -1,8 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach } from 'vitest';
+import { afterAll, afterEach, inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
@@ -20,8 +21,9 @@ export type TestApp = {
 };
 
 /**
- * A fresh app on a fresh database: in-memory PGlite by default, or the PostgreSQL of
- * TEST_DATABASE_URL (CI), which every test file shares; tests use unique e-mails.
+ * A fresh app on a fresh database: an in-memory PGlite copied from the run's migrated template by
+ * default, or the PostgreSQL of TEST_DATABASE_URL (CI), the file's own copy of the template
+ * (support/file-database.ts), which the file's apps share; tests use unique e-mails.
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
@@ -36,8 +38,10 @@ export async function buildTestApp(
     PUBLIC_URL: 'http://localhost:3000',
     ...env,
   });
-  const database = await openDatabase(databaseUrl ? { url: databaseUrl } : { inMemory: true });
-  await migrate(database);
+  const database = await openDatabase(
+    databaseUrl ? { url: databaseUrl } : { inMemory: true, loadDataDir: await pgliteTemplate() },
+  );
+  await migrate(database); // nothing to do on a template; applies a migration the template lacks
   const app = await buildApp({ config, database, logger: !!process.env.DBG });
   installLeakCheck(app, database);
   await app.ready();
@@ -63,6 +67,16 @@ export async function buildTestApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+let template: Promise<Blob | undefined> | undefined;
+/** The run's migrated PGlite data directory (support/global-setup.ts), read once per file. */
+function pgliteTemplate() {
+  template ??= (async () => {
+    const file = inject('pgliteTemplate');
+    return file ? new Blob([await readFile(file)]) : undefined;
+  })();
+  return template;
 }
 
 // every answer a test app gives is read for leaks (support/leak-check.ts); the test that got one fails
