@@ -3,12 +3,12 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach, inject } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
-import { assertNoLeaks, installLeakCheck } from './support/leak-check';
+import { installLeakCheck } from './support/leak-check';
 import { SIGN_UP } from './support/sign-up';
 
 export type TestApp = {
@@ -23,7 +23,7 @@ export type TestApp = {
 /**
  * A fresh app on a fresh database: an in-memory PGlite copied from the run's migrated template by
  * default, or the PostgreSQL of TEST_DATABASE_URL (CI), the file's own copy of the template
- * (support/file-database.ts), which the file's apps share; tests use unique e-mails.
+ * (support/setup.ts), which the file's apps share; tests use unique e-mails.
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
@@ -78,10 +78,6 @@ function pgliteTemplate() {
   })();
   return template;
 }
-
-// every answer a test app gives is read for leaks (support/leak-check.ts); the test that got one fails
-afterEach(assertNoLeaks);
-afterAll(assertNoLeaks);
 
 /** One test app per file, closed after the file's tests. */
 export async function useTestApp(env?: Record<string, string>): Promise<TestApp> {

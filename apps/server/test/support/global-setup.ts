@@ -15,7 +15,7 @@ import { defaultMigrationsDir, migrate } from '../../src/db/migrate';
  *   about 0.6 s instead of 3.9 s to open and migrate). The tarball is kept between runs under
  *   node_modules/.cache, named by the hash of the migrations and of PGlite's version.
  * - PostgreSQL (TEST_DATABASE_URL): a template database, migrated here; every test file gets a
- *   database of its own made from it (support/file-database.ts), and this drops them all at the end.
+ *   database of its own made from it (support/setup.ts), and this drops them all at the end.
  */
 export default async function setup(project: TestProject) {
   project.provide('pgliteTemplate', await pgliteTemplate());

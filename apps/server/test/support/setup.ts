@@ -1,6 +1,13 @@
 import pg from 'pg';
-import { afterAll, inject } from 'vitest';
+import { afterAll, afterEach, inject } from 'vitest';
 import { withDatabase } from './global-setup';
+import { assertNoLeaks } from './leak-check';
+
+// Runs before each test file of the server (vitest `setupFiles`), even where modules are cached.
+
+// every answer a test app gives is read for leaks (support/leak-check.ts); the test that got one fails
+afterEach(assertNoLeaks);
+afterAll(assertNoLeaks);
 
 /**
  * With PostgreSQL, each test file runs on a database of its own, copied from the run's migrated
