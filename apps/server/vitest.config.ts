@@ -10,8 +10,11 @@ export default defineConfig({
     name: 'server',
     include: ['test/**/*.test.ts'],
     environment: 'node',
+    // one module graph per worker, not per file: the app's imports are evaluated once (docs/testing.md#how-long);
+    // support/setup.ts still runs before every file
+    isolate: false,
     globalSetup: ['test/support/global-setup.ts'],
-    setupFiles: ['test/support/file-database.ts'],
+    setupFiles: ['test/support/setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
