@@ -1,5 +1,5 @@
 // `npm test`: every check; the last line is `N passed, N failed` (docs/testing.md).
-// With PG_TEST_URL set (CI does), the server's API and slow tests also run against that PostgreSQL.
+// With PG_TEST_URL set (CI does), the server's tests also run against that PostgreSQL.
 //
 // Independent steps run side by side, as many at once as the machine has cores (each step's `cpus`
 // is what it keeps busy); a step with `after` waits for those steps. Each step's output goes to
@@ -63,9 +63,9 @@ const steps = [
   },
   process.env.PG_TEST_URL && {
     id: 'server-postgres',
-    name: 'server API and slow tests (PostgreSQL)',
+    name: 'server unit, API and slow tests (PostgreSQL)',
     cpus: 1,
-    ...vitest('server-postgres', ['--project', 'server', '.api.test.ts', '.slow.test.ts'], {
+    ...vitest('server-postgres', ['--project', 'server'], {
       TEST_DATABASE_URL: process.env.PG_TEST_URL,
     }),
   },
