@@ -38,10 +38,7 @@ export async function buildTestApp(
     PUBLIC_URL: 'http://localhost:3000',
     ...env,
   });
-  const database = await openDatabase(
-    databaseUrl ? { url: databaseUrl } : { inMemory: true, loadDataDir: await pgliteTemplate() },
-  );
-  await migrate(database); // nothing to do on a template; applies a migration the template lacks
+  const database = await openTestDatabase(databaseUrl);
   const app = await buildApp({ config, database, logger: !!process.env.DBG });
   installLeakCheck(app, database);
   await app.ready();
@@ -67,6 +64,18 @@ export async function buildTestApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A migrated database for a test's own app: the PostgreSQL of TEST_DATABASE_URL (the file's own),
+ * or an in-memory PGlite copied from the run's template.
+ */
+export async function openTestDatabase(databaseUrl = process.env.TEST_DATABASE_URL): Promise<Database> {
+  const database = await openDatabase(
+    databaseUrl ? { url: databaseUrl } : { inMemory: true, loadDataDir: await pgliteTemplate() },
+  );
+  await migrate(database); // nothing to do on a template; applies a migration the template lacks
+  return database;
 }
 
 let template: Promise<Blob | undefined> | undefined;
