@@ -1,13 +1,14 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
-import { assertNoLeaks, installLeakCheck } from './support/leak-check';
+import { installLeakCheck } from './support/leak-check';
 import { SIGN_UP } from './support/sign-up';
 
 export type TestApp = {
@@ -20,8 +21,9 @@ export type TestApp = {
 };
 
 /**
- * A fresh app on a fresh database: in-memory PGlite by default, or the PostgreSQL of
- * TEST_DATABASE_URL (CI), which every test file shares; tests use unique e-mails.
+ * A fresh app on a fresh database: an in-memory PGlite copied from the run's migrated template by
+ * default, or the PostgreSQL of TEST_DATABASE_URL (CI), the file's own copy of the template
+ * (support/setup.ts), which the file's apps share; tests use unique e-mails.
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
@@ -36,8 +38,7 @@ export async function buildTestApp(
     PUBLIC_URL: 'http://localhost:3000',
     ...env,
   });
-  const database = await openDatabase(databaseUrl ? { url: databaseUrl } : { inMemory: true });
-  await migrate(database);
+  const database = await openTestDatabase(databaseUrl);
   const app = await buildApp({ config, database, logger: !!process.env.DBG });
   installLeakCheck(app, database);
   await app.ready();
@@ -65,9 +66,27 @@ export async function buildTestApp(
   };
 }
 
-// every answer a test app gives is read for leaks (support/leak-check.ts); the test that got one fails
-afterEach(assertNoLeaks);
-afterAll(assertNoLeaks);
+/**
+ * A migrated database for a test's own app: the PostgreSQL of TEST_DATABASE_URL (the file's own),
+ * or an in-memory PGlite copied from the run's template.
+ */
+export async function openTestDatabase(databaseUrl = process.env.TEST_DATABASE_URL): Promise<Database> {
+  const database = await openDatabase(
+    databaseUrl ? { url: databaseUrl } : { inMemory: true, loadDataDir: await pgliteTemplate() },
+  );
+  await migrate(database); // nothing to do on a template; applies a migration the template lacks
+  return database;
+}
+
+let template: Promise<Blob | undefined> | undefined;
+/** The run's migrated PGlite data directory (support/global-setup.ts), read once per file. */
+function pgliteTemplate() {
+  template ??= (async () => {
+    const file = inject('pgliteTemplate');
+    return file ? new Blob([await readFile(file)]) : undefined;
+  })();
+  return template;
+}
 
 /** One test app per file, closed after the file's tests. */
 export async function useTestApp(env?: Record<string, string>): Promise<TestApp> {

@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { openDatabase, type Database } from '../src/db/client';
-import { migrate } from '../src/db/migrate';
+import type { Database } from '../src/db/client';
 import { accounts } from '../src/db/schema';
 import { redactUrl, serializeError } from '../src/platform/logging';
-import { validSignUp } from './helper';
+import { openTestDatabase, validSignUp } from './helper';
 
 type LogEntry = { level: number; reqId?: string; err?: { code?: string }; req?: { url?: string } };
 
@@ -31,9 +30,7 @@ beforeAll(async () => {
     RATE_LIMIT_MAX: '10000',
     PUBLIC_URL: 'http://localhost:3000',
   });
-  const url = process.env.TEST_DATABASE_URL;
-  database = await openDatabase(url ? { url } : { inMemory: true });
-  await migrate(database);
+  database = await openTestDatabase();
   app = await buildApp({ config, database, logStream: { write: (line) => void lines.push(line) } });
   // test-only: a query that fails on its parameter, as a bad value reaching the database would
   app.get('/api/test-only/failing-query', async () => {

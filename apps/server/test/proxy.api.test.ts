@@ -5,8 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/client';
-import { migrate } from '../src/db/migrate';
+import { openTestDatabase } from './helper';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -17,9 +16,7 @@ afterAll(async () => {
 async function appWith(env: Record<string, string>): Promise<FastifyInstance> {
   const dataDir = mkdtempSync(join(tmpdir(), 'spotter-proxy-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '10000', ...env });
-  const url = process.env.TEST_DATABASE_URL;
-  const database = await openDatabase(url ? { url } : { inMemory: true });
-  await migrate(database);
+  const database = await openTestDatabase();
   const app = await buildApp({ config, database, logger: false });
   app.get('/api/test-only/ip', async (req) => ({ ip: req.ip }));
   await app.ready();

@@ -40,22 +40,30 @@ function checkChannel(channel: string) {
  * a database that hangs fails rather than waits; the server sets it, scripts (bulk seeding) do not.
  * Migrations run on a connection of their own without it.
  */
-type DatabaseOptions = { url?: string; dataDir?: string; inMemory?: boolean; statementTimeoutMs?: number };
+type DatabaseOptions = {
+  url?: string;
+  dataDir?: string;
+  inMemory?: boolean;
+  statementTimeoutMs?: number;
+  /** PGlite: starts from this dumped data directory (`dumpDataDir`), as the tests' migrated template. */
+  loadDataDir?: Blob;
+};
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.url) return openPostgres(opts.url, opts.statementTimeoutMs);
-  return openPglite(opts.inMemory ? undefined : join(opts.dataDir ?? './data', 'db'));
+  return openPglite(opts.inMemory ? undefined : join(opts.dataDir ?? './data', 'db'), opts.loadDataDir);
 }
 
 const PGLITE_SHARED_BUFFERS = '32MB';
 
-async function openPglite(dir?: string): Promise<Database> {
+async function openPglite(dir?: string, loadDataDir?: Blob): Promise<Database> {
   if (dir) mkdirSync(dir, { recursive: true });
   // extensions must be named on every open; CREATE EXTENSION lives in a migration
   // PostgreSQL's default 128 MB of shared buffers is most of an idle server's memory here (RSS at
   // open: 343 MiB with it, 245 MiB with 32 MB); the operating system's cache still holds the files.
   const client = new PGlite({
     dataDir: dir,
+    loadDataDir,
     extensions: { pg_trgm },
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
   });

@@ -9,7 +9,7 @@ import { bookableTrainer, createOrder, hold, hourFromNow } from '../support/book
 /**
  * Every endpoint of the API, in one table, with who may call it and a valid request aimed at a
  * victim's things: the authorisation matrix (authz-matrix.api.test.ts) and the HTTP fuzzing
- * (fuzz.api.test.ts) are generated from it.
+ * (fuzz.slow.test.ts) are generated from it.
  */
 
 export type Account = { token: string; email: string; password: string; id: string };
