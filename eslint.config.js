@@ -7,7 +7,7 @@ import checkFile from 'eslint-plugin-check-file';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import tseslint from 'typescript-eslint';
 
-// Every web feature may import only itself among the features (ARCHITECTURE.md "Imports flow one way").
+// Every web feature may import only itself among the features (docs/architecture.md#web-layers).
 const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
