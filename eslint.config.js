@@ -8,7 +8,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import tseslint from 'typescript-eslint';
 import { noCycle } from './scripts/lib/eslint-no-cycle.mjs';
 
-// Every web feature may import only itself among the features (ARCHITECTURE.md "Imports flow one way").
+// Every web feature may import only itself among the features (docs/architecture.md#web-layers).
 const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);

@@ -146,8 +146,8 @@ function endpoints({ trainers, deepSearchPage, tokens }) {
         body: JSON.stringify({ email: login(), password: BENCH_PASSWORD }),
       }),
     },
-    // a visitor's first request for a page: rendered on the server from the API's answers (decision 031);
-    // after the API's rows, whose memory figures stay those of the API alone
+    // a visitor's first request for a page: rendered on the server from the API's answers
+    // (docs/decisions/031-server-rendered-first-page.md); after the API's rows, whose memory figures stay those of the API alone
     {
       name: 'GET /trainers (page, rendered)',
       group: 'pages',

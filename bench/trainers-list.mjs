@@ -178,7 +178,7 @@ filtered, sorted list (issue 3), and for every page of a search (issue 12).
 | --- | --- | --- | --- | --- | --- | --- |
 ${rows.map((r) => `| \`${r.query}\` | ${r.p50.toFixed(2)} ms | ${r.p95.toFixed(2)} ms | ${r.min.toFixed(2)} ms | ${r.wall50.toFixed(2)} ms | ${r.rows} | ${r.total} |`).join('\n')}
 
-Totals above 2,000 are the planner's estimate (decision 006).
+Totals above 2,000 are the planner's estimate ([decision 006](decisions/006-trainer-list-speed.md)).
 `;
 writeFileSync(out, md);
 console.log(md);

@@ -38,8 +38,8 @@ test.describe('on a phone (390×844)', () => {
     await expect(page.getByText('Log in to start booking Trainers!')).toBeVisible();
   });
 
-  // The page as the server renders it for a visitor (decision 031: the bar is in the HTML, the fonts
-  // may come after the first paint), and as the browser renders it for someone signed in (the shell:
+  // The page as the server renders it for a visitor (docs/decisions/031-server-rendered-first-page.md: the bar is in the HTML,
+  // the fonts may come after the first paint), and as the browser renders it for someone signed in (the shell:
   // the bar appears with the profile's answer, held here until the notice is on screen).
   for (const how of ['rendered by the server', 'rendered in the browser'] as const) {
     test(`the cookie notice rising above the 'Book now!' bar is no layout shift (${how})`, async ({

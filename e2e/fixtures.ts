@@ -61,7 +61,8 @@ export const test = base.extend<Fixtures>({
       violations.push(...(await axeViolations(page)));
     };
     // A page the server rendered is on screen before the app runs, and its buttons answer only once
-    // the app has hydrated it (docs/decisions/031): a test, like a person, acts on a page that is ready.
+    // the app has hydrated it (docs/decisions/031-server-rendered-first-page.md): a test, like a person, acts on a page that is
+    // ready.
     const ready = async () => {
       if (new URL(page.url()).pathname.startsWith('/api/')) return;
       await page.locator('html[data-app-ready]').waitFor({ state: 'attached' });

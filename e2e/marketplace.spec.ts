@@ -55,7 +55,7 @@ test('a visitor filters the list, opens a profile and keeps a favourite across a
 
   await page.reload();
   await expect(heart).toHaveAttribute('aria-pressed', 'true');
-  // Red when favourite (spec section 2): the heart takes the danger colour.
+  // Red when favourite (docs/product.md#trainer-list): the heart takes the danger colour.
   await expect(heart.locator('svg')).toHaveCSS('color', 'rgb(180, 35, 24)');
   expect(await page.evaluate(() => JSON.parse(localStorage.getItem('favorites') ?? '[]'))).toEqual([trainerId]);
 

@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 import { mailTo, signUpData, uniqueEmail } from './support';
 
 /**
- * A visitor's first request for a public page comes rendered by the server (docs/decisions/031):
+ * A visitor's first request for a public page comes rendered by the server (docs/decisions/031-server-rendered-first-page.md):
  * the HTML holds the page and the answers it was made from, the browser shows it before any script
  * runs, and the app then hydrates that markup instead of drawing the page again. Someone logged in
  * gets the shell, so their own header is there from the start.

@@ -74,7 +74,7 @@ if (flags['no-build']) {
   buildIfStale(root, run);
 }
 
-// 3. PostgreSQL: the processes share one database, which PGlite cannot be (decision 005)
+// 3. PostgreSQL: the processes share one database, which PGlite cannot be (docs/decisions/005-pglite-single-process.md)
 const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 const pg = createRequire(join(root, 'apps/server/package.json'))('pg');
 async function ensureDatabase(url) {

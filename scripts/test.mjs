@@ -85,6 +85,20 @@ const steps = [
     cpus: 1,
     ...npx('prettier', '--check', '.', '--log-level', 'warn'),
   },
+  {
+    id: 'docs',
+    name: 'docs cite docs/ only and every docs/ link resolves',
+    cpus: 1,
+    cmd: 'node',
+    args: ['scripts/check-docs.mjs'],
+  },
+  {
+    id: 'migrations',
+    name: 'drizzle-kit metadata level with schema.ts (no new migration)',
+    cpus: 1,
+    cmd: 'node',
+    args: ['scripts/check-migrations.mjs'],
+  },
 ].filter(Boolean);
 
 const only = process.argv.slice(2);

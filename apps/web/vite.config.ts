@@ -14,8 +14,8 @@ const API_TARGET = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
  * latin heading and body fonts, so they download in parallel with the entry and text never swaps
  * (no layout shift). A page the server rendered is on screen before the app runs, and its
  * JavaScript would only compete with the page and the fonts for a phone's bandwidth: the server
- * leaves out the links marked `data-app` (decision 031), and the entry loads the app after the
- * first paint.
+ * leaves out the links marked `data-app` (docs/decisions/031-server-rendered-first-page.md), and the entry loads the app after
+ * the first paint.
  */
 function preloadApp(): Plugin {
   return {
@@ -50,7 +50,8 @@ function preloadApp(): Plugin {
         ]) {
           if (!entryDeps.has(name)) preloaded.add(name);
         }
-        // `data-app`: a page the server rendered goes without them (decision 031), it paints first
+        // `data-app`: a page the server rendered goes without them (docs/decisions/031-server-rendered-first-page.md), it paints
+        // first
         const tags: HtmlTagDescriptor[] = [...preloaded].map((name) => ({
           tag: 'link',
           attrs: { rel: 'modulepreload', crossorigin: '', href: `/${name}`, 'data-app': '' },
@@ -172,9 +173,9 @@ function planChunks(): Plugin {
 }
 
 /**
- * The page renderer the server runs for visitors' first requests (app/render-page.tsx, decision 031):
- * `vite build --ssr` writes it to dist-ssr/, beside dist/ rather than in it, so it is not served.
- * Its libraries are bundled in (`noExternal`), React's production build among them; each screen
+ * The page renderer the server runs for visitors' first requests (app/render-page.tsx,
+ * docs/decisions/031-server-rendered-first-page.md): `vite build --ssr` writes it to dist-ssr/, beside dist/ rather than in it,
+ * so it is not served. Its libraries are bundled in (`noExternal`), React's production build among them; each screen
  * stays a chunk of its own, loaded when first rendered (a person's own screens never are). A server
  * still running the previous build when a new one replaces these files renders the shell for a
  * screen whose chunk is gone, and loads the new renderer at its next page.

@@ -165,7 +165,7 @@ logging in, Argon2id). **÷ health**: requests per second over those of \`GET /a
 run (the ceiling of this stack on this machine; the mean of its first and last runs, as the load of
 the machine drifts). Between requests the bench waits for the server to be idle again. **server CPU**: of one core. **Goal** (issue 12): the
 list, profile, chat and booking reads at least 0.5 of health, p99 under 50 ms, no errors. The two
-pages are a visitor's first request, rendered on the server (decision 031), brotli; they are not
+pages are a visitor's first request, rendered on the server ([decision 031](decisions/031-server-rendered-first-page.md)), brotli; they are not
 under the goal. Log-in is slow on purpose (Argon2id, 12 MiB, 3 passes).
 
 ${one('PGlite', 'pglite')}

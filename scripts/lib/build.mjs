@@ -20,7 +20,7 @@ export const mtime = (p) => (existsSync(p) ? statSync(p).mtimeMs : 0);
  * `--heap-growing-percent=25`: after a full collection V8 lets the heap grow to 1.25 times what
  * survived before the next. Its own factor under load went up to 4: about 40 MiB live, 160 MiB
  * before each collection, most of a loaded server's memory above PGlite's (docs/benchmarks.md).
- * At 50 the heap peaked about 12 MiB higher for the same throughput (decision 033).
+ * At 50 the heap peaked about 12 MiB higher for the same throughput (docs/decisions/033-read-cache-size.md).
  * `--max-semi-space-size=4`: the young generation (where each request's objects are born and die)
  * stays at 3 × 4 MiB instead of growing to 3 × 16 MiB under load; about 20 MiB less at the peak,
  * for more, shorter scavenges; list reads as fast, log-ins about 4 % slower, within the noise
@@ -35,12 +35,12 @@ export const SERVER_NODE_ARGS = ['--enable-source-maps', '--heap-growing-percent
  * threshold each time a large block is freed, after which the Argon2 hashes (12 MiB each) stayed.
  * At 32 KiB, V8's compiler zones (32 KiB blocks, freed by the thousand on its worker threads after
  * PGlite's WebAssembly is compiled) go back too: a PGlite server held about 45 MiB of such free
- * memory at 128 KiB. It costs 1–8 % more CPU a request (docs/decisions/032). A value already in
+ * memory at 128 KiB. It costs 1–8 % more CPU a request (docs/decisions/032-server-memory.md). A value already in
  * the environment wins.
  */
 export const serverEnv = (env = process.env) => ({ MALLOC_MMAP_THRESHOLD_: '32768', ...env });
 
-/** The built web app (its page and its server renderer, docs/decisions/031) and server. */
+/** The built web app (its page and its server renderer, docs/decisions/031-server-rendered-first-page.md) and server. */
 export const outputsOf = (root) => ({
   webOut: join(root, 'apps/web/dist/index.html'),
   rendererOut: join(root, 'apps/web/dist-ssr/render-page.js'),

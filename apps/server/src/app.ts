@@ -99,8 +99,8 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
     });
   }
 
-  // third-party hosts only for what is configured (DECISIONS 12, 16, 25): Google's sign-in script,
-  // button frame and styles; PayPal's checkout buttons
+  // third-party hosts only for what is configured (docs/product.md#google-sign-in, docs/product.md#booking-and-payment,
+  // docs/product.md#self-hosted-assets): Google's sign-in script, button frame and styles; PayPal's checkout buttons
   const google = config.google.clientId ? ['https://accounts.google.com'] : [];
   const paypal = config.paypal.clientId ? ['https://www.paypal.com', 'https://*.paypal.com'] : [];
   const frames = [...google, ...paypal];
@@ -138,7 +138,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   await app.register(fastifyCors, {
     origin: config.corsOrigins.length ? config.corsOrigins : false,
     credentials: false,
-    // everything spec section 7 calls, with the raw token in Authorization and JSON bodies
+    // everything docs/product.md#api-contract calls, with the raw token in Authorization and JSON bodies
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Authorization', 'Content-Type'],
     exposedHeaders: ['Retry-After', 'X-Request-Id'],

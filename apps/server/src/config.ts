@@ -83,12 +83,12 @@ const EnvSchema = z.object({
   API_DOCS: z.stringbool({ error: 'must be true or false' }).optional(),
   /** Server-Timing header on API answers; on by default outside production. */
   SERVER_TIMING: z.stringbool({ error: 'must be true or false' }).optional(),
-  /** PayPal Orders v2 (DECISIONS 16); without a client id the built-in demo provider takes payments. */
+  /** PayPal Orders v2 (docs/product.md#booking-and-payment); without a client id the built-in demo provider takes payments. */
   PAYPAL_CLIENT_ID: z.string().optional(),
   PAYPAL_CLIENT_SECRET: z.string().optional(),
   PAYPAL_API_BASE: z.url('must be a URL such as https://api-m.paypal.com').default('https://api-m.sandbox.paypal.com'),
   PAYPAL_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(10_000),
-  /** Google sign-in (DECISIONS 12): shown and accepted only with a client id. */
+  /** Google sign-in (docs/product.md#google-sign-in): shown and accepted only with a client id. */
   GOOGLE_CLIENT_ID: z.string().trim().optional(),
   /** Where Google's signing keys are published; tests point it at their own key server. */
   GOOGLE_JWKS_URL: z

@@ -50,7 +50,8 @@ async function main() {
 
   const app = await buildApp({ config, database });
   if (database.kind === 'pglite') {
-    // PGlite has no autovacuum (ARCHITECTURE.md): keep statistics and free space fresh ourselves
+    // PGlite has no autovacuum (docs/architecture.md#the-database-and-pitfalls-measured-on-it): keep statistics and free space
+    // fresh ourselves
     const vacuum = setInterval(
       () => {
         database.db.execute(sql`vacuum analyze`).catch((err) => app.log.warn({ err }, 'vacuum failed'));

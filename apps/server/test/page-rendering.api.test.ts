@@ -7,7 +7,7 @@ import { createAccount, insertTrainer, useTestApp } from './helper';
 
 /**
  * How the server serves a page the web app's renderer made (plugins/page-renderer.ts, plugins/web.ts,
- * docs/decisions/031): composed into index.html, kept until a write changes what it shows, cached
+ * docs/decisions/031-server-rendered-first-page.md): composed into index.html, kept until a write changes what it shows, cached
  * by browsers only with revalidation, never made with anyone's rights or for someone logged in, and
  * never holding a visitor up for long. The renderer here is a stand-in with the built one's contract
  * (apps/web/src/app/render-page.tsx), whose own pages apps/web's render-page tests and the e2e suite

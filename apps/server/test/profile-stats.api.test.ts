@@ -24,7 +24,7 @@ async function sessionIsOver(bookingId: string) {
     .where(eq(bookings.id, bookingId));
 }
 
-describe("the public profile's subscribers (DECISIONS 17)", () => {
+describe("the public profile's subscribers (docs/product.md#numbers-from-data)", () => {
   it('counts distinct users with a paid booking, not holds', async () => {
     const trainer = await bookableTrainer(t);
     const [ana, ben, cat] = [await createAccount(t, 'user'), await createAccount(t, 'user'), await createAccount(t, 'user')];
@@ -40,7 +40,7 @@ describe("the public profile's subscribers (DECISIONS 17)", () => {
   });
 });
 
-describe('verifiedSession on reviews (DECISIONS 15)', () => {
+describe('verifiedSession on reviews (docs/product.md#reviews)', () => {
   it('marks reviewers whose paid session with the trainer is over, and no one else', async () => {
     const trainer = await bookableTrainer(t);
     const other = await bookableTrainer(t);

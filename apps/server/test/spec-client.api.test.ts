@@ -1,5 +1,5 @@
 /**
- * An independent client written against spec section 7, served from another origin that
+ * An independent client written against docs/product.md#api-contract, served from another origin that
  * CORS_ORIGINS lists: real HTTP, the browser's CORS rules (a preflight before every call that is
  * not "simple", the answer readable only with Access-Control-Allow-Origin), the raw token in
  * Authorization, the spec's payloads (numbers as form strings, empty strings, identity fields) and
@@ -103,7 +103,7 @@ const trainer = {
 };
 const session = { userToken: '', trainerToken: '', userId: '', trainerId: '' };
 
-describe('a client written against spec section 7, on another origin', () => {
+describe('a client written against docs/product.md#api-contract, on another origin', () => {
   it('GET /trainers answers viewAllTrainers, with or without a trailing slash', async () => {
     for (const path of ['/trainers', '/trainers/']) {
       const res = await call('GET', path);
@@ -309,7 +309,7 @@ describe('requests Node cannot parse still answer the one error shape', () => {
   });
 });
 
-describe("a spec client's chat calls", () => {
+describe("a spec client's chat calls (docs/product.md#api-contract)", () => {
   it('POST /chats/ with the spec payload answers message; GET /chats/{trainerId} answers allMessages', async () => {
     const sent = await call('POST', '/chats/', {
       token: session.userToken,

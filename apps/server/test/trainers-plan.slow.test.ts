@@ -56,7 +56,7 @@ function pageProblems(plan: PlanNode, index: string | string[], search = false):
 }
 
 /**
- * What is wrong with the plan of the capped count (decision 006: exact up to 2,000): it must stop
+ * What is wrong with the plan of the capped count (docs/decisions/006-trainer-list-speed.md: exact up to 2,000): it must stop
  * at its limit, and when `index` is given (a selective filter) find its rows there, without reading
  * the table. A count over most of the table may read the table: its first pages hold 2,001 rows.
  */

@@ -5,7 +5,7 @@
 //   node apps/web/scripts/subset-fonts.mjs --check   exit 1 if src/fonts/ differs from what it would write
 //
 // The latin files are the ones every page preloads, so their bytes are on the first paint's path
-// (docs/decisions/028-subset-fonts.md). Each keeps every character of fontsource's latin range (the
+// (docs/decisions/028-lean-first-screen-fonts-and-forms.md). Each keeps every character of fontsource's latin range (the
 // same unicode-range, so names and reviews render as before) but:
 // - Inter keeps the weights 400 to 900 only: the app sets none lighter (font-normal is its lightest);
 // - both keep only the OpenType features the browser applies by default, plus `tnum` (Tailwind's

@@ -8,8 +8,8 @@ import { preloadFirstScreen, SERVER_DATA_ID } from './app/screens';
 /**
  * The entry is small and holds no React: it asks for the first screen's chunk and data at once,
  * then loads the app (React, the router; index.html preloads them), so the screen's code downloads
- * alongside the app's instead of after it has run (DECISIONS 8). A page the server rendered
- * (decision 031) is on screen first: the app that hydrates it runs after its first paint.
+ * alongside the app's instead of after it has run (docs/product.md#tokens). A page the server rendered
+ * (docs/decisions/031-server-rendered-first-page.md) is on screen first: the app that hydrates it runs after its first paint.
  */
 const boot = () => {
   preloadFirstScreen(window.location);

@@ -32,7 +32,7 @@ export const ZOwnTrainer = ZOwnAccount.extend({
 });
 export type TOwnTrainer = z.infer<typeof ZOwnTrainer>;
 
-/** A trainer as anyone may see it: no e-mail, phone, age, height or weight (DECISIONS 26). */
+/** A trainer as anyone may see it: no e-mail, phone, age, height or weight (docs/product.md#public-and-private-data). */
 export const ZPublicTrainer = z.object({
   _id: z.string(),
   firstName: z.string(),

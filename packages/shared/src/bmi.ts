@@ -1,4 +1,4 @@
-/** BMI of spec section 5: weight / (height in metres)^2, two decimals. */
+/** BMI of docs/product.md#bmi: weight / (height in metres)^2, two decimals. */
 export type BmiCategory = 'Underweight' | 'Normal weight' | 'Overweight' | 'Obese';
 
 export function computeBmi(heightCm: number, weightKg: number): number | null {

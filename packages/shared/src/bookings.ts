@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BOOKING_MSG } from './messages';
 import { ZErrorCode } from './errors';
 
-/** Booking rules of DECISIONS 16, in one place for the server and the browser. */
+/** Booking rules of docs/product.md#booking-and-payment, in one place for the server and the browser. */
 export const BOOKING_RULES = {
   /** A session is one hour. */
   sessionMinutes: 60,
@@ -117,7 +117,7 @@ export const ZBooking = z.object({
 export type TBooking = z.infer<typeof ZBooking>;
 
 const ISO_MSG = 'Choose a start time';
-/** POST /api/bookings. The user comes from the token (DECISIONS 2). */
+/** POST /api/bookings. The user comes from the token (docs/product.md#identity-from-the-token). */
 export const ZCreateBookingRequest = z.object({
   trainerId: z.string({ error: 'Choose a trainer to book' }).min(1, 'Choose a trainer to book'),
   startsAt: z.iso.datetime({ offset: true, error: ISO_MSG }),
@@ -129,7 +129,7 @@ export const ZCancelBookingResponse = z.object({ message: z.string(), booking: Z
 
 /**
  * POST /api/orders. The spec's `cart` is accepted and ignored: the amount always comes from the
- * trainer's price on the server (DECISIONS 16); any other field (an amount, a product id) is dropped.
+ * trainer's price on the server (docs/product.md#booking-and-payment); any other field (an amount, a product id) is dropped.
  */
 export const ZCreateOrderRequest = z.object({
   bookingId: z.string({ error: 'Choose a booking to pay for' }).min(1, 'Choose a booking to pay for'),

@@ -41,7 +41,7 @@ export const WS_CLOSE = {
   restart: 1012,
 } as const;
 
-/** One chat message as every answer and push carries it (spec section 3, plus `readAt`). */
+/** One chat message as every answer and push carries it (docs/product.md#data, plus `readAt`). */
 export const ZChatMessage = z.object({
   _id: z.string(),
   senderId: z.string(),
@@ -64,7 +64,7 @@ export const ChatBodySchema = z
 
 /**
  * POST /api/chats/. The sender comes from the token; the spec's sender fields, messageDate and
- * userToken are accepted and ignored (DECISIONS 2).
+ * userToken are accepted and ignored (docs/product.md#identity-from-the-token).
  */
 export const ZSendChatRequest = z.object({
   message: ChatBodySchema,

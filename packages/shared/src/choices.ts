@@ -1,6 +1,7 @@
 /**
  * The fixed choices forms and filters offer (cities, the default country, genders), apart from the
- * schemas that check them so that a screen can offer them without loading zod (decisions 028, 029).
+ * schemas that check them so that a screen can offer them without loading zod
+ * (docs/decisions/028-lean-first-screen-fonts-and-forms.md, docs/decisions/029-trainer-list-address-without-zod.md).
  */
 /** The cities the list's filter offers, and the suggestions of every city field (free text). */
 export const CITY_SUGGESTIONS = [

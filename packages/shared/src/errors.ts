@@ -5,7 +5,7 @@ import { ERROR_CODES } from './error-codes';
 export { DEFAULT_CODE_OF_STATUS, ERROR_CODES, ERROR_STATUS, type ErrorCode } from './error-codes';
 export const ZErrorCode = z.enum(ERROR_CODES);
 
-/** The one error shape of the API (DECISIONS 4, with the code of docs/decisions/012-error-codes.md). */
+/** The one error shape of the API (docs/product.md#errors, with the code of docs/decisions/012-error-codes.md). */
 export const ZErrorResponse = z.object({
   message: z.string(),
   statusCode: z.number(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GENDERS } from './choices';
 import { MSG } from './messages';
 
-/** Limits of spec section 9, in one place. */
+/** Limits of docs/product.md#limits, in one place. */
 export const LIMITS = {
   nameMin: 2,
   nameMax: 50,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RoleSchema } from './auth';
 
-/** Google sign-in (DECISIONS 12): what the login screens and `POST /api/auth/google` say. */
+/** Google sign-in (docs/product.md#google-sign-in): what the login screens and `POST /api/auth/google` say. */
 export const GOOGLE_MSG = {
   notConfigured: 'Google sign-in is not configured on this server',
   credentialRequired: 'The Google credential is missing',

@@ -71,7 +71,7 @@ export const SERVER_MSG = {
   internal: 'Something went wrong on our side',
 } as const;
 
-/** Toasts of spec section 6, shared so the server can answer with the same words. */
+/** Toasts of docs/product.md#roles-and-permissions, shared so the server can answer with the same words. */
 export const ROLE_MSG = {
   onlyUsersMessage: 'Only users can message trainers!',
   trainersCantMessage: "Trainers can't message other trainers!",
@@ -82,7 +82,7 @@ export const ROLE_MSG = {
   loginAsTrainer: 'Please Login as a Trainer to perform this action!',
 } as const;
 
-/** Chat answers (the sent toasts are spec section 8's). */
+/** Chat answers (the sent toasts are docs/product.md#messages-and-errors's). */
 export const CHAT_MSG = {
   sentFromInbox: 'Message sent successfully!',
   sentFromProfile: 'The Trainer will get back to you ASAP!',

@@ -15,7 +15,7 @@ export const ZReview = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   isMine: z.boolean().optional(),
-  /** The reviewer had a paid session with the trainer that is over (DECISIONS 15). */
+  /** The reviewer had a paid session with the trainer that is over (docs/product.md#reviews). */
   verifiedSession: z.boolean().optional(),
 });
 export type TReview = z.infer<typeof ZReview>;
@@ -34,7 +34,7 @@ const RatingSchema = z
 
 /**
  * POST /api/reviews/new. The reviewer comes from the token; the spec's reviewer fields and
- * userToken are accepted and ignored (DECISIONS 2).
+ * userToken are accepted and ignored (docs/product.md#identity-from-the-token).
  */
 export const ZCreateReviewRequest = z.object({
   trainerId: z.string({ error: 'Choose a trainer to review' }).min(1, 'Choose a trainer to review'),

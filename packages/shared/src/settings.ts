@@ -23,7 +23,7 @@ const unchangedIfBlank = <T extends z.ZodType>(schema: T) => z.preprocess(blankA
 export const CurrentPasswordSchema = z.string().max(200);
 
 /**
- * PATCH /api/{user|trainer}/edit: personal details (spec section 5, settings). A PATCH changes
+ * PATCH /api/{user|trainer}/edit: personal details (docs/product.md#settings-rules). A PATCH changes
  * only what it carries, and every field is optional. The spec's form starts blank and sends all
  * five fields, so an empty string means "not filled in", never "make it blank": for the names and
  * the e-mail (which cannot be blank) and for title and description alike (a client that sends

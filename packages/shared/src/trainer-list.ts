@@ -1,7 +1,7 @@
 /**
  * The trainer list's choices and limits (its cities are in choices.ts), apart from its schemas
  * (trainers.ts) so that a screen can use them without loading zod (the list reads its address with
- * them: decision 029).
+ * them: docs/decisions/029-trainer-list-address-without-zod.md).
  */
 export const TRAINER_SORTS = ['rating', 'price_asc', 'price_desc', 'newest'] as const;
 /** Limits of the trainer list query: the server enforces them, the web's address falls back inside them. */

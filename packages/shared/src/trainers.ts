@@ -26,7 +26,7 @@ const trainerListParams = {
   sort: z.enum(TRAINER_SORTS, { error: `sort must be one of ${TRAINER_SORTS.join(', ')}` }),
 };
 
-/** GET /api/trainers query (DECISIONS 13); every parameter optional, bad ones are a 400. */
+/** GET /api/trainers query (docs/product.md#trainer-list-search); every parameter optional, bad ones are a 400. */
 export const ZTrainersQuery = z
   .object({
     page: trainerListParams.page.default(1),
@@ -76,7 +76,7 @@ const param = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value
 const optionalParam = <T extends z.ZodType>(schema: T) => param(schema.optional()).catch(undefined);
 
 /**
- * The trainer list's address (`/trainers?…`, DECISIONS 13), read from its search params. Lenient:
+ * The trainer list's address (`/trainers?…`, docs/product.md#trainer-list-search), read from its search params. Lenient:
  * a missing or bad value falls back to its default instead of failing, so a hand-edited link
  * still opens the list. Only the choices the list offers are kept (its cities and ratings).
  */

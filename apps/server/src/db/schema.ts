@@ -69,7 +69,10 @@ export const accounts = pgTable(
     ratingScore: numeric('rating_score', { precision: 5, scale: 4, mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
-    /** What the list's `q` matches, lower-cased; written by the database (migration 0010, decision 006). */
+    /**
+     * What the list's `q` matches, lower-cased; written by the database (migration 0010,
+     * docs/decisions/006-trainer-list-speed.md).
+     */
     searchText: text('search_text').generatedAlwaysAs(
       (): SQL =>
         sql`lower(${accounts.firstName} || ' ' || ${accounts.lastName} || ' ' || ${accounts.title} || ' ' || ${accounts.description})`,
@@ -123,7 +126,7 @@ export const accountTokens = pgTable(
   (t) => [uniqueIndex('account_tokens_hash_uq').on(t.tokenHash), index('account_tokens_account_idx').on(t.accountId)],
 );
 
-/** One review per user per trainer; posting again edits it (DECISIONS 15). */
+/** One review per user per trainer; posting again edits it (docs/product.md#reviews). */
 export const reviews = pgTable(
   'reviews',
   {
@@ -172,7 +175,7 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
 });
 
-/** Uploaded photos, re-encoded, addressed by the SHA-256 of their bytes (DECISIONS 19). */
+/** Uploaded photos, re-encoded, addressed by the SHA-256 of their bytes (docs/product.md#photos). */
 export const images = pgTable(
   'images',
   {
@@ -245,7 +248,7 @@ export const messages = pgTable(
 );
 
 /**
- * A trainer's weekly hours (DECISIONS 16): `weekly` is [{ weekday 0-6 (Sunday 0), hours [0-23] }],
+ * A trainer's weekly hours (docs/product.md#booking-and-payment): `weekly` is [{ weekday 0-6 (Sunday 0), hours [0-23] }],
  * local to `time_zone`. One row per trainer, replaced as a whole.
  */
 export const availability = pgTable('availability', {

@@ -6,7 +6,7 @@ import { createWorkQueue, QueueFullError } from './work-queue';
 
 // Argon2id with OWASP's third recommended profile (12 MiB, 3 passes), which it rates as equal in
 // defence to the second (19 MiB, 2 passes) for about the same work: two at once hold 14 MiB less
-// at a burst of log-ins (docs/decisions/032). Hashes made with the second still verify (the
+// at a burst of log-ins (docs/decisions/032-server-memory.md). Hashes made with the second still verify (the
 // parameters are in the hash) and are replaced when the password changes.
 const OPTIONS = { algorithm: 2 as const, memoryCost: 12288, timeCost: 3, parallelism: 1 };
 

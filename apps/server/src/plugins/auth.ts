@@ -17,7 +17,7 @@ declare module 'fastify' {
   }
 }
 
-/** `Authorization: <token>` (as the spec sends it) or `Bearer <token>` (DECISIONS 3). */
+/** `Authorization: <token>` (as the spec sends it) or `Bearer <token>` (docs/product.md#authorization-header). */
 function tokenFromHeader(req: FastifyRequest): string | undefined {
   const raw = req.headers.authorization?.trim();
   if (!raw) return undefined;

@@ -9,9 +9,9 @@ import type { Database } from '../../src/db/client';
  * - a session token (JWT) of anyone but the caller;
  * - an account's e-mail address or phone number, unless it is the caller's own.
  *
- * What is legitimately shown to others (DECISIONS 26, spec sections 3 and 7), so is not checked:
- * names, pictures, titles, descriptions, city, country, price and rating of trainers; reviewers'
- * names and photos; chat senders' names and pictures; the names on both sides of a booking and a
+ * What is legitimately shown to others (docs/product.md#public-and-private-data, docs/product.md#data and
+ * docs/product.md#api-contract), so is not checked: names, pictures, titles, descriptions, city, country, price and rating of
+ * trainers; reviewers' names and photos; chat senders' names and pictures; the names on both sides of a booking and a
  * payment. Nobody's e-mail or phone is public, trainers' included: only `GET /api/userData` and
  * `GET /api/trainerData` (the caller's own) carry them. The caller is the account of the request's
  * token (`req.caller`, set by the auth plugin); on the login, sign-up and password-reset routes,
@@ -33,7 +33,7 @@ export function takeLeakViolations(): LeakViolation[] {
 const ARGON2 = /\$argon2(?:id|i|d)\$/;
 const JWT = /eyJ[\w-]+\.eyJ[\w-]+\.[\w-]*/g;
 const EMAIL = /[\w.%+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/gi;
-/** Spec section 9: 11 digits starting 010, 011, 012 or 015. */
+/** docs/product.md#limits: 11 digits starting 010, 011, 012 or 015. */
 const PHONE = /(?<!\d)01[0125]\d{8}(?!\d)/g;
 
 type Person = { id: string; email: string; phone: string };
@@ -81,7 +81,7 @@ async function inspect(database: Database, req: FastifyRequest, text: string): P
         )
       : [];
   const myIds = new Set(me.map((p) => p.id));
-  // an e-mail may hold one account of each role (DECISIONS 5): both are the same person's
+  // an e-mail may hold one account of each role (docs/product.md#one-account-per-role): both are the same person's
   const myEmails = new Set([...me.map((p) => p.email), ...(ownEmail && !callerId ? [ownEmail] : [])]);
   const myPhones = new Set(me.map((p) => p.phone).filter(Boolean));
 

@@ -1,4 +1,4 @@
-/** A sign-up body every rule accepts (spec section 3); tests change one field at a time. */
+/** A sign-up body every rule accepts (docs/product.md#sign-up-rules); tests change one field at a time. */
 export const SIGN_UP = {
   firstName: 'Nadia',
   lastName: 'Samir',

@@ -2,7 +2,7 @@ import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { paths } from '@/lib/paths';
 
-/** What the error screen says (spec section 2): status and text, the message, or the serialised error. */
+/** What the error screen says (docs/product.md#not-found-and-error): status and text, the message, or the serialised error. */
 export function describeError(error: unknown): string {
   if (isRouteErrorResponse(error)) return `${error.status} ${error.statusText}`.trim();
   if (error instanceof Error) return error.message;

@@ -6,7 +6,7 @@ import { RootLayout } from './layout/root-layout';
 import { screens } from './screens';
 
 /**
- * The one route table (spec section 2). Every screen is a lazy chunk (screens.ts) so the landing page
+ * The one route table (docs/product.md#screens). Every screen is a lazy chunk (screens.ts) so the landing page
  * only downloads what it shows; `element` is used where one screen serves both roles.
  */
 export const routes: RouteObject[] = [

@@ -3,7 +3,7 @@ import { FIRST_TRAINERS_QUERY, LIST_FIRST_ROW, trainerPath, trainersPath } from 
 import { paths } from '@/lib/paths';
 
 /**
- * The code of each screen, one lazy chunk each (DECISIONS 8). The route table loads them through
+ * The code of each screen, one lazy chunk each (docs/product.md#tokens). The route table loads them through
  * these, and the entry starts the first screen's chunk (and its first API answer) at once, so the
  * page does not wait for React and the router to load and run before asking for them.
  */

@@ -43,9 +43,9 @@ const SERVER_ANSWER_FRESH_MS = 30_000;
 
 /**
  * Starts the app in the page (main.tsx loads this after starting the first screen's chunk). A page
- * the server rendered (decision 031) is hydrated, with the answers it was rendered from in the query
- * cache; any other is rendered here. Either way the first render is a transition, so React works in
- * slices of a few milliseconds and the phone can answer a tap in between (decision 030).
+ * the server rendered (docs/decisions/031-server-rendered-first-page.md) is hydrated, with the answers it was rendered from in
+ * the query cache; any other is rendered here. Either way the first render is a transition, so React works in
+ * slices of a few milliseconds and the phone can answer a tap in between (docs/decisions/030-first-render-in-slices.md).
  */
 export async function start(root: HTMLElement) {
   storage.syncSignedInCookie();

@@ -52,7 +52,7 @@ function AccountNav({ role }: { role: Role }) {
   const items = [
     { label: 'Profile', to: paths.profile[role].getHref(), Icon: UserRound },
     { label: 'Chat', to: paths.inbox[role].getHref(), Icon: MessageSquare },
-    // DECISIONS 23: Messages opens the inbox too; phones show it once, as Chat
+    // docs/product.md#static-pages-and-sidebar: Messages opens the inbox too; phones show it once, as Chat
     { label: 'Messages', to: paths.inbox[role].getHref(), Icon: Mail, isDesktopOnly: true },
     { label: 'Payments', to: paths.payments[role].getHref(), Icon: Wallet },
     { label: 'Settings', to: paths.settings[role].getHref(), Icon: Settings },
@@ -149,7 +149,7 @@ type AccountLayoutProps = {
 };
 
 /**
- * The frame of the own profile and the settings pages (spec section 2): a header with photo, name,
+ * The frame of the own profile and the settings pages (docs/product.md#own-profile): a header with photo, name,
  * title, website and shortcuts to messages and settings, a sidebar (Profile, Chat, Payments, Settings,
  * Logout) and the page. It loads the account once; the page receives it.
  */

@@ -9,7 +9,7 @@ type FavoriteButtonProps = {
 };
 
 /**
- * The heart: red when the trainer is a favourite, grey otherwise (spec section 2). Every heart and
+ * The heart: red when the trainer is a favourite, grey otherwise (docs/product.md#trainer-list). Every heart and
  * every list of favourites reads the one cached list, so a click shows everywhere at once.
  */
 export function FavoriteButton({ trainerId, firstName, className }: FavoriteButtonProps) {

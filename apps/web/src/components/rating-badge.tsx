@@ -8,7 +8,7 @@ type RatingBadgeProps = {
   className?: string;
 };
 
-/** "★ 4.8 (23)" as in DESIGN.md; said in words to screen readers. */
+/** "★ 4.8 (23)" as in docs/product.md#design; said in words to screen readers. */
 export function RatingBadge({ rating, ratingCount, className }: RatingBadgeProps) {
   if (ratingCount === 0) {
     return (

@@ -5,7 +5,7 @@ import { makeTrainer, stubApi } from '@/testing/fake-api';
 import { TrainerCard } from './trainer-card';
 
 describe('TrainerCard', () => {
-  it('shows the trainer as DESIGN.md asks and links to the profile', () => {
+  it('shows the trainer as docs/product.md#design asks and links to the profile', () => {
     renderWithProviders(<TrainerCard trainer={makeTrainer({ rating: 4.8, ratingCount: 23 })} />);
 
     expect(screen.getByRole('heading', { name: 'Nadia Samir' })).toBeInTheDocument();

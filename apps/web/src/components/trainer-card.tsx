@@ -14,7 +14,7 @@ type TrainerSummary = Pick<
 >;
 
 /**
- * The one trainer card (DESIGN.md "Trainer card"): the list, the landing page's top trainers and
+ * The one trainer card (docs/product.md#design): the list, the landing page's top trainers and
  * the profile's favourites, each a section's h3. The whole card opens the profile through the stretched 'View profile'
  * link; the heart above it is a button of its own. `isFirstInView`: the picture is likely the page's
  * largest paint (the first row of a list), so it loads at once and first rather than lazily.

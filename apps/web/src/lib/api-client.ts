@@ -2,7 +2,7 @@ import { ERROR_CODES, type ErrorCode } from '@spotter/shared/error-codes';
 import { storage } from './storage';
 
 /**
- * Every failed API call ends up as one of these (DECISIONS 4: `{ message, statusCode, code, errors? }`).
+ * Every failed API call ends up as one of these (docs/product.md#errors: `{ message, statusCode, code, errors? }`).
  * Branch on `code` (docs/decisions/012-error-codes.md), never on the message, which is for people;
  * `code` is undefined when no answer came (network failure) or the answer was not the API's.
  */

@@ -5,7 +5,7 @@ import fatLossHabitsPicture from './blog-images/blog-fat-loss-habits.svg?no-inli
 import mobilityTenMinutesPicture from './blog-images/blog-mobility-ten-minutes.svg?no-inline';
 
 /**
- * The blog's articles, the one source for the blog and the landing page's teasers (DECISIONS 17:
+ * The blog's articles, the one source for the blog and the landing page's teasers (docs/product.md#numbers-from-data:
  * content with no data behind it stays static). Newest first.
  */
 export type BlogBlock =

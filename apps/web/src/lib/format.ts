@@ -68,7 +68,7 @@ export const initials = (...names: string[]) =>
     .join('')
     .toUpperCase();
 
-/** Spec section 9: phones are shown with the (+2) prefix. */
+/** docs/product.md#limits: phones are shown with the (+2) prefix. */
 export const formatPhone = (phone: string) => `(+2) ${phone}`;
 
 /*
@@ -97,7 +97,7 @@ export const formatDateTime = (iso: string) =>
 export const formatTimeRange = (startIso: string, endIso: string) => `${formatTime(startIso)}–${formatTime(endIso)}`;
 
 /**
- * How long ago a message came, as the inbox shows it (spec section 2: 'N min'): minutes for the
+ * How long ago a message came, as the inbox shows it (docs/product.md#inbox: 'N min'): minutes for the
  * first hour, then hours, then days; '0 min' for just now (or a clock slightly ahead).
  */
 export function formatMessageAge(iso: string, now: number = Date.now()) {

@@ -6,7 +6,7 @@ import { markLoggedOut } from './session';
 import { storage } from './storage';
 
 /**
- * Logout (spec section 4): forget token, user type and profile, drop every cached answer, and go
+ * Logout (docs/product.md#states): forget token, user type and profile, drop every cached answer, and go
  * to the site root (or `to`). The mark tells a protected page still on screen to go home too,
  * not to its login. Favourites stay in this browser: they belong to the device.
  */

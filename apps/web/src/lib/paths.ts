@@ -1,5 +1,5 @@
 /**
- * The one route map (CONVENTIONS: "never a hand-written URL string in a component").
+ * The one route map (docs/architecture.md#conventions: "never a hand-written URL string in a component").
  * `path` is the pattern used by the route table, `getHref` builds a link to it.
  */
 export type Role = 'user' | 'trainer';
@@ -31,7 +31,7 @@ export const paths = {
   inbox: {
     user: fixed('/user/chatOfUser'),
     trainer: fixed('/trainer/chat'),
-    /** Same screen as `trainer` (DECISIONS 20); kept because the spec links to it. */
+    /** Same screen as `trainer` (docs/product.md#chat); kept because the spec links to it. */
     trainerAlias: fixed('/trainer/chatOfTrainer'),
   },
   bmi: fixed('/BMI'),

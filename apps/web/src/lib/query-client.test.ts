@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-client';
 import { retryDelay, shouldRetry } from './query-client';
 
-describe('query retry policy (spec section 7)', () => {
+describe('query retry policy (docs/product.md#limits)', () => {
   it('retries server and network failures three times', () => {
     const error = new ApiError(503, 'Unavailable');
     expect([0, 1, 2].map((n) => shouldRetry(n, error))).toEqual([true, true, true]);

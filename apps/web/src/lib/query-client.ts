@@ -3,7 +3,7 @@ import { ApiError } from './api-client';
 
 const MAX_RETRIES = 3;
 
-/** Spec section 7: 3 retries, 1 s doubling up to 30 s; a 4xx will not get better by retrying. */
+/** docs/product.md#limits: 3 retries, 1 s doubling up to 30 s; a 4xx will not get better by retrying. */
 export const shouldRetry = (failureCount: number, error: unknown) =>
   !(error instanceof ApiError && error.isClientError) && failureCount < MAX_RETRIES;
 

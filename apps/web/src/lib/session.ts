@@ -25,7 +25,7 @@ export type Session = {
   role: Role | null;
 };
 
-/** Logged in is true exactly when a token is stored (spec section 4). */
+/** Logged in is true exactly when a token is stored (docs/product.md#states). */
 export function useSession(): Session {
   const token = useSyncExternalStore(storage.subscribe, storage.getToken, () => null);
   const userType = useSyncExternalStore(storage.subscribe, storage.getUserType, () => null);

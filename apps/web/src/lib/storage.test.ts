@@ -9,7 +9,7 @@ afterEach(() => {
 
 /**
  * The signed-in cookie tells the server to send the shell instead of a page rendered for a visitor
- * (docs/decisions/031): it must say exactly whether a token is stored.
+ * (docs/decisions/031-server-rendered-first-page.md): it must say exactly whether a token is stored.
  */
 describe('the signed-in cookie', () => {
   it('is set with the token and removed with the session', () => {

@@ -1,6 +1,6 @@
 import { isRole, type Role } from './paths';
 
-/** The browser storage keys of spec section 3. */
+/** The browser storage keys of docs/product.md#browser-storage. */
 const STORAGE_KEYS = {
   token: 'token',
   userType: 'userType',
@@ -14,7 +14,7 @@ const CHANGE_EVENT = 'spotter:storage';
  * A cookie that says a token is stored, and nothing else: the server renders a visitor's page itself
  * (docs/decisions/031-server-rendered-first-page.md) but cannot see the token, so it sends this
  * browser the shell instead, and the page opens with the person's own header. It lasts as long as
- * a token does (7 days, DECISIONS 8) and is renewed at every page load while one is stored.
+ * a token does (7 days, docs/product.md#tokens) and is renewed at every page load while one is stored.
  */
 const SIGNED_IN_COOKIE = 'signed-in';
 const TOKEN_LIFETIME_SECONDS = 7 * 24 * 60 * 60;

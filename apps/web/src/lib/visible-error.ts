@@ -2,7 +2,7 @@ import { get, type FieldError, type FieldPath, type FieldValues, type FormState 
 
 /**
  * The message to show under a field: only once the field was touched or the form submitted
- * (spec section 4), so a field validated because another one changed (`deps`) stays quiet.
+ * (docs/product.md#states), so a field validated because another one changed (`deps`) stays quiet.
  * Server errors always show.
  */
 export function visibleError<V extends FieldValues>(formState: FormState<V>, name: FieldPath<V>): string | undefined {

@@ -5,7 +5,7 @@ import { applyRead, catchUp, receiveMessage, useChatViewer, type ChatViewer } fr
 import { useSession } from './session';
 
 /**
- * The chat socket (/api/ws, DECISIONS 20): one per tab, authenticated by its first frame (the token
+ * The chat socket (/api/ws, docs/product.md#chat): one per tab, authenticated by its first frame (the token
  * never goes in the URL, which reaches logs), reconnecting with jittered, capped backoff. After a
  * reconnect, and when the server says `resync`, the loaded conversations ask for what they missed
  * (`?after=`); every message lands in the cache once, whichever way it came.

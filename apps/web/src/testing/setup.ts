@@ -11,7 +11,7 @@ import { afterEach, beforeEach, vi } from 'vitest';
 configure({ asyncUtilTimeout: 10_000 });
 
 /**
- * A console.error during a test fails it (CONVENTIONS: tests). React reports act() warnings,
+ * A console.error during a test fails it (docs/architecture.md#conventions: tests). React reports act() warnings,
  * invalid DOM nesting and failed prop types there.
  */
 let consoleErrors: unknown[][] = [];

@@ -1,4 +1,4 @@
--- Booking and payments (DECISIONS 16): availability, bookings, payments and durable jobs.
+-- Booking and payments (docs/product.md#booking-and-payment): availability, bookings, payments and durable jobs.
 -- Written by hand to match schema.ts; PostgreSQL 15 and PGlite.
 CREATE TABLE "availability" (
 	"trainer_id" uuid PRIMARY KEY NOT NULL,

@@ -5,7 +5,7 @@ import type { GoogleSignInService } from './google-sign-in.service';
 
 const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 429: ZErrorResponse, 502: ZErrorResponse, 503: ZErrorResponse };
 
-/** `GET /auth/config` and `POST /auth/google` (DECISIONS 12). */
+/** `GET /auth/config` and `POST /auth/google` (docs/product.md#google-sign-in). */
 export function googleSignInRoutes(service: GoogleSignInService, perIp: preHandlerAsyncHookHandler) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();

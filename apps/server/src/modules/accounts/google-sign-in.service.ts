@@ -61,7 +61,7 @@ function identityOf(payload: JWTPayload): GoogleIdentity {
 }
 
 /**
- * Signs in with a Google ID token (DECISIONS 12). The server checks the token itself against
+ * Signs in with a Google ID token (docs/product.md#google-sign-in). The server checks the token itself against
  * Google's published keys (signature, RS256 only, audience, issuer, expiry); nothing the browser
  * decoded is believed. The account is the one of that verified e-mail and role, created when missing.
  */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A friendly generated portrait (DESIGN.md: no stock photos, no network): face shape, skin, hair
+ * A friendly generated portrait (docs/product.md#design: no stock photos, no network): face shape, skin, hair
  * (style and colour), facial hair, glasses, shirt and background picked by a hash of the seed, so
  * the same seed always draws the same person and neighbouring seeds look like different people.
  */

@@ -52,7 +52,7 @@ export function createBookingsServices({
 }
 type BookingsServices = ReturnType<typeof createBookingsServices>;
 
-/** Availability and slots, bookings, and their payments (DECISIONS 16). */
+/** Availability and slots, bookings, and their payments (docs/product.md#booking-and-payment). */
 export function bookingsModule({ auth, services, limits = { writes: [] }, ...deps }: BookingsModuleDeps) {
   return async function (app: FastifyInstance) {
     const { availability, bookings, payments } = services ?? createBookingsServices({ ...deps, log: app.log });

@@ -266,7 +266,7 @@ export async function hasCompletedSession(db: Q, userId: string, trainerId: stri
 /** Which of `userIds` had a paid session with the trainer that is over, in one query. */
 /**
  * Whether the user had a paid session with the trainer that is over (a review's "verified
- * session", DECISIONS 15), as an EXISTS the reviews repo reads beside each review. The ids must
+ * session", docs/product.md#reviews), as an EXISTS the reviews repo reads beside each review. The ids must
  * render qualified, as for `subscriberCount`.
  */
 export const completedSessionOf = (userId: SQLWrapper, trainerId: SQLWrapper, now: SQLWrapper) =>

@@ -282,7 +282,7 @@ export function createBookingsService({ db, availability, jobs, mailer, publicUr
 
     toBooking: (row: repo.BookingRow) => toBooking(row, now()),
 
-    /** The 'verified session' mark of a review (DECISIONS 15). */
+    /** The 'verified session' mark of a review (docs/product.md#reviews). */
     hasCompletedSession: (userId: string, trainerId: string) => hasCompletedSession(db, { userId, trainerId, now: now() }),
     /** The bookings clock (tests replace it): a read that marks sessions as over asks it for now. */
     now,

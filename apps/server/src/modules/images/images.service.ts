@@ -13,7 +13,7 @@ let loading: Promise<Sharp> | undefined;
 
 /**
  * libvips, loaded with the first picture rather than at start: loading it costs about 19 MiB of
- * memory that a server which processes no picture never needs (docs/decisions/032).
+ * memory that a server which processes no picture never needs (docs/decisions/032-server-memory.md).
  */
 function loadSharp(): Promise<Sharp> {
   loading ??= import('sharp').then(

@@ -4,7 +4,7 @@ import * as repo from './newsletter.repo';
 
 export function createNewsletterService({ db }: { db: Db }) {
   return {
-    /** A repeat is a success too (DECISIONS 24). */
+    /** A repeat is a success too (docs/product.md#newsletter). */
     async subscribe(email: string): Promise<string> {
       await repo.insertSubscriber(db, email);
       return NEWSLETTER_MSG.subscribed;

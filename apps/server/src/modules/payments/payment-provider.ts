@@ -1,5 +1,5 @@
 /**
- * What Spotter needs from a card payment provider (DECISIONS 16). Every write carries a request id
+ * What Spotter needs from a card payment provider (docs/product.md#booking-and-payment). Every write carries a request id
  * derived from the booking, order or payment, so a retried call never charges or refunds twice.
  */
 export type ProviderName = 'paypal' | 'demo';

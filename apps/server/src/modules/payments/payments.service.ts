@@ -117,7 +117,7 @@ export function createPaymentsService({ db, provider, providers, bookings, log, 
 
     /**
      * An order for the caller's own held booking, for the trainer's price as it is now. Nothing the
-     * browser sends about amounts or products is used (DECISIONS 16).
+     * browser sends about amounts or products is used (docs/product.md#booking-and-payment).
      */
     async createOrder(caller: Caller | undefined, bookingId: string): Promise<TOrderResponse> {
       const user = requireUser(caller);

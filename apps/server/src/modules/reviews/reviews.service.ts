@@ -42,7 +42,7 @@ export function createReviewsService({ db, accounts, bookings, concurrentReads }
       return rows.map((r) => toReview(trainerId, r, callerId));
     },
 
-    /** Verified users only; one review per trainer, a second post edits the first (DECISIONS 15). */
+    /** Verified users only; one review per trainer, a second post edits the first (docs/product.md#reviews). */
     async postReview(caller: Caller | undefined, input: z.output<typeof ZCreateReviewRequest>): Promise<TReview> {
       if (!caller) throw new AppError('UNAUTHENTICATED', ROLE_MSG.loginToReview);
       if (caller.role !== 'user') throw new AppError('FORBIDDEN_ROLE', ROLE_MSG.trainersCantReview);

@@ -36,7 +36,7 @@ function whereOf(f: TrainerFilters): SQL {
   // search_text is lower(first_name || ' ' || last_name || ' ' || title || ' ' || description),
   // stored (migration 0010). On a UTF-8 database this finds what `that text ilike pattern` did
   // (ILIKE lower-cases both sides, then LIKEs). A trigram index finds a rare word; a common one is
-  // filtered inside an index in the list's order that INCLUDEs the column (decision 006).
+  // filtered inside an index in the list's order that INCLUDEs the column (docs/decisions/006-trainer-list-speed.md).
   if (f.q) parts.push(sql`${accounts.searchText} like lower(${`%${escapeLike(f.q)}%`})`);
   if (f.minPrice !== undefined) parts.push(gte(accounts.priceCents, toCents(f.minPrice)));
   if (f.maxPrice !== undefined) parts.push(lte(accounts.priceCents, toCents(f.maxPrice)));

@@ -36,7 +36,7 @@ export function createTrainersService({ db, concurrentReads }: Deps) {
       return { viewAllTrainers: rows.map(toPublicTrainer), total, totalIsEstimate: total > COUNT_CAP, page, limit };
     },
 
-    /** A listed trainer by an id the route validated (ZIdParam), with subscribers (DECISIONS 17). */
+    /** A listed trainer by an id the route validated (ZIdParam), with subscribers (docs/product.md#numbers-from-data). */
     async getTrainerProfile(id: string): Promise<TTrainerProfile> {
       const row = await profileOf(id);
       if (!row) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);

@@ -3,7 +3,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 import { useScrolledPast } from './use-scrolled-past';
 
-/** Spec section 9: the back-to-top button appears after 500 px of scroll. */
+/** docs/product.md#limits: the back-to-top button appears after 500 px of scroll. */
 const BACK_TO_TOP_OFFSET = 500;
 
 const prefersReducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;

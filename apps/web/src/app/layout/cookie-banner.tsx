@@ -12,7 +12,7 @@ const acceptCookies = () => {
 };
 
 /**
- * The cookie notice of spec section 4: shown until accepted, then hidden for as long as the
+ * The cookie notice of docs/product.md#states: shown until accepted, then hidden for as long as the
  * cookie-accepted cookie is true. It is fixed to the bottom of the window (placed by the layout),
  * so it never pushes the page around.
  */

@@ -63,7 +63,7 @@ export function Footer() {
       </div>
       <div className="border-t border-ink-line">
         <p className="mx-auto w-full max-w-7xl px-4 py-5 text-sm text-on-ink-muted sm:px-6">
-          {/* the UTC year: the server renders it too (decision 031), and its clock's zone is not the browser's */}©{' '}
+          {/* the UTC year: the server renders it too, in another zone (docs/decisions/031-server-rendered-first-page.md) */}©{' '}
           {new Date().getUTCFullYear()} Spotter. All rights reserved.
         </p>
       </div>

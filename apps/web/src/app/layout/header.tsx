@@ -16,7 +16,7 @@ import { useScrolledPast } from './use-scrolled-past';
 // only for people who are logged in, so a visitor's first page does not carry it.
 const ChatLink = lazy(() => import('@/features/chat/components/chat-link').then((m) => ({ default: m.ChatLink })));
 
-/** Spec section 9: the top bar turns sticky at 50 px of scroll (it is always pinned; a shadow shows it lifting). */
+/** docs/product.md#limits: the top bar turns sticky at 50 px of scroll (it is always pinned; a shadow shows it lifting). */
 const STICKY_OFFSET = 50;
 
 const navLinkClass =

@@ -6,7 +6,7 @@ export const mainNav = [
   { label: 'BMI Calculator', to: paths.bmi.getHref() },
 ] as const;
 
-/** Static pages (DECISIONS 23), grouped under "Pages" in the header. */
+/** Static pages (docs/product.md#static-pages-and-sidebar), grouped under "Pages" in the header. */
 export const pagesNav = [
   { label: 'Team', to: paths.team.getHref() },
   { label: 'Pricing', to: paths.pricing.getHref() },

@@ -22,7 +22,7 @@ function NavigationProgress() {
  */
 const scrollKey = (location: Location) => (location.key === 'default' ? location.pathname : location.key);
 
-/** The shared layout of spec section 2: header, the routed page, footer. */
+/** The shared layout of docs/product.md#layout: header, the routed page, footer. */
 export function RootLayout() {
   return (
     <div className="flex min-h-dvh flex-col">

@@ -1,6 +1,6 @@
 import { cn } from '@/lib/cn';
 
-/** A person pressing a barbell overhead, drawn with simple shapes (no stock photos, DESIGN.md). */
+/** A person pressing a barbell overhead, drawn with simple shapes (no stock photos, docs/product.md#design). */
 export function Lifter({ className }: { className?: string }) {
   return (
     <svg viewBox="0 0 240 240" className={cn('h-auto w-full', className)} aria-hidden="true" focusable="false">

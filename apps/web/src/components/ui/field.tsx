@@ -38,7 +38,7 @@ export type TextFieldProps = Omit<ComponentProps<'input'>, 'prefix'> & {
   containerClassName?: string;
 };
 
-/** Label above, input, optional hint, and the error under the field (CONVENTIONS: forms). */
+/** Label above, input, optional hint, and the error under the field (docs/architecture.md#conventions: forms). */
 export function TextField({
   label,
   error,

@@ -3,7 +3,7 @@ import { loadSonner, useIsToasterNeeded } from '@/lib/toast';
 
 const SonnerToaster = lazy(() => loadSonner().then((m) => ({ default: m.Toaster })));
 
-/** Toasts last 4 s, three visible at a time (spec section 8). */
+/** Toasts last 4 s, three visible at a time (docs/product.md#messages-and-errors). */
 export function Toaster() {
   const isNeeded = useIsToasterNeeded();
   if (!isNeeded) return null;

@@ -24,7 +24,7 @@ async function getOwnAccount(role: Role): Promise<OwnAccount> {
     return trainerData;
   }
   const { userData } = await apiRequest<{ userData: TOwnAccount }>('/userData');
-  storage.setUserData(userData); // spec section 3: the profile is kept for users
+  storage.setUserData(userData); // docs/product.md#browser-storage: the profile is kept for users
   return userData;
 }
 

@@ -5,7 +5,7 @@ import { paymentKeys } from './payments';
 import { trainerKeys } from './trainers';
 
 /**
- * Bookings (DECISIONS 16): a trainer's weekly availability, a trainer's free slots, the caller's
+ * Bookings (docs/product.md#booking-and-payment): a trainer's weekly availability, a trainer's free slots, the caller's
  * sessions (a user's) or schedule (a trainer's), holding a slot and cancelling. One fetcher per
  * endpoint and one key factory, so a booking or a cancellation refreshes every view of it.
  */

@@ -13,7 +13,7 @@ import { isRole, type Role } from '../paths';
 import { useSession } from '../session';
 
 /**
- * Chat (DECISIONS 20): the fetchers of the chat endpoints, the one key factory, and the cache
+ * Chat (docs/product.md#chat): the fetchers of the chat endpoints, the one key factory, and the cache
  * updates that sends, pushes (lib/ws-client.ts) and catch-ups share, so every screen that shows a
  * conversation or the unread count follows one cache.
  *
@@ -75,7 +75,7 @@ const getConversations = async (signal?: AbortSignal) => {
   return conversations;
 };
 
-/** POST /api/chats: the sender is the token's account (DECISIONS 2). */
+/** POST /api/chats: the sender is the token's account (docs/product.md#identity-from-the-token). */
 const sendMessage = async ({ recipientId, message }: { recipientId: string; message: string }) => {
   const answer = await apiRequest<{ message: TChatMessage }>('/chats', { method: 'POST', body: { recipientId, message } });
   return answer.message;

@@ -9,7 +9,7 @@ import { notify } from '../toast';
 import { trainersByIdsQueryOptions } from './trainers';
 
 /**
- * Favourite trainers (spec section 3, DECISIONS 14), held in the query cache. Everyone's list is
+ * Favourite trainers (docs/product.md#browser-storage, docs/product.md#favourites), held in the query cache. Everyone's list is
  * mirrored in local storage under `favorites` on every change; a logged-in user's list also lives
  * on the server, which answers every change with the whole list, so the devices of one user agree.
  * A heart changes the list at once (optimistic) and every screen reading it follows.
@@ -104,7 +104,7 @@ export function useFavorites() {
 
 const EMPTY: string[] = [];
 
-/** Adds the trainer if absent, removes it if present (spec section 4). */
+/** Adds the trainer if absent, removes it if present (docs/product.md#states). */
 export function useToggleFavorite() {
   const owner = useOwner();
   const queryClient = useQueryClient();

@@ -4,7 +4,7 @@ import { ApiError, apiRequest, NETWORK_ERROR_MESSAGE } from '../api-client';
 import { storage } from '../storage';
 
 /**
- * Payments (DECISIONS 16): which provider takes them, the order and capture of a held booking,
+ * Payments (docs/product.md#booking-and-payment): which provider takes them, the order and capture of a held booking,
  * and the caller's payments (a user's) or earnings (a trainer's).
  */
 export const paymentKeys = {
@@ -31,7 +31,7 @@ export function usePayments(viewer: string | null) {
 }
 
 /**
- * A refused payment call with the provider's answer kept (spec section 3: `details[0].issue`,
+ * A refused payment call with the provider's answer kept (docs/product.md#data: `details[0].issue`,
  * `description`, `debug_id`), so INSTRUMENT_DECLINED can restart the checkout.
  */
 export class PaymentError extends ApiError {

@@ -52,7 +52,7 @@ export function useRatingDistribution(trainerId: string) {
 
 type CreateReviewInput = { trainerId: string; rating: number; comment: string };
 
-/** POST /api/reviews/new; posting again edits the caller's review (DECISIONS 15). */
+/** POST /api/reviews/new; posting again edits the caller's review (docs/product.md#reviews). */
 export const createReview = ({ trainerId, rating, comment }: CreateReviewInput) =>
   apiRequest<{ message: string; review: TReview }>('/reviews/new', {
     method: 'POST',

@@ -5,7 +5,10 @@ import type { TTrainersQuery } from '@spotter/shared';
  * for the first screen's data before React and React Query have loaded.
  */
 
-/** GET /api/trainers with the query string the server takes (DECISIONS 13), in the query's order; unset values left out. */
+/**
+ * GET /api/trainers with the query string the server takes (docs/product.md#trainer-list-search), in the query's order; unset
+ * values left out.
+ */
 export function trainersPath(query: TTrainersQuery) {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {

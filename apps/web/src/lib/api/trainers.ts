@@ -71,7 +71,10 @@ export function useTrainers(query: TrainersQuery, { enabled = true, isKeepingPre
   });
 }
 
-/** GET /api/trainerData/:id, the public profile with subscribers (no contact data, DECISIONS 26). 404 until listed. */
+/**
+ * GET /api/trainerData/:id, the public profile with subscribers (no contact data, docs/product.md#public-and-private-data). 404
+ * until listed.
+ */
 const getTrainer = async (id: string, signal?: AbortSignal) => {
   const path = trainerPath(id);
   type Answer = { trainerData: TTrainerProfile };

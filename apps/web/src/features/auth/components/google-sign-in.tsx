@@ -8,7 +8,7 @@ type GoogleSignInProps = {
 };
 
 /**
- * Google's sign-in button and one tap (DECISIONS 12), shown only when the server has a client id;
+ * Google's sign-in button and one tap (docs/product.md#google-sign-in), shown only when the server has a client id;
  * otherwise nothing renders and Google's script is never requested.
  */
 export function GoogleSignIn({ onCredential }: GoogleSignInProps) {

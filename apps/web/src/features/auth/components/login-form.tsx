@@ -22,7 +22,7 @@ import { StatusBanner, type Status } from './status-banner';
 
 type LoginValues = z.input<typeof ZLoginRequest>;
 
-/** Spec section 4: the message shows for 3 s, then the user type is stored and the profile opens. */
+/** docs/product.md#states: the message shows for 3 s, then the user type is stored and the profile opens. */
 export const LOGIN_REDIRECT_MS = 3000;
 
 const FIELDS = ['email', 'password'] as const;
@@ -52,15 +52,15 @@ export function LoginForm({ role }: { role: Role }) {
     resolver,
   });
 
-  /** A password or Google log-in succeeded: the same green alert, wait and profile (DECISIONS 12). */
+  /** A password or Google log-in succeeded: the same green alert, wait and profile (docs/product.md#google-sign-in). */
   const onLoggedIn = ({ message, token }: { message: string; token: string }) => {
     setStatus({ tone: 'success', message });
     setIsDone(true);
     storage.setToken(token);
-    // DECISIONS 14: this browser's favourites join the account's (errors are ignored there).
+    // docs/product.md#favourites: this browser's favourites join the account's (errors are ignored there).
     if (role === 'user') void mergeFavoritesAfterLogin(queryClient);
     queryClient.removeQueries({ queryKey: accountKeys.all });
-    // Users keep their profile in storage (spec section 3); fetching now also warms the profile page.
+    // Users keep their profile in storage (docs/product.md#browser-storage); fetching now also warms the profile page.
     const account =
       role === 'user' ? queryClient.fetchQuery(ownAccountQueryOptions('user')).catch(() => null) : Promise.resolve(null);
     schedule(

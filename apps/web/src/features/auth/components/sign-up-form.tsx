@@ -16,7 +16,7 @@ import { visibleError } from '@/lib/visible-error';
 import type { SignUpValues } from './sign-up-resolver';
 import { StatusBanner, type Status } from './status-banner';
 
-/** Spec section 2 and DECISIONS 9: after a successful sign-up, go to the login of that role. */
+/** docs/product.md#after-sign-up: after a successful sign-up, go to the login of that role. */
 const SIGN_UP_REDIRECT_MS = 4000;
 
 const defaultValues: SignUpValues = {
@@ -44,7 +44,8 @@ export function SignUpForm({ role }: { role: Role }) {
   const [status, setStatus] = useState<Status>(null);
   const [isPasswordVisible, setIsPasswordVisible] = useState(false);
   const [isDone, setIsDone] = useState(false);
-  // zod and the schemas load on the form's first focus or validation, not before it renders (decision 028)
+  // zod and the schemas load on the form's first focus or validation, not before it renders
+  // (docs/decisions/028-lean-first-screen-fonts-and-forms.md)
   const resolver = useMemo(
     () => lazyResolver(() => import('./sign-up-resolver').then((module) => module.signUpResolver(role))),
     [role],

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { paths, roleFrom } from '@/lib/paths';
 
-/** Where the verification mail's link lands (DECISIONS 10). */
+/** Where the verification mail's link lands (docs/product.md#e-mail-verification). */
 export function VerificationSuccessPage() {
   const [params] = useSearchParams();
   const role = roleFrom(params.get('role'), 'trainer');

@@ -3,7 +3,7 @@ import { Alert } from '@/components/ui/alert';
 import { useOwnAccount } from '@/lib/api/accounts';
 import { useSession } from '@/lib/session';
 
-/** Shown under the header while the logged-in account has not confirmed its e-mail (DECISIONS 10). */
+/** Shown under the header while the logged-in account has not confirmed its e-mail (docs/product.md#e-mail-verification). */
 export function VerifyReminder() {
   const { isLoggedIn, role } = useSession();
   const account = useOwnAccount(role, { enabled: isLoggedIn });

@@ -38,7 +38,7 @@ let loading: Promise<GoogleAccountsId> | undefined;
 
 /**
  * Adds Google's script once and resolves with its API. Called only when the server has a client
- * id: without one no script from a third-party host is ever loaded (DECISIONS 25).
+ * id: without one no script from a third-party host is ever loaded (docs/product.md#self-hosted-assets).
  */
 export function loadGoogleScript(): Promise<GoogleAccountsId> {
   const ready = window.google?.accounts?.id;

@@ -7,7 +7,7 @@ import { TextField } from '@/components/ui/field';
 import { paths } from '@/lib/paths';
 import { BmiBandsLegend, BmiGauge } from './bmi-gauge';
 
-/** Sensible bounds for a person; the sign-up rules use the same ones (spec section 9). */
+/** Sensible bounds for a person; the sign-up rules use the same ones (docs/product.md#limits). */
 const HEIGHT_RANGE = { min: 50, max: 250 };
 const WEIGHT_RANGE = { min: 5, max: 650 };
 
@@ -34,7 +34,7 @@ function checkValue(raw: string, range: { min: number; max: number }, what: stri
 }
 
 /**
- * BMI of spec section 5, computed in the browser: weight / height in metres squared, two decimals.
+ * BMI of docs/product.md#bmi, computed in the browser: weight / height in metres squared, two decimals.
  * Editing an input clears the shown result, so a result never disagrees with the inputs.
  */
 export function BmiCalculator() {

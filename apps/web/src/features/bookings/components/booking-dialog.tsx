@@ -11,7 +11,7 @@ type BookingDialogProps = {
   onOpenChange: (isOpen: boolean) => void;
 };
 
-/** 'Book now!': choose a free one-hour slot, hold it, pay (DECISIONS 16). */
+/** 'Book now!': choose a free one-hour slot, hold it, pay (docs/product.md#booking-and-payment). */
 export function BookingDialog({ trainer, isOpen, onOpenChange }: BookingDialogProps) {
   return (
     <Dialog open={isOpen} onOpenChange={onOpenChange}>

@@ -47,7 +47,7 @@ function DemoCheckout({ booking, onPaid, label }: Pick<CheckoutProps, 'booking' 
       }
       setFailure(result.failure);
     } catch (error) {
-      // spec section 4: a declined card restarts the flow (a new order on the next try)
+      // docs/product.md#states: a declined card restarts the flow (a new order on the next try)
       if (error instanceof PaymentError && error.isDeclined) setIsDeclined(true);
       else setFailure({ title: CHECKOUT_MSG.captureFailed, detail: failureDetail(error) });
     }

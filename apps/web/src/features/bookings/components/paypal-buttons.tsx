@@ -17,7 +17,7 @@ type PaypalSdk = {
 
 const SDK_ID = 'paypal-sdk';
 
-/** Loads PayPal's SDK once, with the public client id and the funding options of spec section 7. */
+/** Loads PayPal's SDK once, with the public client id and the funding options of docs/product.md#booking-and-payment. */
 function loadSdk(clientId: string, currency: string): Promise<PaypalSdk> {
   const existing = (window as { paypal?: PaypalSdk }).paypal;
   if (existing) return Promise.resolve(existing);
@@ -79,7 +79,7 @@ export function PaypalButtons({ clientId, currency, bookingId, onPaid }: PaypalB
               if ('captureId' in result) onPaidRef.current(result.captureId, answer.booking);
               else setFailure(result.failure);
             } catch (error) {
-              // spec section 4: a declined card (recoverable) restarts the flow
+              // docs/product.md#states: a declined card (recoverable) restarts the flow
               if (error instanceof PaymentError && error.isDeclined) return actions.restart();
               setFailure({ title: CHECKOUT_MSG.captureFailed, detail: failureDetail(error) });
             }

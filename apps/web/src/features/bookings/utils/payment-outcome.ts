@@ -3,7 +3,7 @@ import { errorMessage } from '@/lib/api-client';
 import { PaymentError } from '@/lib/api/payments';
 import { notify } from '@/lib/toast';
 
-/** Spec section 8's words for a failed order and a failed capture. */
+/** docs/product.md#messages-and-errors's words for a failed order and a failed capture. */
 export const CHECKOUT_MSG = {
   orderFailed: 'Could not initiate PayPal Checkout...',
   captureFailed: 'Sorry, your transaction could not be processed...',

@@ -8,7 +8,7 @@ import { useChatSocket } from '@/lib/ws-client';
 import { useMemo } from 'react';
 
 /**
- * The header's chat icon with the unread count (DECISIONS 20). It also keeps the tab's chat
+ * The header's chat icon with the unread count (docs/product.md#chat). It also keeps the tab's chat
  * socket open while someone is logged in: the header is on every page.
  */
 export function ChatLink({ role }: { role: Role }) {

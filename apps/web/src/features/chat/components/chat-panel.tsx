@@ -18,7 +18,7 @@ type ChatPanelProps = {
 };
 
 /**
- * Spec section 6: only users chat with trainers; a visitor and a trainer get the role's toast
+ * docs/product.md#roles-and-permissions: only users chat with trainers; a visitor and a trainer get the role's toast
  * instead of the panel. Answers whether the panel may open.
  */
 function useChatPermission() {
@@ -37,7 +37,7 @@ function useChatPermission() {
 }
 
 /**
- * The chat on a public trainer profile (spec section 2): a floating button opens and closes a
+ * The chat on a public trainer profile (docs/product.md#public-trainer-profile): a floating button opens and closes a
  * panel 400 px high with the conversation and its input. The profile holds the open state, so
  * its 'Message' button opens the same panel.
  */

@@ -29,7 +29,7 @@ function InboxSkeleton() {
 const cardClass = 'overflow-hidden rounded-card border border-line bg-canvas shadow-card';
 
 /**
- * The inbox (DECISIONS 20): conversations on the left, the chosen one on the right; on phones one
+ * The inbox (docs/product.md#chat): conversations on the left, the chosen one on the right; on phones one
  * at a time, with a way back. The chosen conversation is in the address (`?with=`), so Back works.
  */
 function Inbox({ role, account }: { role: Role; account: OwnAccount }) {
@@ -39,7 +39,7 @@ function Inbox({ role, account }: { role: Role; account: OwnAccount }) {
   const [params] = useSearchParams();
   const selectedId = params.get('with');
   const selected = conversations.data?.find((c) => c.counterpartId === selectedId);
-  // Spec section 6: replying in the trainer inbox is for trainers.
+  // docs/product.md#roles-and-permissions: replying in the trainer inbox is for trainers.
   const refusal = () => {
     if (sessionRole === role) return false;
     notify.error(role === 'trainer' ? ROLE_MSG.loginAsTrainer : ROLE_MSG.onlyUsersMessage);

@@ -19,9 +19,9 @@ type ComposerPayload = z.output<typeof ZComposer>;
 type MessageComposerProps = {
   viewer: ChatViewer;
   recipientId: string;
-  /** The success toast of spec section 8 for this screen. */
+  /** The success toast of docs/product.md#messages-and-errors for this screen. */
   sentMessage: string;
-  /** A role rule that forbids sending: its toast instead of a send (spec section 6). */
+  /** A role rule that forbids sending: its toast instead of a send (docs/product.md#roles-and-permissions). */
   refusal?: () => boolean;
 };
 

@@ -8,7 +8,7 @@ import { Testimonials } from './testimonials';
 import { TopTrainers } from './top-trainers';
 import { TrainerCallToAction } from './trainer-call-to-action';
 
-/** Everything of the landing page after the hero, in the order of spec section 2. */
+/** Everything of the landing page after the hero, in the order of docs/product.md#home. */
 export function BelowTheFold() {
   return (
     <>

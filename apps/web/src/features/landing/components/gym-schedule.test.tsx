@@ -4,7 +4,7 @@ import { renderWithProviders } from '@/testing/render';
 import { GymSchedule } from './gym-schedule';
 
 describe('GymSchedule', () => {
-  it('filters the table by day, with the slots of spec section 9', async () => {
+  it('filters the table by day, with the slots of docs/product.md#limits', async () => {
     const { user } = renderWithProviders(<GymSchedule />);
 
     await user.click(screen.getByRole('tab', { name: 'Monday' }));

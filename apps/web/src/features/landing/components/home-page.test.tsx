@@ -4,7 +4,7 @@ import { jsonResponse, renderWithProviders } from '@/testing/render';
 import { HomePage } from './home-page';
 
 describe('HomePage', () => {
-  it('renders every section of spec section 2 without a spinner, with one h1 and headings in order', async () => {
+  it('renders every section of docs/product.md#home without a spinner, with one h1 and headings in order', async () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => jsonResponse({ viewAllTrainers: [], total: 0, totalIsEstimate: false, page: 1, limit: 4 })),

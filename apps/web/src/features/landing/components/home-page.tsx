@@ -41,7 +41,7 @@ function useAfterFirstPaint() {
 const placeholder = <div aria-hidden="true" className="min-h-[200vh]" />;
 
 /**
- * The landing page of spec section 2, with no artificial spinner (DECISIONS 22). The hero is in
+ * The landing page of docs/product.md#home, with no artificial spinner (docs/product.md#no-artificial-delays). The hero is in
  * this chunk; the rest is its own chunk, requested right after the first paint so that neither its
  * download nor its rendering competes with the hero.
  */

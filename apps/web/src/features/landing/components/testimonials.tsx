@@ -16,7 +16,7 @@ function Stars({ rating }: { rating: number }) {
   );
 }
 
-/** "Trusted by Our Customers": six static stories (DECISIONS 17). */
+/** "Trusted by Our Customers": six static stories (docs/product.md#numbers-from-data). */
 export function Testimonials() {
   return (
     <section aria-labelledby="testimonials-title" className="mx-auto w-full max-w-7xl px-4 py-20 sm:px-6">

@@ -12,7 +12,7 @@ import warriorPosePicture from '../images/gallery-warrior-pose.svg?no-inline';
 
 export type GalleryImage = { src: string; caption: string; alt: string };
 
-/** Ten colour-and-shape compositions drawn as SVG (DESIGN.md: imagery without stock photos). */
+/** Ten colour-and-shape compositions drawn as SVG (docs/product.md#design: imagery without stock photos). */
 export const galleryImages: GalleryImage[] = [
   {
     src: overheadPressPicture,

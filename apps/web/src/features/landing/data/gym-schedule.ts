@@ -1,9 +1,9 @@
-/** The Gym Schedule of spec section 9. */
+/** The Gym Schedule of docs/product.md#limits. */
 export const SCHEDULE_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 export type ScheduleDay = (typeof SCHEDULE_DAYS)[number];
 type ScheduleSlot = { className: string; time: string };
 
-/** One-hour slots from 06AM to midnight; both day groups share this list (spec section 9). */
+/** One-hour slots from 06AM to midnight; both day groups share this list (docs/product.md#limits). */
 const slots: ScheduleSlot[] = [
   { className: 'Deadlift', time: '06-07AM' },
   { className: 'Back squat', time: '07-08AM' },

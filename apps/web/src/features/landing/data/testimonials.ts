@@ -1,6 +1,6 @@
 type Testimonial = { name: string; context: string; quote: string; rating: number };
 
-/** Static stories (DECISIONS 17); six, as on spec section 9. */
+/** Static stories (docs/product.md#numbers-from-data); six, as docs/product.md#limits says. */
 export const testimonials: Testimonial[] = [
   {
     name: 'Hana M.',

@@ -6,7 +6,7 @@ import { cn } from '@/lib/cn';
 import { useKeepEarlyInput } from '@/lib/hydration';
 import { useSubscribeNewsletter } from '../api/subscribe-newsletter';
 
-/** Footer newsletter sign-up: one required e-mail field (spec section 5). */
+/** Footer newsletter sign-up: one required e-mail field (docs/product.md#other-rules). */
 export function NewsletterForm() {
   const inputId = useId();
   const [email, setEmail] = useState('');

@@ -206,7 +206,7 @@ function PaymentsBody({ role }: { role: Role }) {
   );
 }
 
-/** The profile sidebar's Payments (DECISIONS 23): a user's payments, a trainer's earnings. */
+/** The profile sidebar's Payments (docs/product.md#static-pages-and-sidebar): a user's payments, a trainer's earnings. */
 export function PaymentsPage({ role }: { role: Role }) {
   return (
     <RequireRole role={role}>

@@ -14,7 +14,7 @@ import { WeightChart } from './weight-chart';
 /** The id of the Contact Info section on the settings page (where weights are saved). */
 const CONTACT_SECTION_ID = 'contact-info';
 
-/** The gauge runs from BMI 15 to 40; the bands are those of spec section 5. */
+/** The gauge runs from BMI 15 to 40; the bands are those of docs/product.md#bmi. */
 const GAUGE = { from: 15, to: 40 };
 const bands = [
   { to: 18.5, className: 'bg-surface-strong' },

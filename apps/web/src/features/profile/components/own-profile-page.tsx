@@ -154,7 +154,7 @@ function TrainerProfile({
   latestReviews: ProfileSections['latestReviews'];
   schedule: ReactNode;
 }) {
-  // Only verified trainers are listed (DECISIONS 10); an unlisted one has no public profile yet.
+  // Only verified trainers are listed (docs/product.md#e-mail-verification); an unlisted one has no public profile yet.
   const isListed = account.emailVerified;
   const publicProfile = useTrainer(account._id, { enabled: isListed });
   const subscribers = !isListed ? (
@@ -211,7 +211,7 @@ function TrainerProfile({
   );
 }
 
-/** The logged-in account's own profile (spec section 2, "Profile screens"). */
+/** The logged-in account's own profile (docs/product.md#own-profile). */
 export function OwnProfilePage({ role, sections }: { role: Role; sections: ProfileSections }) {
   return (
     <RequireRole role={role}>

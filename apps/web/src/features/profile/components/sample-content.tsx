@@ -4,7 +4,7 @@ import { paths } from '@/lib/paths';
 import { cardLinkClass, SectionCard } from '@/components/section-card';
 
 /**
- * Static example content (DECISIONS 17: content with no data behind it stays static). It is
+ * Static example content (docs/product.md#numbers-from-data: content with no data behind it stays static). It is
  * labelled as examples and carries no numbers that could pass for the account's own.
  */
 const plans = [

@@ -37,7 +37,9 @@ type Failure = { message: string; isUnverified: boolean };
 /** The server's answer to an account that has not confirmed its e-mail. */
 const isUnverifiedRefusal = (error: unknown) => error instanceof ApiError && error.code === 'EMAIL_NOT_VERIFIED';
 
-/** Post a review; posting again edits it (DECISIONS 15). Only users may post (spec section 6). */
+/**
+ * Post a review; posting again edits it (docs/product.md#reviews). Only users may post (docs/product.md#roles-and-permissions).
+ */
 export function ReviewForm({ trainerId, firstName, myReview }: ReviewFormProps) {
   const { role } = useSession();
   const queryClient = useQueryClient();

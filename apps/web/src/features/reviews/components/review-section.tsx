@@ -31,7 +31,7 @@ type ReviewSectionProps = {
 };
 
 /**
- * The review list and form, shown only with a stored token (spec section 2). A user whose e-mail
+ * The review list and form, shown only with a stored token (docs/product.md#public-trainer-profile). A user whose e-mail
  * is not verified gets the note and a new link instead of a form the server would refuse.
  */
 export function ReviewSection({ trainerId, firstName, isOwnProfile = false }: ReviewSectionProps) {

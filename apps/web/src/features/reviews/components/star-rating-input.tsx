@@ -7,7 +7,7 @@ const WORDS = ['', 'Poor', 'Fair', 'Good', 'Very good', 'Excellent'];
 
 type StarRatingInputProps = {
   name: string;
-  /** 1 to 5, or -1 for no choice yet (spec section 4). */
+  /** 1 to 5, or -1 for no choice yet (docs/product.md#states). */
   value: number;
   onChange: (value: number) => void;
   onBlur: () => void;

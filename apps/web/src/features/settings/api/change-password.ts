@@ -8,7 +8,7 @@ import { storage } from '@/lib/storage';
 export type ChangePasswordPayload = z.output<typeof ZChangePasswordRequest>;
 
 /**
- * PATCH /api/{role}/password. Every older token stops working (DECISIONS 8), so the fresh one
+ * PATCH /api/{role}/password. Every older token stops working (docs/product.md#tokens), so the fresh one
  * is stored at once to keep this browser signed in.
  */
 const changePassword = async ({ role, data }: { role: Role; data: ChangePasswordPayload }) => {

@@ -198,7 +198,7 @@ function AvailabilityBody() {
   return <AvailabilityForm availability={availability.data} />;
 }
 
-/** Trainer settings: the one-hour start times offered each weekday, and their time zone (DECISIONS 16). */
+/** Trainer settings: the one-hour start times offered each weekday, and their time zone (docs/product.md#booking-and-payment). */
 export function AvailabilitySection() {
   return (
     <SettingsSection

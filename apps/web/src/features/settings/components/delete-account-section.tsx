@@ -15,7 +15,7 @@ import { useDeleteAccount } from '../api/delete-account';
 import { showServerErrors } from '@/lib/form-errors';
 import { FormError } from './form-feedback';
 
-/** Red is for errors and destructive actions only (DESIGN.md). */
+/** Red is for errors and destructive actions only (docs/product.md#design). */
 const dangerButton =
   'inline-flex min-h-11 items-center justify-center gap-2 rounded-full bg-danger px-5 text-sm font-semibold whitespace-nowrap text-on-ink ' +
   'transition-opacity duration-150 hover:opacity-90 disabled:cursor-not-allowed disabled:opacity-60';
@@ -39,7 +39,7 @@ function DeleteAccountForm({ role }: { role: Role }) {
       { role, password },
       {
         onSuccess: ({ message }) => {
-          // Signed out everywhere by the server; forget the session here too (spec section 4).
+          // Signed out everywhere by the server; forget the session here too (docs/product.md#states).
           notify.success(message);
           void logout();
         },
@@ -78,7 +78,7 @@ function DeleteAccountForm({ role }: { role: Role }) {
   );
 }
 
-/** Delete Account: a confirmation dialog that asks for the password (DECISIONS 18). */
+/** Delete Account: a confirmation dialog that asks for the password (docs/product.md#settings-that-work). */
 export function DeleteAccountSection({ role }: { role: Role }) {
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">

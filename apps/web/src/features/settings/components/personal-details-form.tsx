@@ -98,7 +98,7 @@ function payloadOf(data: PersonalOutput, savedEmail: string): EditProfilePayload
   };
 }
 
-/** Personal Details (spec section 5, "Settings personal details"), validated once touched. */
+/** Personal Details (docs/product.md#settings-rules), validated once touched. */
 export function PersonalDetailsForm({ role, account }: { role: Role; account: OwnAccount }) {
   const editProfile = useEditProfile();
   const refreshAccount = useRefreshAccount(role);

@@ -65,7 +65,7 @@ function UploadProgress({ phase }: { phase: Phase }) {
 
 /**
  * Photo: choose a PNG, JPEG or WebP, crop it square in the browser, upload it with a progress
- * bar, then make it the account's photo (DECISIONS 19).
+ * bar, then make it the account's photo (docs/product.md#photos).
  */
 export function PhotoSection({ role, account }: { role: Role; account: OwnAccount }) {
   const inputRef = useRef<HTMLInputElement>(null);

@@ -103,7 +103,7 @@ function SettingsContent({ role, account }: { role: Role; account: OwnAccount })
   );
 }
 
-/** Settings of the logged-in account (spec section 2, "Settings screens"; DECISIONS 18). */
+/** Settings of the logged-in account (docs/product.md#settings-screens, docs/product.md#settings-that-work). */
 export function SettingsPage({ role }: { role: Role }) {
   return (
     <RequireRole role={role}>

@@ -8,7 +8,7 @@ export type PricingPlan = {
   features: string[];
   cta: string;
   isFeatured?: boolean;
-  /** Only Starter exists today (every trainer is on it, DECISIONS 014); the others say so. */
+  /** Only Starter exists today (every trainer is on it, docs/decisions/014-booking-payments.md); the others say so. */
   isComingSoon?: boolean;
 };
 

@@ -63,7 +63,7 @@ function PriceField({
   );
 }
 
-/** Price range, minimum rating, gender, city and favourites (DECISIONS 13). */
+/** Price range, minimum rating, gender, city and favourites (docs/product.md#trainer-list-search). */
 export function TrainerFilters({ search, onChange, onClear, favoriteCount }: TrainerFiltersProps) {
   const favoritesId = useId();
   const favoritesBox = useRef<HTMLInputElement>(null);

@@ -86,7 +86,7 @@ function EmptyState({ search, onClear, firstPageHref }: { search: TrainerSearch;
   );
 }
 
-/** The trainer list (spec section 2, DECISIONS 13, DESIGN.md "Trainer list"). */
+/** The trainer list (docs/product.md#trainer-list, docs/product.md#trainer-list-search, docs/product.md#design). */
 export function TrainerListPage() {
   const [params] = useSearchParams();
   const { search, update, clearFilters } = useTrainerSearch();

@@ -271,7 +271,7 @@ function ProfileSkeleton() {
   );
 }
 
-/** The public trainer profile (spec section 2, DESIGN.md "Public profile"). */
+/** The public trainer profile (docs/product.md#public-trainer-profile, docs/product.md#design). */
 export function TrainerProfilePage({ sections }: { sections: TrainerProfileSections }) {
   const { id = '' } = useParams();
   const trainer = useTrainer(id);

@@ -3,7 +3,7 @@ import { useSession } from '@/lib/session';
 import { notify } from '@/lib/toast';
 
 /**
- * 'Book now!' and the chat button follow the role rules of spec section 6: a user's 'Book now!'
+ * 'Book now!' and the chat button follow the role rules of docs/product.md#roles-and-permissions: a user's 'Book now!'
  * calls `onBook` (the booking dialog), their 'Message' calls `onMessage` (the chat panel).
  */
 export function useTrainerActions(

@@ -11,7 +11,7 @@ import type { TrainersQuery } from '@/lib/api/trainers';
 export type TrainerSort = TTrainerListSearch['sort'];
 export type Gender = NonNullable<TTrainerListSearch['gender']>;
 
-/** Everything the trainer list shows, as held in the address (DECISIONS 13: shareable). */
+/** Everything the trainer list shows, as held in the address (docs/product.md#trainer-list-search: shareable). */
 export type TrainerSearch = Omit<TTrainerListSearch, 'favorites' | 'minRating'> & {
   minRating?: number;
   favoritesOnly: boolean;
@@ -35,7 +35,8 @@ function wholeNumber(value: string | null, min: number, max: number) {
  * Reads the address as the shared schema `ZTrainerListSearch` does: anything missing or not valid
  * falls back to its default, never a crash; the first of repeated parameters counts. Written out
  * rather than parsed with zod, so the list's first render does not wait for zod (27 KB gzip) to
- * download and build its schemas (decision 029); trainer-search.test.ts checks the two agree.
+ * download and build its schemas (docs/decisions/029-trainer-list-address-without-zod.md); trainer-search.test.ts checks the two
+ * agree.
  */
 export function parseTrainerSearch(params: URLSearchParams): TrainerSearch {
   const get = (key: (typeof SEARCH_KEYS)[number]) => params.get(key);
