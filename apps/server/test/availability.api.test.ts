@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BOOKING_MSG, ROLE_MSG, SERVER_MSG } from '@spotter/shared';
-import { localHourToUtc, weeklySlots } from '../src/modules/availability/slots';
+import { localHourToUtc, weeklySlots } from '../src/modules/bookings/slots';
 import { createAccount, insertTrainer, useTestApp } from './helper';
 import { auth, bookableTrainer, buildClockApp, hold, hourFromNow, slotsOf } from './support/bookings';
 

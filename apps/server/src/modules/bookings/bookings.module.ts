@@ -4,12 +4,12 @@ import type { Database } from '../../db/client';
 import type { JobRunner } from '../../platform/jobs';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
-import { availabilityRoutes } from '../availability/availability.routes';
-import { createAvailabilityService } from '../availability/availability.service';
+import { availabilityRoutes } from './availability.routes';
+import { createAvailabilityService } from './availability.service';
 import type { Mailer } from '../mail/mail.service';
-import { createPaymentProviders } from '../payments/payment-providers';
-import { paymentsRoutes } from '../payments/payments.routes';
-import { createPaymentsService } from '../payments/payments.service';
+import { createPaymentProviders } from './payments/payment-providers';
+import { paymentsRoutes } from './payments.routes';
+import { createPaymentsService } from './payments.service';
 import { bookingsRoutes } from './bookings.routes';
 import { createBookingsService } from './bookings.service';
 

@@ -14,7 +14,7 @@ import { AppError } from '../../lib/app-error';
 import type { JobRunner } from '../../platform/jobs';
 import { fromCents } from '../../lib/money';
 import type { Caller } from '../../plugins/auth';
-import type { AvailabilityService } from '../availability/availability.service';
+import type { AvailabilityService } from './availability.service';
 import type { Mailer } from '../mail/mail.service';
 import { FORMER_MEMBER } from '../reviews/reviews.service';
 import { BOOKING_JOBS, type MailJob } from './booking-jobs';

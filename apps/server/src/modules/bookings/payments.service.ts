@@ -17,10 +17,10 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { centsToDecimalString, fromCents, percentOf, toCents } from '../../lib/money';
 import type { Caller } from '../../plugins/auth';
-import { plainName } from '../bookings/booking-mails';
-import type { BookingsService } from '../bookings/bookings.service';
+import { plainName } from './booking-mails';
+import type { BookingsService } from './bookings.service';
 import { FORMER_MEMBER } from '../reviews/reviews.service';
-import { ProviderUnavailableError, type PaymentProvider, type ProviderName } from './payment-provider';
+import { ProviderUnavailableError, type PaymentProvider, type ProviderName } from './payments/payment-provider';
 import * as repo from './payments.repo';
 
 const MINUTE = 60_000;

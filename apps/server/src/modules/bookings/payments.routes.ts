@@ -18,7 +18,7 @@ import {
 import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
 import { codeOfStatus, errorBody } from '../../plugins/errors';
-import { PaymentRejectedError, ProviderUnavailableError } from './payment-provider';
+import { PaymentRejectedError, ProviderUnavailableError } from './payments/payment-provider';
 import type { PaymentsService } from './payments.service';
 
 const errors = {
