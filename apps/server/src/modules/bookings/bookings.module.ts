@@ -6,7 +6,7 @@ import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
 import { availabilityRoutes } from './availability.routes';
 import { createAvailabilityService } from './availability.service';
-import type { Mailer } from '../mail/mail.service';
+import type { Mailer } from '../mail';
 import { createPaymentProviders } from './payments/payment-providers';
 import { paymentsRoutes } from './payments.routes';
 import { createPaymentsService } from './payments.service';

@@ -19,7 +19,7 @@ import { centsToDecimalString, fromCents, percentOf, toCents } from '../../lib/m
 import type { Caller } from '../../plugins/auth';
 import { plainName } from './booking-mails';
 import type { BookingsService } from './bookings.service';
-import { FORMER_MEMBER } from '../reviews/reviews.service';
+import { FORMER_MEMBER } from '../accounts';
 import { ProviderUnavailableError, type PaymentProvider, type ProviderName } from './payments/payment-provider';
 import * as repo from './payments.repo';
 
