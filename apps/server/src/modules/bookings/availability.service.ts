@@ -2,24 +2,10 @@ import { BOOKING_RULES, DEFAULT_TIME_ZONE, isId, SERVER_MSG, type TAvailability 
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import * as repo from './availability.repo';
-import { weeklySlots, type Weekly } from './slots';
+import { normaliseWeekly, weeklySlots } from './slots';
 
 /** Every zone's offset is a whole number of quarter hours, so every slot starts on one (UTC). */
 const QUARTER_HOUR = 15 * 60_000;
-
-/** Each weekday once, in order, its hours unique and sorted; days without hours left out. */
-function normaliseWeekly(weekly: Weekly): Weekly {
-  const byDay = new Map<number, Set<number>>();
-  for (const { weekday, hours } of weekly) {
-    const set = byDay.get(weekday) ?? new Set<number>();
-    for (const h of hours) set.add(h);
-    byDay.set(weekday, set);
-  }
-  return [...byDay.entries()]
-    .filter(([, hours]) => hours.size > 0)
-    .sort(([a], [b]) => a - b)
-    .map(([weekday, hours]) => ({ weekday, hours: [...hours].sort((a, b) => a - b) }));
-}
 
 /** `concurrentReads`: slot reads under way at once (1 on PGlite; platform/batch-loader.ts). */
 type Deps = { db: Db; now?: () => Date; concurrentReads?: number };
@@ -40,12 +26,6 @@ export function createAvailabilityService({ db, now = () => new Date(), concurre
 
   return {
     availabilityOf,
-
-    async saveAvailability(trainerId: string, input: TAvailability): Promise<TAvailability> {
-      const value = { timeZone: input.timeZone, weekly: normaliseWeekly(input.weekly) };
-      await repo.saveAvailability(db, trainerId, value);
-      return value;
-    },
 
     /**
      * The free one-hour slots of a listed trainer (its id validated by the route) in the coming

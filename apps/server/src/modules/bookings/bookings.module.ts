@@ -61,7 +61,7 @@ type BookingsServices = ReturnType<typeof createBookingsServices>;
 export function bookingsModule({ auth, services, limits = { writes: [] }, ...deps }: BookingsModuleDeps) {
   return async function (app: FastifyInstance) {
     const { availability, bookings, payments, context } = services ?? createBookingsServices({ ...deps, log: app.log });
-    await app.register(availabilityRoutes(availability, auth, limits));
+    await app.register(availabilityRoutes(availability, context, auth, limits));
     await app.register(bookingsRoutes(bookings, context, auth, limits));
     await app.register(paymentsRoutes(payments, context, auth, limits));
   };
