@@ -13,6 +13,7 @@ import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
 import type { AvailabilityService } from './availability.service';
 import type { BookingsContext } from './context';
+import { freeSlots } from './free-slots';
 import { setWeeklyHours } from './set-weekly-hours';
 
 const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 429: ZErrorResponse };
@@ -75,7 +76,7 @@ export function availabilityRoutes(
           },
         },
       },
-      async (req) => service.freeSlots(req.params.id.toLowerCase()),
+      async (req) => freeSlots(ctx, { trainerId: req.params.id.toLowerCase() }),
     );
   };
 }

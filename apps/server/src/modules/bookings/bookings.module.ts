@@ -1,10 +1,12 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { BOOKING_RULES } from '@spotter/shared';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { JobRunner } from '../../platform/jobs';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
 import { availabilityRoutes } from './availability.routes';
+import { slotStateReader } from './availability.repo';
 import { createAvailabilityService } from './availability.service';
 import type { Mailer } from '../mail';
 import { createPaymentProviders } from './payments/payment-providers';
@@ -47,12 +49,13 @@ export function createBookingsServices({
 }: Omit<BookingsModuleDeps, 'auth' | 'services' | 'limits'> & { log: FastifyBaseLogger }) {
   const db = database.db;
   const clock = now ?? (() => new Date());
-  const availability = createAvailabilityService({ db, now: clock, concurrentReads });
+  const availability = createAvailabilityService({ db, now: clock });
+  const slotStates = slotStateReader(db, clock, BOOKING_RULES.daysAhead, concurrentReads);
   const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, now: clock });
   const { provider, providers } = createPaymentProviders(config.paypal, log);
   const payments = createPaymentsService({ db, provider, bookings });
   /** What the use cases (hold-slot.ts, capture-order.ts…) are given. */
-  const context: BookingsContext = { db, jobs, log, now: clock, provider, providers, availability };
+  const context: BookingsContext = { db, jobs, log, now: clock, provider, providers, availability, slotStates };
   return { availability, bookings, payments, context };
 }
 type BookingsServices = ReturnType<typeof createBookingsServices>;

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { Caller } from '../../plugins/auth';
 import type { JobRunner } from '../../platform/jobs';
+import type { slotStateReader } from './availability.repo';
 import type { AvailabilityService } from './availability.service';
 import { ProviderUnavailableError, type PaymentProvider, type ProviderName } from './payments/payment-provider';
 
@@ -22,8 +23,10 @@ export type BookingsContext = {
   provider: PaymentProvider;
   /** Every provider that may hold an older payment (for refunds and captures of earlier orders). */
   providers: Partial<Record<ProviderName, PaymentProvider>>;
-  /** Weekly hours and slots (still a service). */
+  /** Weekly hours, and whether a time is a trainer's slot (a service: reads only). */
   availability: AvailabilityService;
+  /** A trainer's slot states (hours, taken slots), read in batches with other visitors' (docs/decisions/026-batched-reads.md). */
+  slotStates: ReturnType<typeof slotStateReader>;
 };
 
 /** The provider a stored order or payment was made with (the current one when none is named). */

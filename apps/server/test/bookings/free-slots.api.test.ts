@@ -1,8 +1,9 @@
+// The free-slots use case (src/modules/bookings/free-slots.ts) and the slot arithmetic under it (slots.ts), through its route.
 import { afterAll, describe, expect, it } from 'vitest';
 import { SERVER_MSG } from '@spotter/shared';
-import { localHourToUtc, weeklySlots } from '../src/modules/bookings/slots';
-import { createAccount, insertTrainer, useTestApp } from './helper';
-import { auth, bookableTrainer, buildClockApp, hold, hourFromNow, slotsOf } from './support/bookings';
+import { localHourToUtc, weeklySlots } from '../../src/modules/bookings/slots';
+import { createAccount, insertTrainer, useTestApp } from '../helper';
+import { auth, bookableTrainer, buildClockApp, hold, hourFromNow, slotsOf } from '../support/bookings';
 
 const t = await useTestApp();
 const user = await createAccount(t, 'user');
