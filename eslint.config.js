@@ -13,6 +13,30 @@ const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.u
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
+// Server modules meet only through their index.ts (docs/decisions/039-one-bookings-module.md).
+const serverModules = readdirSync(new URL('./apps/server/src/modules', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const THROUGH_INDEX = 'another module is reached through its index.ts only: export what you need there';
+const moduleZones = [
+  ...serverModules.flatMap((m) =>
+    serverModules
+      .filter((other) => other !== m)
+      .map((other) => ({
+        target: `./apps/server/src/modules/${m}`,
+        from: `./apps/server/src/modules/${other}`,
+        except: ['./index.ts'],
+        message: THROUGH_INDEX,
+      })),
+  ),
+  ...serverModules.map((m) => ({
+    target: './apps/server/src/app.ts',
+    from: `./apps/server/src/modules/${m}`,
+    except: ['./index.ts'],
+    message: THROUGH_INDEX,
+  })),
+];
+
 /** The cache and NOTIFY machinery, where it is now (lib/) and where it goes (platform/). */
 const CACHE_AND_NOTIFY = ['read-cache', 'notify', 'personal-cache', 'settled-writes', 'events'].flatMap((name) => [
   `./apps/server/src/platform/${name}*`,
@@ -205,6 +229,7 @@ export default tseslint.config(
               from: CACHE_AND_NOTIFY,
               message: 'invalidation comes from the database: modules and plugins neither call the cache nor NOTIFY',
             },
+            ...moduleZones,
           ],
         },
       ],

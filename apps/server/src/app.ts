@@ -23,27 +23,23 @@ import { registerNulGuard } from './plugins/nul-guard';
 import { registerEmptyJsonBody } from './plugins/empty-json-body';
 import { registerPersonalNoStore } from './plugins/personal-no-store';
 import { registerWeb } from './plugins/web';
-import { accountsRoutes } from './modules/accounts/accounts.routes';
-import { createAccountsService } from './modules/accounts/accounts.service';
-import { createTokenStates } from './modules/accounts/token-states';
-import { googleSignInRoutes } from './modules/accounts/google-sign-in.routes';
-import { createGoogleSignInService } from './modules/accounts/google-sign-in.service';
-import { createMailer, type Mailer } from './modules/mail/mail.service';
-import { avatarsRoutes } from './modules/avatars/avatars.routes';
-import { settingsRoutes } from './modules/settings/settings.routes';
-import { createSettingsService, recordSignUpWeight } from './modules/settings/settings.service';
-import { imagesRoutes } from './modules/images/images.routes';
-import { createImagesService } from './modules/images/images.service';
-import { favouritesRoutes } from './modules/favourites/favourites.routes';
-import { createFavouritesService } from './modules/favourites/favourites.service';
-import { newsletterRoutes } from './modules/newsletter/newsletter.routes';
-import { createNewsletterService } from './modules/newsletter/newsletter.service';
-import { bookingsModule, createBookingsServices } from './modules/bookings/bookings.module';
-import { chatsModule } from './modules/chats/chats.module';
-import { reviewsRoutes } from './modules/reviews/reviews.routes';
-import { createReviewsService } from './modules/reviews/reviews.service';
-import { trainersRoutes } from './modules/trainers/trainers.routes';
-import { createTrainersService } from './modules/trainers/trainers.service';
+import {
+  accountsRoutes,
+  createAccountsService,
+  createGoogleSignInService,
+  createTokenStates,
+  googleSignInRoutes,
+} from './modules/accounts';
+import { avatarsRoutes } from './modules/avatars';
+import { bookingsModule, createBookingsServices } from './modules/bookings';
+import { chatsModule } from './modules/chats';
+import { createFavouritesService, favouritesRoutes } from './modules/favourites';
+import { createImagesService, imagesRoutes } from './modules/images';
+import { createMailer, type Mailer } from './modules/mail';
+import { createNewsletterService, newsletterRoutes } from './modules/newsletter';
+import { createReviewsService, reviewsRoutes } from './modules/reviews';
+import { createSettingsService, recordSignUpWeight, settingsRoutes } from './modules/settings';
+import { createTrainersService, trainersRoutes } from './modules/trainers';
 
 const BODY_LIMIT = 100 * 1024;
 

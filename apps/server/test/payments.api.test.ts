@@ -1,17 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { BOOKING_MSG, PAYMENT_MSG, ROLE_MSG } from '@spotter/shared';
-import { accounts, bookings, payments } from '../src/db/schema';
+import { PAYMENT_MSG } from '@spotter/shared';
+import { accounts, bookings } from '../src/db/schema';
 import { centsToDecimalString, decimalStringToCents, fromCents, percentOf, toCents } from '../src/lib/money';
 import { hasCompletedSession } from '../src/modules/bookings/bookings.service';
 import { createAccount, useTestApp } from './helper';
-import { auth, bookableTrainer, bookAndPay, cancel, capture, createOrder, hold, hourFromNow } from './support/bookings';
+import { auth, bookableTrainer, bookAndPay, cancel, hold, hourFromNow } from './support/bookings';
 
 const t = await useTestApp();
 const db = t.database.db;
 const HOUR = 60 * 60_000;
 
-const paymentsOf = (bookingId: string) => db.select().from(payments).where(eq(payments.bookingId, bookingId));
 const bookingRow = async (id: string) => (await db.select().from(bookings).where(eq(bookings.id, id)))[0];
 
 describe('money', () => {
@@ -36,181 +35,6 @@ describe('GET /api/payments/config', () => {
     const res = await t.app.inject('/api/payments/config');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ provider: 'demo', currency: 'USD', label: PAYMENT_MSG.demoLabel });
-  });
-});
-
-describe('POST /api/orders', () => {
-  it('charges the trainer’s price as it is now; amounts, products and carts from the browser are ignored', async () => {
-    const trainer = await bookableTrainer(t, { price: 150 });
-    const me = await createAccount(t, 'user');
-    const bookingId = (await hold(t, me.token, trainer.id, hourFromNow(50))).json().booking._id;
-    // the trainer changes their price after the hold: the order uses the new one
-    await db.update(accounts).set({ priceCents: 16550 }).where(eq(accounts.id, trainer.id));
-    const res = await createOrder(t, me.token, {
-      bookingId,
-      cart: [{ id: 'hoodie', quantity: 1 }],
-      amount: { currency_code: 'USD', value: '0.01' },
-      price: 1,
-      priceCents: 1,
-    });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'CREATED', amount: { currency_code: 'USD', value: '165.50' } });
-    expect(res.json().id).toMatch(/^DEMO-/);
-    const row = await bookingRow(bookingId);
-    expect(row).toMatchObject({ priceCents: 16550, provider: 'demo', providerOrderId: res.json().id });
-    // asking again gives the same order
-    expect((await createOrder(t, me.token, { bookingId })).json().id).toBe(res.json().id);
-    const paid = await capture(t, me.token, res.json().id);
-    expect(paid.json().purchase_units[0].payments.captures[0].amount).toEqual({ currency_code: 'USD', value: '165.50' });
-    expect((await paymentsOf(bookingId))[0].amountCents).toBe(16550);
-  });
-
-  it('an order for someone else’s booking is 403; visitors 401, trainers 403, unknown bookings 404', async () => {
-    const trainer = await bookableTrainer(t);
-    const owner = await createAccount(t, 'user');
-    const other = await createAccount(t, 'user');
-    const bookingId = (await hold(t, owner.token, trainer.id, hourFromNow(55))).json().booking._id;
-    const res = await createOrder(t, other.token, { bookingId });
-    expect(res.statusCode).toBe(403);
-    expect((await bookingRow(bookingId)).providerOrderId).toBeNull();
-    const visitor = await createOrder(t, undefined, { bookingId });
-    expect(visitor.statusCode).toBe(401);
-    expect(visitor.json().message).toBe(ROLE_MSG.loginToBook);
-    const byTrainer = await createOrder(t, trainer.token, { bookingId });
-    expect(byTrainer.statusCode).toBe(403);
-    expect(byTrainer.json().message).toBe(ROLE_MSG.trainersCantBook);
-    for (const id of ['6f1c2b9e-0000-4000-8000-000000000000', 'nope'])
-      expect((await createOrder(t, owner.token, { bookingId: id })).statusCode).toBe(404);
-    expect((await createOrder(t, owner.token, {})).statusCode).toBe(400);
-  });
-
-  it('a paid booking, a released hold or a lapsed hold get no new order (409)', async () => {
-    const trainer = await bookableTrainer(t);
-    const me = await createAccount(t, 'user');
-    const { bookingId } = await bookAndPay(t, me.token, trainer.id, hourFromNow(60));
-    const paid = await createOrder(t, me.token, { bookingId });
-    expect(paid.statusCode).toBe(409);
-    expect(paid.json().message).toBe(BOOKING_MSG.alreadyPaid);
-
-    const released = (await hold(t, me.token, trainer.id, hourFromNow(61))).json().booking._id;
-    await cancel(t, me.token, released);
-    expect((await createOrder(t, me.token, { bookingId: released })).json().message).toBe(BOOKING_MSG.holdExpired);
-
-    const lapsed = (await hold(t, me.token, trainer.id, hourFromNow(62))).json().booking._id;
-    await db
-      .update(bookings)
-      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
-      .where(eq(bookings.id, lapsed));
-    const late = await createOrder(t, me.token, { bookingId: lapsed });
-    expect(late.statusCode).toBe(409);
-    expect(late.json().message).toBe(BOOKING_MSG.holdExpired);
-  });
-});
-
-describe('POST /api/orders/:orderID/capture', () => {
-  it('confirms the booking and stores the payment in one go; the answer has the spec’s shape', async () => {
-    const trainer = await bookableTrainer(t, { price: 200 });
-    const me = await createAccount(t, 'user');
-    const bookingId = (await hold(t, me.token, trainer.id, hourFromNow(70))).json().booking._id;
-    const orderId = (await createOrder(t, me.token, { bookingId })).json().id;
-    const res = await capture(t, me.token, orderId);
-    expect(res.statusCode).toBe(200);
-    const body = res.json();
-    expect(body.id).toBe(orderId);
-    expect(body.status).toBe('COMPLETED');
-    const cap = body.purchase_units[0].payments.captures[0];
-    expect(cap.status).toBe('COMPLETED');
-    expect(cap.id).toMatch(/^DEMO-CAPTURE-/);
-    expect(body.booking).toMatchObject({ _id: bookingId, status: 'confirmed', holdExpiresAt: null });
-    expect((await bookingRow(bookingId)).status).toBe('confirmed');
-    const [payment] = await paymentsOf(bookingId);
-    expect(payment).toMatchObject({
-      provider: 'demo',
-      providerOrderId: orderId,
-      captureId: cap.id,
-      amountCents: 20000,
-      feeCents: 2000,
-      currency: 'USD',
-      status: 'completed',
-      userId: me.id,
-      trainerId: trainer.id,
-    });
-    expect(payment.raw).toMatchObject({ id: orderId, status: 'COMPLETED' });
-  });
-
-  it('a second capture of the same order answers the stored result and charges nothing more', async () => {
-    const trainer = await bookableTrainer(t);
-    const me = await createAccount(t, 'user');
-    const { bookingId, orderId, capture: first } = await bookAndPay(t, me.token, trainer.id, hourFromNow(75));
-    const [again, concurrentA, concurrentB] = await Promise.all([
-      capture(t, me.token, orderId),
-      capture(t, me.token, orderId),
-      capture(t, me.token, orderId),
-    ]);
-    for (const res of [again, concurrentA, concurrentB]) {
-      expect(res.statusCode).toBe(200);
-      expect(res.json().purchase_units[0].payments.captures[0].id).toBe(first.purchase_units[0].payments.captures[0].id);
-    }
-    expect(await paymentsOf(bookingId)).toHaveLength(1);
-  });
-
-  it('concurrent first captures of one order store one payment', async () => {
-    const trainer = await bookableTrainer(t);
-    const me = await createAccount(t, 'user');
-    const bookingId = (await hold(t, me.token, trainer.id, hourFromNow(76))).json().booking._id;
-    const orderId = (await createOrder(t, me.token, { bookingId })).json().id;
-    const results = await Promise.all([0, 1, 2, 3].map(() => capture(t, me.token, orderId)));
-    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
-    expect(await paymentsOf(bookingId)).toHaveLength(1);
-    expect(t.outbox().filter((m) => m.to === me.email && m.subject.startsWith('Booked'))).toHaveLength(1);
-  });
-
-  it('a release racing the capture of its hold: no 5xx, and the money and the booking agree', async () => {
-    const trainer = await bookableTrainer(t);
-    const me = await createAccount(t, 'user');
-    for (let i = 0; i < 12; i++) {
-      const bookingId = (await hold(t, me.token, trainer.id, hourFromNow(120 + i))).json().booking._id;
-      const orderId = (await createOrder(t, me.token, { bookingId })).json().id;
-      const [captured, released] = await Promise.all([capture(t, me.token, orderId), cancel(t, me.token, bookingId)]);
-      expect(
-        [captured.statusCode, released.statusCode].every((s) => s < 500),
-        `${captured.body} ${released.body}`,
-      ).toBe(true);
-      const { status } = await bookingRow(bookingId);
-      const [payment] = await paymentsOf(bookingId);
-      // paid and kept, or never paid, or paid and given back
-      if (status === 'confirmed') expect(payment?.status).toBe('completed');
-      else expect(payment?.status ?? 'none').not.toBe('completed');
-    }
-  });
-
-  it('only the order’s owner can capture it; unknown orders are 404', async () => {
-    const trainer = await bookableTrainer(t);
-    const me = await createAccount(t, 'user');
-    const thief = await createAccount(t, 'user');
-    const bookingId = (await hold(t, me.token, trainer.id, hourFromNow(80))).json().booking._id;
-    const orderId = (await createOrder(t, me.token, { bookingId })).json().id;
-    expect((await capture(t, thief.token, orderId)).statusCode).toBe(403);
-    expect((await capture(t, trainer.token, orderId)).statusCode).toBe(403);
-    expect((await capture(t, undefined, orderId)).statusCode).toBe(401);
-    expect((await capture(t, me.token, 'DEMO-NOSUCHORDER')).statusCode).toBe(404);
-    expect((await bookingRow(bookingId)).status).toBe('pending');
-    expect(await paymentsOf(bookingId)).toEqual([]);
-  });
-
-  it('a hold that lapsed before the capture is not charged (409)', async () => {
-    const trainer = await bookableTrainer(t);
-    const me = await createAccount(t, 'user');
-    const bookingId = (await hold(t, me.token, trainer.id, hourFromNow(85))).json().booking._id;
-    const orderId = (await createOrder(t, me.token, { bookingId })).json().id;
-    await db
-      .update(bookings)
-      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
-      .where(eq(bookings.id, bookingId));
-    const res = await capture(t, me.token, orderId);
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(BOOKING_MSG.holdExpired);
-    expect(await paymentsOf(bookingId)).toEqual([]);
   });
 });
 

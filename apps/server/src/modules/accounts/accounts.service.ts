@@ -13,7 +13,7 @@ import { AppError } from '../../lib/app-error';
 import { fromCents, toCents } from '../../lib/money';
 import { getDummyHash, hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashLinkToken, newLinkToken, type TokenService } from '../../lib/tokens';
-import { passwordResetMail, verificationMail, type Mailer } from '../mail/mail.service';
+import { passwordResetMail, verificationMail, type Mailer } from '../mail';
 import * as repo from './accounts.repo';
 import type { AccountChanges, OwnAccountRow } from './accounts.repo';
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { Tx } from '../../db/client';
 import { defineJob } from '../../platform/jobs';
+import type { BookingsContext } from './context';
 
 const bookingId = z.string().min(1);
 
@@ -22,3 +24,35 @@ export const BOOKING_JOBS = {
 };
 
 export type MailJob = z.output<typeof BOOKING_JOBS.mail.payload>;
+
+/** How long a job enqueued for this process to run at once is kept from the pollers. */
+const RUN_NOW_CLAIM_MS = 2 * 60_000;
+
+/** Mails to both sides, enqueued in the caller's transaction; run with `runBookingMails` after the commit. */
+export async function enqueueBookingMails(
+  ctx: Pick<BookingsContext, 'jobs' | 'now'>,
+  tx: Tx,
+  bookingId: string,
+  kind: 'confirmed' | 'cancelled',
+  extra: { refunded?: boolean } = {},
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const to of ['user', 'trainer'] as const) {
+    ids.push(
+      await ctx.jobs.enqueue(tx, {
+        kind: BOOKING_JOBS.mail,
+        runAt: ctx.now(),
+        payload: { bookingId, kind, to, ...extra },
+        claimFor: RUN_NOW_CLAIM_MS,
+      }),
+    );
+  }
+  return ids;
+}
+
+/** Runs mail jobs right away; a failure leaves them to the poller's retries. */
+export async function runBookingMails(ctx: Pick<BookingsContext, 'jobs' | 'log'>, ids: number[]): Promise<void> {
+  for (const id of ids) {
+    await ctx.jobs.runClaimed(id).catch((err) => ctx.log.error({ err, job: id }, 'booking mail failed'));
+  }
+}

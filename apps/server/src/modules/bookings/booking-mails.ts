@@ -1,6 +1,6 @@
 import { buildIcs } from './ics';
 import { fromCents } from '../../lib/money';
-import type { Mail } from '../mail/mail.service';
+import type { Mail } from '../mail';
 
 type BookingMailKind = 'confirmed' | 'reminder' | 'cancelled';
 

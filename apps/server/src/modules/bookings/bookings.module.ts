@@ -1,17 +1,20 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { BOOKING_RULES } from '@spotter/shared';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import type { JobRunner } from '../../platform/jobs';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
-import { availabilityRoutes } from '../availability/availability.routes';
-import { createAvailabilityService } from '../availability/availability.service';
-import type { Mailer } from '../mail/mail.service';
-import { createPaymentProviders } from '../payments/payment-providers';
-import { paymentsRoutes } from '../payments/payments.routes';
-import { createPaymentsService } from '../payments/payments.service';
+import { availabilityRoutes } from './availability.routes';
+import { slotStateReader } from './availability.repo';
+import { createAvailabilityService } from './availability.service';
+import type { Mailer } from '../mail';
+import { createPaymentProviders } from './payments/payment-providers';
+import { paymentsRoutes } from './payments.routes';
+import { createPaymentsService } from './payments.service';
 import { bookingsRoutes } from './bookings.routes';
 import { createBookingsService } from './bookings.service';
+import type { BookingsContext } from './context';
 
 type BookingsModuleDeps = {
   database: Database;
@@ -31,8 +34,9 @@ type BookingsModuleDeps = {
 };
 
 /**
- * Availability, bookings and payments services. Build them once per app: the bookings service
- * registers its job kinds on the runner.
+ * The module's services (weekly hours and slots, the bookings' reads and jobs, the payments' reads)
+ * and the context its use cases run with. Build them once per app: the bookings service registers
+ * its job kinds on the runner.
  */
 export function createBookingsServices({
   database,
@@ -44,20 +48,24 @@ export function createBookingsServices({
   concurrentReads,
 }: Omit<BookingsModuleDeps, 'auth' | 'services' | 'limits'> & { log: FastifyBaseLogger }) {
   const db = database.db;
-  const availability = createAvailabilityService({ db, now, concurrentReads });
-  const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, log, now });
+  const clock = now ?? (() => new Date());
+  const availability = createAvailabilityService({ db, now: clock });
+  const slotStates = slotStateReader(db, clock, BOOKING_RULES.daysAhead, concurrentReads);
+  const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, now: clock });
   const { provider, providers } = createPaymentProviders(config.paypal, log);
-  const payments = createPaymentsService({ db, provider, providers, bookings, log, now });
-  return { availability, bookings, payments };
+  const payments = createPaymentsService({ db, provider, bookings });
+  /** What the use cases (hold-slot.ts, capture-order.ts…) are given. */
+  const context: BookingsContext = { db, jobs, log, now: clock, provider, providers, availability, slotStates };
+  return { availability, bookings, payments, context };
 }
 type BookingsServices = ReturnType<typeof createBookingsServices>;
 
 /** Availability and slots, bookings, and their payments (docs/product.md#booking-and-payment). */
 export function bookingsModule({ auth, services, limits = { writes: [] }, ...deps }: BookingsModuleDeps) {
   return async function (app: FastifyInstance) {
-    const { availability, bookings, payments } = services ?? createBookingsServices({ ...deps, log: app.log });
-    await app.register(availabilityRoutes(availability, auth, limits));
-    await app.register(bookingsRoutes(bookings, auth, limits));
-    await app.register(paymentsRoutes(payments, auth, limits));
+    const { availability, bookings, payments, context } = services ?? createBookingsServices({ ...deps, log: app.log });
+    await app.register(availabilityRoutes(availability, context, auth, limits));
+    await app.register(bookingsRoutes(bookings, context, auth, limits));
+    await app.register(paymentsRoutes(payments, context, auth, limits));
   };
 }

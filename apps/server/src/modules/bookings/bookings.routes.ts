@@ -3,7 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ZBookingResponse, ZBookingsResponse, ZCreateBookingRequest, ZErrorResponse } from '@spotter/shared';
 import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
-import { HoldCooldown, nextChangeOf, type BookingsService } from './bookings.service';
+import { nextChangeOf } from './booking-view';
+import type { BookingsService } from './bookings.service';
+import type { BookingsContext } from './context';
+import { HoldCooldown, holdSlot } from './hold-slot';
 
 const errors = {
   400: ZErrorResponse,
@@ -15,7 +18,7 @@ const errors = {
 };
 
 /** The caller's list is kept until a write concerns them or it changes by itself (docs/decisions/024-personal-read-cache.md). */
-export function bookingsRoutes(service: BookingsService, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
+export function bookingsRoutes(service: BookingsService, ctx: BookingsContext, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     app.addHook('onError', async (_req, reply, err) => {
@@ -34,7 +37,7 @@ export function bookingsRoutes(service: BookingsService, auth: Auth, limits: Pic
         // the role answers are the spec's toasts, so the visitor and trainer cases are the service's
         preHandler: [auth.optionalAuth, ...limits.writes],
       },
-      async (req, reply) => reply.status(201).send({ booking: await service.createBooking(req.caller, req.body) }),
+      async (req, reply) => reply.status(201).send({ booking: await holdSlot(ctx, { caller: req.caller, input: req.body }) }),
     );
 
     r.get(

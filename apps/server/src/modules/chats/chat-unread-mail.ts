@@ -1,4 +1,4 @@
-import type { Mail } from '../mail/mail.service';
+import type { Mail } from '../mail';
 
 /** Names are people's input: capped, so a mail cannot be stuffed, and escaped in the HTML part. */
 const NAME_MAX = 60;

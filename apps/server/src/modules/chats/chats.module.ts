@@ -9,7 +9,7 @@ import { createClientAddress } from '../../platform/client-address';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { TokenService } from '../../lib/tokens';
 import type { Auth } from '../../plugins/auth';
-import type { Mailer } from '../mail/mail.service';
+import type { Mailer } from '../mail';
 import { chatsRoutes } from './chats.routes';
 import { createChatsService, sweepUnreadChats } from './chats.service';
 import { createChatHub, type HubOptions } from './chats.ws';

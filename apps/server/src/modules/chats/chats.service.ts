@@ -15,8 +15,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { Caller, SignedCaller } from '../../plugins/auth';
-import type { Mailer } from '../mail/mail.service';
-import { FORMER_MEMBER } from '../reviews/reviews.service';
+import type { Mailer } from '../mail';
+import { FORMER_MEMBER } from '../accounts';
 import { chatUnreadMail } from './chat-unread-mail';
 import * as repo from './chats.repo';
 

@@ -2,8 +2,8 @@ import { and, desc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, reviews } from '../../db/schema';
 import { refreshRatingScores } from '../../db/rating-score';
-import { completedSessionOf } from '../bookings/bookings.repo';
-import { idArray } from '../trainers/trainers.repo';
+import { idArray } from '../../lib/id-array';
+import { completedSessionOf } from '../bookings';
 import { createBatchLoader } from '../../platform/batch-loader';
 
 type Q = Db | Tx;

@@ -3,10 +3,8 @@ import { isId, ROLE_MSG, SERVER_MSG, type TReview, type ZCreateReviewRequest } f
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { Caller } from '../../plugins/auth';
-import type { AccountsService } from '../accounts/accounts.service';
+import { FORMER_MEMBER, type AccountsService } from '../accounts';
 import * as repo from './reviews.repo';
-
-export const FORMER_MEMBER = { firstName: 'Former', lastName: 'member' };
 
 function toReview(trainerId: string, row: repo.ReviewRow, callerId?: string): TReview {
   return {

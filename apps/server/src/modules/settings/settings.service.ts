@@ -14,9 +14,9 @@ import { createFailureLimiter } from '../../platform/failure-limiter';
 import { toCents } from '../../lib/money';
 import { hashPassword } from '../../lib/passwords';
 import type { TokenService } from '../../lib/tokens';
-import type { AccountChanges, AccountsService, RegisteredAccount } from '../accounts/accounts.service';
-import type { FavouritesService } from '../favourites/favourites.service';
-import type { ImagesService } from '../images/images.service';
+import type { AccountChanges, AccountsService, RegisteredAccount } from '../accounts';
+import type { FavouritesService } from '../favourites';
+import type { ImagesService } from '../images';
 import * as repo from './settings.repo';
 
 type Deps = {

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { accounts, LISTED_TRAINER } from '../../db/schema';
-import { subscriberCount } from '../bookings/bookings.repo';
+import { idArray } from '../../lib/id-array';
+import { subscriberCount } from '../bookings';
 import { createBatchLoader } from '../../platform/batch-loader';
 import { toCents } from '../../lib/money';
 import type { TTrainersQueryParsed } from '@spotter/shared';
@@ -105,9 +106,6 @@ export function findTrainerProfilesQuery(db: Db) {
     .where(and(sql`${accounts.id} = any(${sql.placeholder('ids')}::uuid[])`, LISTED_TRAINER));
 }
 type ProfileRow = PublicTrainerRow & { subscribers: number };
-
-/** A PostgreSQL array literal of ids (uuids: no quoting needed), bound as one parameter. */
-export const idArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
 
 /**
  * Reads a listed trainer's profile by a lower-case id the route validated, together with the

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config';
+import type { Config } from '../../../config';
 import { createDemoProvider } from './demo-provider';
 import type { PaymentProvider, ProviderName } from './payment-provider';
 import { createPaypalProvider } from './paypal-provider';

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, availability, bookings, LISTED_TRAINER } from '../../db/schema';
 import { createBatchLoader } from '../../platform/batch-loader';
-import { idArray } from '../trainers/trainers.repo';
+import { idArray } from '../../lib/id-array';
 import type { Weekly } from './slots';
 
 const DAY = 24 * 60 * 60_000;

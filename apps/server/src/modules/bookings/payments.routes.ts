@@ -18,7 +18,11 @@ import {
 import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
 import { codeOfStatus, errorBody } from '../../plugins/errors';
-import { PaymentRejectedError, ProviderUnavailableError } from './payment-provider';
+import { PaymentRejectedError, ProviderUnavailableError } from './payments/payment-provider';
+import { cancelBooking } from './cancel-booking';
+import { captureOrder } from './capture-order';
+import type { BookingsContext } from './context';
+import { createOrder } from './create-order';
 import type { PaymentsService } from './payments.service';
 
 const errors = {
@@ -53,7 +57,7 @@ function sendProviderError(reply: FastifyReply, err: unknown) {
   throw err;
 }
 
-export function paymentsRoutes(service: PaymentsService, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
+export function paymentsRoutes(service: PaymentsService, ctx: BookingsContext, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -82,7 +86,7 @@ export function paymentsRoutes(service: PaymentsService, auth: Auth, limits: Pic
       },
       async (req, reply) => {
         try {
-          return await service.createOrder(req.caller, req.body.bookingId);
+          return await createOrder(ctx, { caller: req.caller, bookingId: req.body.bookingId });
         } catch (err) {
           return sendProviderError(reply, err);
         }
@@ -102,7 +106,7 @@ export function paymentsRoutes(service: PaymentsService, auth: Auth, limits: Pic
       },
       async (req, reply) => {
         try {
-          return await service.captureOrder(req.caller, req.params.orderID);
+          return await captureOrder(ctx, { caller: req.caller, orderId: req.params.orderID });
         } catch (err) {
           return sendProviderError(reply, err);
         }
@@ -123,7 +127,7 @@ export function paymentsRoutes(service: PaymentsService, auth: Auth, limits: Pic
       },
       async (req, reply) => {
         try {
-          return await service.cancelBooking(callerOf(req), req.params.id);
+          return await cancelBooking(ctx, { caller: callerOf(req), bookingId: req.params.id });
         } catch (err) {
           return sendProviderError(reply, err);
         }

@@ -12,11 +12,19 @@ import {
 import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
 import type { AvailabilityService } from './availability.service';
+import type { BookingsContext } from './context';
+import { freeSlots } from './free-slots';
+import { setWeeklyHours } from './set-weekly-hours';
 
 const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 429: ZErrorResponse };
 
 /** Weekly hours and free slots are kept until a write concerns the trainer (docs/decisions/024-personal-read-cache.md). */
-export function availabilityRoutes(service: AvailabilityService, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
+export function availabilityRoutes(
+  service: AvailabilityService,
+  ctx: BookingsContext,
+  auth: Auth,
+  limits: Pick<RateLimits, 'writes'>,
+) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const trainerOnly = auth.requireAuth('trainer', ROLE_MSG.loginAsTrainer);
@@ -46,7 +54,7 @@ export function availabilityRoutes(service: AvailabilityService, auth: Auth, lim
         },
         preHandler: [trainerOnly, ...limits.writes],
       },
-      async (req) => service.saveAvailability(callerOf(req).id, req.body),
+      async (req) => setWeeklyHours(ctx, { trainerId: callerOf(req).id, availability: req.body }),
     );
 
     r.get(
@@ -68,7 +76,7 @@ export function availabilityRoutes(service: AvailabilityService, auth: Auth, lim
           },
         },
       },
-      async (req) => service.freeSlots(req.params.id.toLowerCase()),
+      async (req) => freeSlots(ctx, { trainerId: req.params.id.toLowerCase() }),
     );
   };
 }

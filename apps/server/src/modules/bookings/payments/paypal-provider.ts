@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { centsToDecimalString, decimalStringToCents } from '../../lib/money';
+import { centsToDecimalString, decimalStringToCents } from '../../../lib/money';
 import { PaymentRejectedError, ProviderUnavailableError, type PaymentProvider, type ProviderCapture } from './payment-provider';
 
 type PaypalOptions = {

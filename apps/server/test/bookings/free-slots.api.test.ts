@@ -1,15 +1,12 @@
+// The free-slots use case (src/modules/bookings/free-slots.ts) and the slot arithmetic under it (slots.ts), through its route.
 import { afterAll, describe, expect, it } from 'vitest';
-import { BOOKING_MSG, ROLE_MSG, SERVER_MSG } from '@spotter/shared';
-import { localHourToUtc, weeklySlots } from '../src/modules/availability/slots';
-import { createAccount, insertTrainer, useTestApp } from './helper';
-import { auth, bookableTrainer, buildClockApp, hold, hourFromNow, slotsOf } from './support/bookings';
+import { SERVER_MSG } from '@spotter/shared';
+import { localHourToUtc, weeklySlots } from '../../src/modules/bookings/slots';
+import { createAccount, insertTrainer, useTestApp } from '../helper';
+import { auth, bookableTrainer, buildClockApp, hold, hourFromNow, slotsOf } from '../support/bookings';
 
 const t = await useTestApp();
 const user = await createAccount(t, 'user');
-
-const put = (token: string | undefined, payload: object) =>
-  t.app.inject({ method: 'PUT', url: '/api/trainer/availability', headers: auth(token), payload });
-const get = (token?: string) => t.app.inject({ url: '/api/trainer/availability', headers: auth(token) });
 
 /** Weekday (0 = Sunday), hour and minute of an instant on the clocks of a zone. */
 function localParts(iso: string, timeZone: string) {
@@ -24,58 +21,6 @@ function localParts(iso: string, timeZone: string) {
     minute: Number(parts.minute),
   };
 }
-
-describe('/api/trainer/availability', () => {
-  it('starts empty in Africa/Cairo, saves normalised weekly hours, and reads them back', async () => {
-    const trainer = await createAccount(t, 'trainer');
-    expect((await get(trainer.token)).json()).toEqual({ timeZone: 'Africa/Cairo', weekly: [] });
-    const res = await put(trainer.token, {
-      timeZone: 'america/new_york',
-      weekly: [
-        { weekday: 3, hours: [18, 7, 7] },
-        { weekday: 1, hours: [9] },
-        { weekday: 3, hours: [8] },
-        { weekday: 5, hours: [] },
-      ],
-    });
-    expect(res.statusCode).toBe(200);
-    const saved = {
-      timeZone: 'America/New_York',
-      weekly: [
-        { weekday: 1, hours: [9] },
-        { weekday: 3, hours: [7, 8, 18] },
-      ],
-    };
-    expect(res.json()).toEqual(saved);
-    expect((await get(trainer.token)).json()).toEqual(saved);
-    // the zone defaults to Cairo when left out
-    expect((await put(trainer.token, { weekly: [] })).json()).toEqual({ timeZone: 'Africa/Cairo', weekly: [] });
-  });
-
-  it.each([
-    [{ timeZone: 'Mars/Olympus_Mons', weekly: [] }, 'timeZone'],
-    [{ timeZone: '', weekly: [] }, 'timeZone'],
-    [{ timeZone: 'UTC', weekly: [{ weekday: 7, hours: [9] }] }, 'weekly.0.weekday'],
-    [{ timeZone: 'UTC', weekly: [{ weekday: 1, hours: [24] }] }, 'weekly.0.hours.0'],
-    [{ timeZone: 'UTC', weekly: [{ weekday: 1, hours: [9.5] }] }, 'weekly.0.hours.0'],
-    [{ timeZone: 'UTC', weekly: 'mondays' }, 'weekly'],
-  ])('rejects %j (%s)', async (payload, field) => {
-    const trainer = await createAccount(t, 'trainer');
-    const res = await put(trainer.token, payload);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toHaveProperty([field]);
-    if (field === 'timeZone') expect(res.json().errors.timeZone).toBe(BOOKING_MSG.badTimeZone);
-    expect((await get(trainer.token)).json().weekly).toEqual([]);
-  });
-
-  it('is for trainers only', async () => {
-    expect((await put(undefined, { weekly: [] })).statusCode).toBe(401);
-    const asUser = await put(user.token, { weekly: [] });
-    expect(asUser.statusCode).toBe(403);
-    expect(asUser.json().message).toBe(ROLE_MSG.loginAsTrainer);
-    expect((await get(user.token)).statusCode).toBe(403);
-  });
-});
 
 describe('GET /api/trainers/:id/slots', () => {
   it('is public; 404 for an unknown, unlisted or malformed trainer id; empty without weekly hours', async () => {

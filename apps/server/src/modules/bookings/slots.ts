@@ -112,3 +112,17 @@ export function weeklySlots({
   }
   return slots.sort((a, b) => a - b);
 }
+
+/** Each weekday once, in order, its hours unique and sorted; days without hours left out. */
+export function normaliseWeekly(weekly: Weekly): Weekly {
+  const byDay = new Map<number, Set<number>>();
+  for (const { weekday, hours } of weekly) {
+    const set = byDay.get(weekday) ?? new Set<number>();
+    for (const h of hours) set.add(h);
+    byDay.set(weekday, set);
+  }
+  return [...byDay.entries()]
+    .filter(([, hours]) => hours.size > 0)
+    .sort(([a], [b]) => a - b)
+    .map(([weekday, hours]) => ({ weekday, hours: [...hours].sort((a, b) => a - b) }));
+}

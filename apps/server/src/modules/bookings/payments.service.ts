@@ -1,0 +1,83 @@
+import { CURRENCY, PAYMENT_MSG, PLATFORM_FEE_PERCENT, type TPayment, type TPaymentsResponse } from '@spotter/shared';
+import type { Db } from '../../db/client';
+import { fromCents, toCents } from '../../lib/money';
+import type { Caller } from '../../plugins/auth';
+import { FORMER_MEMBER } from '../accounts';
+import type { BookingsService } from './bookings.service';
+import type { PaymentProvider } from './payments/payment-provider';
+import * as repo from './payments.repo';
+
+type PaymentsDeps = {
+  db: Db;
+  /** The provider new orders go to. */
+  provider: PaymentProvider;
+  bookings: Pick<BookingsService, 'listUpcomingConfirmed'>;
+};
+
+function toPayment(row: repo.PaymentListRow, role: 'user' | 'trainer'): TPayment {
+  const paid = row.status === 'completed';
+  const fee = paid && role === 'trainer' ? row.feeCents : 0;
+  return {
+    _id: row.id,
+    bookingId: row.bookingId,
+    trainerId: row.trainerId,
+    userId: row.userId,
+    trainerFirstName: row.trainerDeletedAt ? FORMER_MEMBER.firstName : row.trainerFirstName,
+    trainerLastName: row.trainerDeletedAt ? FORMER_MEMBER.lastName : row.trainerLastName,
+    userFirstName: row.userDeletedAt ? FORMER_MEMBER.firstName : row.userFirstName,
+    userLastName: row.userDeletedAt ? FORMER_MEMBER.lastName : row.userLastName,
+    startsAt: row.startsAt.toISOString(),
+    provider: row.provider,
+    orderId: row.providerOrderId,
+    captureId: row.captureId,
+    status: row.status,
+    currency: row.currency,
+    amount: fromCents(row.amountCents),
+    fee: fromCents(fee),
+    net: fromCents(paid ? row.amountCents - fee : 0),
+    paidAt: row.createdAt.toISOString(),
+    refundedAt: row.refundedAt?.toISOString() ?? null,
+  };
+}
+
+/** The payment reads: which provider takes payments, and a caller's payments with their totals. */
+export function createPaymentsService({ db, provider, bookings }: PaymentsDeps) {
+  return {
+    config() {
+      return provider.name === 'paypal'
+        ? { provider: 'paypal' as const, clientId: provider.clientId, currency: CURRENCY }
+        : { provider: 'demo' as const, currency: CURRENCY, label: PAYMENT_MSG.demoLabel };
+    },
+
+    /** What the caller paid (users) or earned (trainers), with totals that add up to the rows. */
+    async listPayments(caller: Caller): Promise<TPaymentsResponse> {
+      const rows = await repo.listPaymentsOf(db, caller);
+      const list = rows.map((r) => toPayment(r, caller.role));
+      let charged = 0;
+      let refunded = 0;
+      let fees = 0;
+      for (const r of rows) {
+        charged += r.amountCents;
+        if (r.status === 'refunded') refunded += r.amountCents;
+        else if (caller.role === 'trainer') fees += r.feeCents;
+      }
+      const upcoming = await bookings.listUpcomingConfirmed(caller);
+      const upcomingCents = upcoming.reduce((sum, b) => sum + toCents(b.price), 0);
+      return {
+        role: caller.role,
+        feePercent: caller.role === 'trainer' ? PLATFORM_FEE_PERCENT : 0,
+        currency: CURRENCY,
+        payments: list,
+        totals: {
+          count: rows.length,
+          charged: fromCents(charged),
+          refunded: fromCents(refunded),
+          fees: fromCents(fees),
+          net: fromCents(charged - refunded - fees),
+        },
+        upcoming: { count: upcoming.length, amount: fromCents(upcomingCents), bookings: upcoming },
+      };
+    },
+  };
+}
+export type PaymentsService = ReturnType<typeof createPaymentsService>;

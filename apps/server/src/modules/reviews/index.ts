@@ -1,0 +1,3 @@
+// What app.ts may use of the reviews module (docs/architecture.md#routes-services-repos).
+export { reviewsRoutes } from './reviews.routes';
+export { createReviewsService } from './reviews.service';
