@@ -1,11 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
-import Fastify from 'fastify';
+import { and, eq, sql } from 'drizzle-orm';
+import Fastify, { type LightMyRequestResponse } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SERVER_MSG } from '@spotter/shared';
-import { bookings } from '../src/db/schema';
+import { availability, bookings, messages } from '../src/db/schema';
 import { createReadCache } from '../src/platform/read-cache';
 import { buildTestApp, createAccount, createFreshPgDatabase, type TestApp } from './helper';
-import { auth, bookableTrainer, cancel, hold, hourFromNow } from './support/bookings';
+import { ALL_HOURS, auth, bookableTrainer, cancel, EVERY_HOUR, hold, hourFromNow } from './support/bookings';
 import { until } from './support/until';
 
 /**
@@ -20,7 +20,6 @@ afterAll(async () => {
   await fresh?.drop();
 });
 
-const stats = () => t.app.personalCache.stats();
 const get = (url: string, token?: string, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'GET', url, headers: { ...auth(token), ...headers } });
 const send = (token: string, recipientId: string, message: string) =>
@@ -32,31 +31,123 @@ const lastWith = async (token: string, counterpartId: string) =>
 const slotsOf = async (trainerId: string) => (await get(`/api/trainers/${trainerId}/slots`)).json().slots as string[];
 const bookingsOf = async (token: string) =>
   (await get('/api/bookings', token)).json().bookings as Array<{ _id: string; status: string }>;
+type Get = (url: string, token?: string, headers?: Record<string, string>) => Promise<LightMyRequestResponse>;
+
+/** A change behind the caches' back: the database's change triggers are off in this transaction. */
+const unannounced = (change: (tx: Parameters<Parameters<typeof t.database.db.transaction>[0]>[0]) => Promise<unknown>) =>
+  t.database.db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`);
+    await change(tx);
+  });
+const announce = (payload: string) => t.database.db.execute(sql`select pg_notify('spotter_change', ${payload})`);
+const weekly = (trainerId: string, hours: Array<{ weekday: number; hours: number[] }>) =>
+  unannounced((tx) => tx.update(availability).set({ weekly: hours }).where(eq(availability.trainerId, trainerId)));
+
+/** `url`'s answer comes from memory: `before`'s body and ETag although a row changed, and If-None-Match gets 304. */
+async function expectKept(on: Get, url: string, token: string | undefined, before: LightMyRequestResponse) {
+  const again = await on(url, token);
+  expect(again.statusCode, url).toBe(200);
+  expect(again.body, url).toBe(before.body);
+  expect(again.headers.etag, url).toBe(before.headers.etag);
+  expect((await on(url, token, { 'if-none-match': before.headers.etag as string })).statusCode, url).toBe(304);
+}
+
+/** `url`'s answer was dropped: it comes to show the change (`shows`), under a new ETag. */
+async function expectDropped(
+  on: Get,
+  url: string,
+  token: string | undefined,
+  before: LightMyRequestResponse,
+  shows: (answer: Record<string, unknown>) => boolean,
+  what: string,
+) {
+  await until(async () => shows((await on(url, token)).json()), what);
+  const now = await on(url, token, { 'if-none-match': before.headers.etag as string });
+  expect(now.statusCode, what).toBe(200);
+  expect(now.headers.etag, what).not.toBe(before.headers.etag);
+}
+
+/**
+ * Waits until `app` has handled every notification committed before the call (on PostgreSQL they
+ * arrive a moment after the commit, in commit order), so an answer kept next is not dropped by
+ * an earlier write's late notification.
+ */
+async function settler(app: TestApp, channel: string) {
+  const waiting = new Map<string, () => void>();
+  await app.app.events.subscribe(channel, (id) => waiting.get(id)?.());
+  let n = 0;
+  return async () => {
+    const id = String(++n);
+    const seen = new Promise<void>((resolve) => waiting.set(id, () => setImmediate(resolve)));
+    await t.database.db.execute(sql`select pg_notify(${channel}, ${id})`);
+    await seen;
+    waiting.delete(id);
+  };
+}
 
 describe('answers from memory', () => {
-  it("keeps a caller's conversations, conversation, bookings and weekly hours; a second read is a hit, with ETag and 304", async () => {
+  it("keeps a caller's conversations, conversation, bookings, free slots and weekly hours, with ETag and 304, until a change concerning them is announced", async () => {
     const user = await createAccount(t, 'user');
     const trainer = await bookableTrainer(t);
     expect((await send(user.token, trainer.id, 'Hello')).statusCode).toBe(201);
-    for (const [url, token] of [
-      ['/api/conversations', user.token],
-      [`/api/chats/${trainer.id}`, user.token],
-      ['/api/bookings', user.token],
-      ['/api/trainer/availability', trainer.token],
-      [`/api/trainers/${trainer.id}/slots`, undefined],
-    ] as const) {
+    const held = await hold(t, user.token, trainer.id, hourFromNow(30));
+    expect(held.statusCode).toBe(201);
+    const theirs = and(eq(messages.userId, user.id), eq(messages.trainerId, trainer.id));
+    const oneHour = [{ weekday: 1, hours: [9] }];
+    type Step = [string, string | undefined, () => Promise<unknown>, string, (answer: Record<string, unknown>) => boolean];
+    const steps: Step[] = [
+      [
+        '/api/conversations',
+        user.token,
+        () => unannounced((tx) => tx.update(messages).set({ body: 'Edited 1' }).where(theirs)),
+        `messages:${user.id}`,
+        (a) => (a.conversations as Conversation[])[0]?.lastMessage === 'Edited 1',
+      ],
+      [
+        `/api/chats/${trainer.id}`,
+        user.token,
+        () => unannounced((tx) => tx.update(messages).set({ body: 'Edited 2' }).where(theirs)),
+        `messages:${user.id}`,
+        (a) => (a.allMessages as Array<{ message: string }>)[0]?.message === 'Edited 2',
+      ],
+      [
+        '/api/bookings',
+        user.token,
+        () =>
+          unannounced((tx) => tx.update(bookings).set({ status: 'cancelled' }).where(eq(bookings.id, held.json().booking._id))),
+        `bookings:${user.id}`,
+        (a) => (a.bookings as Array<{ status: string }>)[0]?.status === 'cancelled',
+      ],
+      [
+        `/api/trainers/${trainer.id}/slots`,
+        undefined,
+        () => weekly(trainer.id, []),
+        `availability:${trainer.id}`,
+        (a) => (a.slots as string[]).length === 0,
+      ],
+      [
+        '/api/trainer/availability',
+        trainer.token,
+        () => weekly(trainer.id, oneHour),
+        `availability:${trainer.id}`,
+        (a) => JSON.stringify(a.weekly) === JSON.stringify(oneHour),
+      ],
+    ];
+    for (const [url, token, change, payload, shows] of steps) {
       const first = await get(url, token);
       expect(first.statusCode).toBe(200);
-      const { hits } = stats();
-      const second = await get(url, token);
-      expect(stats().hits, url).toBe(hits + 1);
-      expect(second.body).toBe(first.body);
-      expect(second.headers['cache-control']).toBe(token ? 'private, no-store' : 'no-cache');
-      const etag = second.headers.etag as string;
-      expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
-      const same = await get(url, token, { 'if-none-match': etag });
+      expect(first.headers['cache-control']).toBe(token ? 'private, no-store' : 'no-cache');
+      expect(first.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
+      const same = await get(url, token, { 'if-none-match': first.headers.etag as string });
       expect(same.statusCode).toBe(304);
       expect(same.body).toBe('');
+      // a change behind the cache's back: the kept answer, its ETag and 304…
+      expect(shows(first.json()), url).toBe(false);
+      await change();
+      await expectKept(get, url, token, first);
+      // …until the database's notification concerning the caller (or the trainer) comes
+      await announce(payload);
+      await expectDropped(get, url, token, first, shows, `${url} to show the change announced as ${payload}`);
     }
   });
 
@@ -214,6 +305,8 @@ describe('the cache with scopes and a clock', () => {
 /** Two server processes on one PostgreSQL database: a write through one drops the other's answers. */
 describe.skipIf(!process.env.TEST_DATABASE_URL)('two processes on one PostgreSQL database', () => {
   let b: TestApp;
+  let settledOnB: () => Promise<void>;
+  const onB: Get = (url, token, headers = {}) => b.app.inject({ url, headers: { ...auth(token), ...headers } });
   afterAll(async () => {
     await b?.close();
   });
@@ -223,21 +316,25 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two processes on one PostgreSQL
     b = await buildTestApp({ JWT_SECRET: t.config.jwtSecret }, { databaseUrl: fresh!.url });
     const user = await createAccount(t, 'user');
     const trainer = await bookableTrainer(t);
-    const onB = (url: string, token?: string) => b.app.inject({ url, headers: auth(token) });
+    settledOnB = await settler(b, 'spotter_test_settle_b');
     const startsAt = hourFromNow(40);
-    // B keeps its answers (once the notifications of the sign-ups above have reached it)
-    for (const [url, token] of [
-      ['/api/conversations', trainer.token],
-      [`/api/trainers/${trainer.id}/slots`, undefined],
-    ] as const) {
-      await until(async () => {
-        const { hits } = b.app.personalCache.stats();
-        expect((await onB(url, token)).statusCode).toBe(200);
-        return b.app.personalCache.stats().hits > hits;
-      }, `B to keep ${url}`);
-    }
-    expect((await onB('/api/conversations', trainer.token)).json().conversations).toEqual([]);
-    expect((await onB(`/api/trainers/${trainer.id}/slots`)).json().slots).toContain(startsAt);
+    // another slot, at another hour, which a change behind the caches' back takes away
+    const other = hourFromNow(45);
+    const otherHour = new Date(other).getUTCHours();
+    await send(user.token, trainer.id, 'Before');
+    // B keeps its answers (once the notifications of the writes above have reached it)
+    await settledOnB();
+    const inbox = await onB('/api/conversations', trainer.token);
+    expect(inbox.json().conversations).toMatchObject([{ lastMessage: 'Before' }]);
+    const slots = await onB(`/api/trainers/${trainer.id}/slots`);
+    expect(slots.json().slots).toEqual(expect.arrayContaining([startsAt, other]));
+    await unannounced((tx) => tx.update(messages).set({ body: 'Not seen on B' }).where(eq(messages.trainerId, trainer.id)));
+    await weekly(
+      trainer.id,
+      EVERY_HOUR.map(({ weekday }) => ({ weekday, hours: ALL_HOURS.filter((h) => h !== otherHour) })),
+    );
+    await expectKept(onB, '/api/conversations', trainer.token, inbox);
+    await expectKept(onB, `/api/trainers/${trainer.id}/slots`, undefined, slots);
 
     await send(user.token, trainer.id, 'Through A');
     await until(
@@ -249,19 +346,29 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two processes on one PostgreSQL
       async () => !(await onB(`/api/trainers/${trainer.id}/slots`)).json().slots.includes(startsAt),
       "B's slots to lose the held one",
     );
+    // the change behind the caches' back came with the hold's drop
+    expect((await onB(`/api/trainers/${trainer.id}/slots`)).json().slots).not.toContain(other);
   });
 
   it('drops every answer when the listening connection comes back', async () => {
     const trainer = await bookableTrainer(t);
-    await until(async () => {
-      await b.app.inject(`/api/trainers/${trainer.id}/slots`);
-      return b.app.personalCache.stats().entries > 0;
-    }, 'B to keep the slots');
-    const bumps = b.app.personalCache.stats().bumps;
+    const url = `/api/trainers/${trainer.id}/slots`;
+    // B keeps the slots (once the notifications of the writes above have reached it)
+    await settledOnB();
+    const kept = await onB(url);
+    expect(kept.json().slots.length).toBeGreaterThan(0);
+    await weekly(trainer.id, []);
+    await expectKept(onB, url, undefined, kept);
     await t.database.db.execute(
       sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'spotter-listener' and datname = current_database()`,
     );
-    await until(() => b.app.personalCache.stats().bumps > bumps, "B's listener to reconnect");
-    expect(b.app.personalCache.stats().entries).toBe(0);
+    await expectDropped(
+      onB,
+      url,
+      undefined,
+      kept,
+      (a) => (a.slots as string[]).length === 0,
+      "B's slots to show the change once its listener is back",
+    );
   });
 });
