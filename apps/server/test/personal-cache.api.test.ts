@@ -5,6 +5,7 @@ import { SERVER_MSG } from '@spotter/shared';
 import { availability, bookings, messages } from '../src/db/schema';
 import { createReadCache } from '../src/platform/read-cache';
 import { buildTestApp, createAccount, createFreshPgDatabase, type TestApp } from './helper';
+import { settler } from './support/settle';
 import { ALL_HOURS, auth, bookableTrainer, cancel, EVERY_HOUR, hold, hourFromNow } from './support/bookings';
 import { until } from './support/until';
 
@@ -65,24 +66,6 @@ async function expectDropped(
   const now = await on(url, token, { 'if-none-match': before.headers.etag as string });
   expect(now.statusCode, what).toBe(200);
   expect(now.headers.etag, what).not.toBe(before.headers.etag);
-}
-
-/**
- * Waits until `app` has handled every notification committed before the call (on PostgreSQL they
- * arrive a moment after the commit, in commit order), so an answer kept next is not dropped by
- * an earlier write's late notification.
- */
-async function settler(app: TestApp, channel: string) {
-  const waiting = new Map<string, () => void>();
-  await app.app.events.subscribe(channel, (id) => waiting.get(id)?.());
-  let n = 0;
-  return async () => {
-    const id = String(++n);
-    const seen = new Promise<void>((resolve) => waiting.set(id, () => setImmediate(resolve)));
-    await t.database.db.execute(sql`select pg_notify(${channel}, ${id})`);
-    await seen;
-    waiting.delete(id);
-  };
 }
 
 describe('answers from memory', () => {

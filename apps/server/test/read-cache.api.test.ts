@@ -10,6 +10,7 @@ import { accounts } from '../src/db/schema';
 import { createReadCache } from '../src/platform/read-cache';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, createAccount, createFreshPgDatabase, insertTrainer, type TestApp } from './helper';
+import { settler } from './support/settle';
 import { auth, bookableTrainer, bookAndPay, cancel, hourFromNow } from './support/bookings';
 import { until } from './support/until';
 
@@ -50,23 +51,6 @@ const unannounced = (id: string, values: Partial<typeof accounts.$inferInsert>) 
   });
 const announce = (payload: string) => t.database.db.execute(sql`select pg_notify('spotter_change', ${payload})`);
 
-/**
- * Waits until `app` has handled every notification committed before the call (on PostgreSQL they
- * arrive a moment after the commit, in commit order), so an answer kept next is not dropped by
- * an earlier write's late notification.
- */
-async function settler(app: TestApp, channel: string) {
-  const waiting = new Map<string, () => void>();
-  await app.app.events.subscribe(channel, (id) => waiting.get(id)?.());
-  let n = 0;
-  return async () => {
-    const id = String(++n);
-    const seen = new Promise<void>((resolve) => waiting.set(id, () => setImmediate(resolve)));
-    await t.database.db.execute(sql`select pg_notify(${channel}, ${id})`);
-    await seen;
-    waiting.delete(id);
-  };
-}
 const settled = await settler(t, 'spotter_test_settle_a');
 
 /** `url`'s answer comes from memory: `before`'s body and ETag although the row changed, and If-None-Match gets 304. */
