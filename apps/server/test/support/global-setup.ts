@@ -81,7 +81,8 @@ async function pgliteTemplate(): Promise<string> {
   return file;
 }
 
-async function admin(base: string, sql: string) {
+/** Runs one statement on `base`'s server through a connection of its own (CREATE and DROP DATABASE). */
+export async function admin(base: string, sql: string) {
   const c = new pg.Client({ connectionString: base });
   await c.connect();
   try {

@@ -1,6 +1,5 @@
-import pg from 'pg';
 import { afterAll, afterEach, inject } from 'vitest';
-import { withDatabase } from './global-setup';
+import { admin, withDatabase } from './global-setup';
 import { assertNoLeaks } from './leak-check';
 
 // Runs before each test file of the server (vitest `setupFiles`), even where modules are cached.
@@ -18,21 +17,11 @@ const base = inject('pgBase');
 const template = inject('pgTemplate');
 if (base && template) {
   const name = `spotter_f_${inject('pgRun')}_${process.pid}_${Date.now().toString(36)}`;
-  await admin(`create database ${name} template ${template}`);
+  await admin(base, `create database ${name} template ${template}`);
   process.env.TEST_DATABASE_URL = withDatabase(base, name);
   // registered before the file's own hooks, so it runs after them (vitest runs after-hooks as a stack)
   afterAll(async () => {
     process.env.TEST_DATABASE_URL = base;
-    await admin(`drop database if exists ${name} with (force)`);
+    await admin(base, `drop database if exists ${name} with (force)`);
   });
-}
-
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: base });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
 }
