@@ -63,7 +63,64 @@ export const ZWeeklyHours = z.object({
   hours: z.array(z.number({ error: HOUR_MSG }).int(HOUR_MSG).min(0, HOUR_MSG).max(23, HOUR_MSG)).max(24, HOUR_MSG),
 });
 
-/** PUT /api/trainer/availability. Duplicate weekdays and hours are merged. */
+/** A trainer's booking policy (docs/product.md#booking-and-payment): notice and buffer before a slot is offered. */
+export const AVAILABILITY_POLICY = {
+  /** Slots starting sooner than this many hours from now are not offered. */
+  minNoticeHours: { min: 1, max: 72, default: 12 },
+  /** Minutes kept free between two sessions: a slot this close to a booked one is not offered. */
+  bufferMinutes: [0, 15, 30] as const,
+  /** At most this many date overrides are kept. */
+  overridesMax: 120,
+  locationTextMax: 200,
+} as const;
+
+export const SESSION_LOCATION_KINDS = ['address', 'client', 'online'] as const;
+export type TSessionLocationKind = (typeof SESSION_LOCATION_KINDS)[number];
+
+const NOTICE_MSG = `Choose a minimum notice from ${AVAILABILITY_POLICY.minNoticeHours.min} to ${AVAILABILITY_POLICY.minNoticeHours.max} hours`;
+const BUFFER_MSG = 'Choose a buffer of 0, 15 or 30 minutes';
+const DATE_MSG = 'Choose a date as YYYY-MM-DD';
+const LOCATION_KIND_MSG = 'Choose where sessions take place: an address, the client’s home or online';
+
+/** A calendar date (YYYY-MM-DD) that exists. */
+export const ZIsoDate = z.string({ error: DATE_MSG }).refine((value) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}, DATE_MSG);
+
+const ZHours = z.array(z.number({ error: HOUR_MSG }).int(HOUR_MSG).min(0, HOUR_MSG).max(23, HOUR_MSG)).max(24, HOUR_MSG);
+
+/** One date's hours instead of its weekday's (local to the trainer's zone); an empty list is a day off. */
+export const ZDateOverride = z.object({ date: ZIsoDate, hours: ZHours });
+export type TDateOverride = z.infer<typeof ZDateOverride>;
+
+/**
+ * Where sessions take place, shown in the booking, the card, the mails and the `.ics` LOCATION:
+ * `address` (text: the address), `client` (at the client's home; text: an optional area),
+ * `online` (text: the meeting link, https).
+ */
+export const ZSessionLocation = z
+  .object({
+    kind: z.enum(SESSION_LOCATION_KINDS, { error: LOCATION_KIND_MSG }),
+    text: z
+      .string({ error: 'Describe the place' })
+      .trim()
+      .max(AVAILABILITY_POLICY.locationTextMax, `Keep the place under ${AVAILABILITY_POLICY.locationTextMax} characters`)
+      .default(''),
+  })
+  .superRefine((loc, ctx) => {
+    if (loc.kind === 'address' && !loc.text) ctx.addIssue({ code: 'custom', path: ['text'], message: 'Enter the address' });
+    if (loc.kind === 'online' && !/^https:\/\/[^\s/$.?#][^\s]*$/i.test(loc.text))
+      ctx.addIssue({ code: 'custom', path: ['text'], message: 'Enter the meeting link, starting with https://' });
+  });
+export type TSessionLocation = z.output<typeof ZSessionLocation>;
+
+/**
+ * PUT /api/trainer/availability. Duplicate weekdays and hours are merged, overrides of one date too
+ * (the last wins). A field left out keeps its saved value (a client that knows only `timeZone` and
+ * `weekly` changes nothing else); `location: null` removes the place.
+ */
 export const ZAvailabilityRequest = z.object({
   timeZone: z
     .string({ error: BOOKING_MSG.badTimeZone })
@@ -78,12 +135,32 @@ export const ZAvailabilityRequest = z.object({
       return canonical;
     }),
   weekly: z.array(ZWeeklyHours).max(70).default([]),
+  minNoticeHours: z
+    .number({ error: NOTICE_MSG })
+    .int(NOTICE_MSG)
+    .min(AVAILABILITY_POLICY.minNoticeHours.min, NOTICE_MSG)
+    .max(AVAILABILITY_POLICY.minNoticeHours.max, NOTICE_MSG)
+    .optional(),
+  bufferMinutes: z
+    .number({ error: BUFFER_MSG })
+    .refine((n) => (AVAILABILITY_POLICY.bufferMinutes as readonly number[]).includes(n), BUFFER_MSG)
+    .optional(),
+  overrides: z
+    .array(ZDateOverride)
+    .max(AVAILABILITY_POLICY.overridesMax, `At most ${AVAILABILITY_POLICY.overridesMax} dates can have their own hours`)
+    .optional(),
+  location: ZSessionLocation.nullable().optional(),
 });
 export type TAvailabilityRequest = z.input<typeof ZAvailabilityRequest>;
 
 const ZAvailability = z.object({
   timeZone: z.string(),
   weekly: z.array(z.object({ weekday: z.number(), hours: z.array(z.number()) })),
+  minNoticeHours: z.number(),
+  bufferMinutes: z.number(),
+  /** Dates from today on (in the trainer's zone), soonest first. */
+  overrides: z.array(z.object({ date: z.string(), hours: z.array(z.number()) })),
+  location: z.object({ kind: z.enum(SESSION_LOCATION_KINDS), text: z.string() }).nullable(),
 });
 export type TAvailability = z.infer<typeof ZAvailability>;
 export const ZAvailabilityResponse = ZAvailability;
@@ -91,7 +168,8 @@ export const ZAvailabilityResponse = ZAvailability;
 /** GET /api/trainers/:id/slots: start times of free one-hour slots, ISO in UTC, soonest first. */
 export const ZSlotsResponse = z.object({ slots: z.array(z.string()), timeZone: z.string() });
 
-export const BOOKING_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled', 'refunded', 'expired'] as const;
+/** `no-show`: the trainer marked that the client did not come (after the start; no money moves). */
+export const BOOKING_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled', 'refunded', 'expired', 'no-show'] as const;
 export type TBookingStatus = (typeof BOOKING_STATUSES)[number];
 
 export const ZBooking = z.object({
@@ -113,6 +191,21 @@ export const ZBooking = z.object({
   /** Whether the caller may cancel it now (and whether that refunds the payment). */
   canCancel: z.boolean(),
   isRefundable: z.boolean(),
+  /**
+   * Until when the user can cancel it for a full refund (ISO): the start minus 24 hours, or null when
+   * that is already past or does not apply (a hold, a settled booking). The session's trainer can
+   * cancel a confirmed session at any time, always with a full refund.
+   */
+  cancellableUntil: z.string().nullable(),
+  /** The trainer's time zone (IANA), in which the session is shown and mailed. */
+  timeZone: z.string(),
+  /** Where the session takes place (the trainer's default when it was booked), or null when never set. */
+  location: z.object({ kind: z.enum(SESSION_LOCATION_KINDS), text: z.string() }).nullable(),
+  /** Who cancelled a cancelled or refunded session, and the trainer's reason (shown to the client). */
+  cancelledBy: z.enum(['user', 'trainer']).nullable(),
+  cancelReason: z.string().nullable(),
+  /** Whether the caller (the session's trainer) may mark it a no-show now: confirmed and started. */
+  canMarkNoShow: z.boolean(),
 });
 export type TBooking = z.infer<typeof ZBooking>;
 
@@ -126,6 +219,22 @@ export type TCreateBookingRequest = z.input<typeof ZCreateBookingRequest>;
 export const ZBookingResponse = z.object({ booking: ZBooking });
 export const ZBookingsResponse = z.object({ bookings: z.array(ZBooking) });
 export const ZCancelBookingResponse = z.object({ message: z.string(), booking: ZBooking });
+export const CANCEL_REASON_MAX = 500;
+/**
+ * POST /api/bookings/:id/cancel. A body is optional (the spec's client sends none); the trainer's
+ * reason is shown to the client in the app and the mail.
+ */
+export const ZCancelBookingRequest = z
+  .object({
+    reason: z
+      .string({ error: 'Write the reason as text' })
+      .trim()
+      .max(CANCEL_REASON_MAX, `Keep the reason under ${CANCEL_REASON_MAX} characters`)
+      .optional(),
+  })
+  .optional();
+/** POST /api/bookings/:id/no-show (the session's trainer, after it started). */
+export const ZNoShowResponse = z.object({ message: z.string(), booking: ZBooking });
 
 /**
  * POST /api/orders. The spec's `cart` is accepted and ignored: the amount always comes from the

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZBooking } from './bookings';
 import { ZIdParam } from './ids';
 import { CHAT_MSG } from './messages';
 
@@ -123,6 +124,8 @@ export const ZWsServerFrame = z.discriminatedUnion('type', [
   z.object({ type: z.literal('read'), userId: z.string(), trainerId: z.string(), readerId: z.string(), readAt: z.string() }),
   /** The server may have missed pushes (its database listener reconnected): fetch with `after`. */
   z.object({ type: z.literal('resync') }),
+  /** A booking of the recipient was made (paid), moved, cancelled, refunded or marked a no-show: as the recipient sees it. */
+  z.object({ type: z.literal('booking'), booking: ZBooking }),
   z.object({ type: z.literal('error'), message: z.string() }),
 ]);
 export type TWsServerFrame = z.infer<typeof ZWsServerFrame>;

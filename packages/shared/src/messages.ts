@@ -123,6 +123,11 @@ export const BOOKING_MSG = {
   refunded: 'Your booking is cancelled and the payment refunded',
   badTimeZone: 'Choose a valid time zone, such as Africa/Cairo',
   availabilitySaved: 'Your availability is saved',
+  trainerCancelled: 'The session is cancelled and the client refunded in full',
+  noShowMarked: 'Marked as a no-show',
+  noShowTooEarly: 'A session can be marked a no-show only after it starts',
+  noShowNotConfirmed: 'Only a paid session can be marked a no-show',
+  onlyTrainerNoShow: 'Only the session’s trainer can mark a no-show',
 } as const;
 
 /** Payment answers; the provider's own declines are passed through as they come. */

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ZPublicTrainer } from './accounts';
 import { isId } from './ids';
 import { EGYPT_CITIES, GENDERS } from './choices';
-import { MIN_RATING_OPTIONS, TRAINER_LIST_LIMITS, TRAINER_SORTS } from './trainer-list';
+import { ZIsoDate } from './bookings';
+import { MIN_RATING_OPTIONS, TRAINER_AVAILABLE, TRAINER_LIST_LIMITS, TRAINER_SORTS } from './trainer-list';
 
 const L = TRAINER_LIST_LIMITS;
 
@@ -24,6 +25,8 @@ const trainerListParams = {
     .max(5, 'minRating must be between 0 and 5'),
   gender: z.enum(GENDERS, { error: 'gender must be male or female' }),
   sort: z.enum(TRAINER_SORTS, { error: `sort must be one of ${TRAINER_SORTS.join(', ')}` }),
+  available: z.enum(TRAINER_AVAILABLE, { error: `available must be one of ${TRAINER_AVAILABLE.join(', ')}` }),
+  availableOn: ZIsoDate,
 };
 
 /** GET /api/trainers query (docs/product.md#trainer-list-search); every parameter optional, bad ones are a 400. */
@@ -49,6 +52,10 @@ export const ZTrainersQuery = z
       .optional()
       .transform((city) => city || undefined),
     sort: trainerListParams.sort.default('rating'),
+    /** Only trainers with a free slot then (docs/product.md#trainer-list-search); with `availableOn`, both apply. */
+    available: trainerListParams.available.optional(),
+    /** Only trainers with a free slot on that date, in their own zone. */
+    availableOn: trainerListParams.availableOn.optional(),
     /** Parsed to the ids that can be ids at all (others name no trainer), at most 500. */
     ids: z
       .string()
@@ -93,6 +100,8 @@ export const ZTrainerListSearch = z.object({
   gender: optionalParam(trainerListParams.gender),
   city: optionalParam(z.enum(EGYPT_CITIES)),
   sort: param(trainerListParams.sort.default('rating')).catch('rating'),
+  available: optionalParam(trainerListParams.available),
+  availableOn: optionalParam(trainerListParams.availableOn),
   page: param(trainerListParams.page.default(1)).catch(1),
   favorites: z
     .string()
@@ -102,8 +111,15 @@ export const ZTrainerListSearch = z.object({
 });
 export type TTrainerListSearch = z.output<typeof ZTrainerListSearch>;
 
+/**
+ * A trainer in the list and on the profile: the public fields and the start of their next free slot
+ * (ISO in UTC; null when none in the bookable 14 days), the same slots the booking dialog offers.
+ */
+export const ZTrainerCard = ZPublicTrainer.extend({ nextFreeAt: z.string().nullable() });
+export type TTrainerCard = z.infer<typeof ZTrainerCard>;
+
 export const ZTrainersResponse = z.object({
-  viewAllTrainers: z.array(ZPublicTrainer),
+  viewAllTrainers: z.array(ZTrainerCard),
   total: z.number(),
   /** true when `total` is the planner's estimate (large results); the exact count otherwise */
   totalIsEstimate: z.boolean(),
@@ -113,6 +129,6 @@ export const ZTrainersResponse = z.object({
 export type TTrainersResponse = z.infer<typeof ZTrainersResponse>;
 
 /** The public profile adds how many distinct users booked and paid (0 until bookings exist). */
-export const ZTrainerProfile = ZPublicTrainer.extend({ subscribers: z.number() });
+export const ZTrainerProfile = ZTrainerCard.extend({ subscribers: z.number() });
 export const ZTrainerProfileResponse = z.object({ trainerData: ZTrainerProfile });
 export type TTrainerProfile = z.infer<typeof ZTrainerProfile>;

@@ -12,9 +12,11 @@ const put = (token: string | undefined, payload: object) =>
 const get = (token?: string) => t.app.inject({ url: '/api/trainer/availability', headers: auth(token) });
 
 describe('/api/trainer/availability', () => {
+  const POLICY = { minNoticeHours: 12, bufferMinutes: 0, overrides: [], location: null };
+
   it('starts empty in Africa/Cairo, saves normalised weekly hours, and reads them back', async () => {
     const trainer = await createAccount(t, 'trainer');
-    expect((await get(trainer.token)).json()).toEqual({ timeZone: 'Africa/Cairo', weekly: [] });
+    expect((await get(trainer.token)).json()).toEqual({ timeZone: 'Africa/Cairo', weekly: [], ...POLICY });
     const res = await put(trainer.token, {
       timeZone: 'america/new_york',
       weekly: [
@@ -31,11 +33,12 @@ describe('/api/trainer/availability', () => {
         { weekday: 1, hours: [9] },
         { weekday: 3, hours: [7, 8, 18] },
       ],
+      ...POLICY,
     };
     expect(res.json()).toEqual(saved);
     expect((await get(trainer.token)).json()).toEqual(saved);
     // the zone defaults to Cairo when left out
-    expect((await put(trainer.token, { weekly: [] })).json()).toEqual({ timeZone: 'Africa/Cairo', weekly: [] });
+    expect((await put(trainer.token, { weekly: [] })).json()).toEqual({ timeZone: 'Africa/Cairo', weekly: [], ...POLICY });
   });
 
   it.each([

@@ -9,7 +9,11 @@ type Deps = { db: Db; now?: () => Date };
 export function createAvailabilityService({ db, now = () => new Date() }: Deps) {
   async function availabilityOf(trainerId: string): Promise<TAvailability> {
     const row = await repo.findAvailability(db, trainerId);
-    return row ? { timeZone: row.timeZone, weekly: normaliseWeekly(row.weekly) } : { timeZone: DEFAULT_TIME_ZONE, weekly: [] };
+    // TODO(issue 29): notice, buffer, overrides and place stored
+    const policy = { minNoticeHours: 12, bufferMinutes: 0, overrides: [], location: null };
+    return row
+      ? { timeZone: row.timeZone, weekly: normaliseWeekly(row.weekly), ...policy }
+      : { timeZone: DEFAULT_TIME_ZONE, weekly: [], ...policy };
   }
 
   /** Every weekly slot of the coming days, taken or not. */

@@ -29,6 +29,13 @@ export function toBooking(row: BookingRow, now: Date): TBooking {
     userLastName: userGone ? FORMER_MEMBER.lastName : row.userLastName,
     canCancel: status === 'pending' || isRefundable,
     isRefundable,
+    // TODO(issue 29): the trainer's zone and place, who cancelled, the trainer's actions
+    cancellableUntil: isRefundable ? new Date(row.startsAt.getTime() - BOOKING_RULES.cancelHours * HOUR).toISOString() : null,
+    timeZone: 'Africa/Cairo',
+    location: null,
+    cancelledBy: null,
+    cancelReason: null,
+    canMarkNoShow: false,
   };
 }
 

@@ -6,9 +6,10 @@ import { normaliseWeekly } from './slots';
 /** A trainer sets their weekly hours and time zone; answered as stored (each weekday once, hours sorted). */
 export async function setWeeklyHours(
   ctx: Pick<BookingsContext, 'db'>,
-  { trainerId, availability }: { trainerId: string; availability: TAvailability },
+  { trainerId, availability }: { trainerId: string; availability: Pick<TAvailability, 'timeZone' | 'weekly'> },
 ): Promise<TAvailability> {
   const value = { timeZone: availability.timeZone, weekly: normaliseWeekly(availability.weekly) };
   await repo.saveAvailability(ctx.db, trainerId, value);
-  return value;
+  // TODO(issue 29): notice, buffer, overrides and place stored
+  return { ...value, minNoticeHours: 12, bufferMinutes: 0, overrides: [], location: null };
 }

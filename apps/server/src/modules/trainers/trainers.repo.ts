@@ -55,6 +55,8 @@ const ORDER: Record<TrainerSort, SQL[]> = {
   price_asc: [asc(accounts.priceCents), asc(accounts.id)],
   price_desc: [desc(accounts.priceCents), desc(accounts.id)],
   newest: [sql`${accounts.createdAt} desc nulls last`, asc(accounts.id)],
+  // TODO(issue 29): by the next free slot
+  soonest: [sql`${accounts.ratingScore} desc nulls last`, asc(accounts.id)],
 };
 
 /**

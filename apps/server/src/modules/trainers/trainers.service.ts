@@ -33,14 +33,20 @@ export function createTrainersService({ db, concurrentReads }: Deps) {
         repo.findTrainers(db, { filters, sort, limit, offset: (page - 1) * limit }),
         repo.countTrainers(db, filters, COUNT_CAP),
       ]);
-      return { viewAllTrainers: rows.map(toPublicTrainer), total, totalIsEstimate: total > COUNT_CAP, page, limit };
+      return {
+        viewAllTrainers: rows.map((row) => ({ ...toPublicTrainer(row), nextFreeAt: null })),
+        total,
+        totalIsEstimate: total > COUNT_CAP,
+        page,
+        limit,
+      };
     },
 
     /** A listed trainer by an id the route validated (ZIdParam), with subscribers (docs/product.md#numbers-from-data). */
     async getTrainerProfile(id: string): Promise<TTrainerProfile> {
       const row = await profileOf(id);
       if (!row) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
-      return { ...toPublicTrainer(row), subscribers: row.subscribers };
+      return { ...toPublicTrainer(row), nextFreeAt: null, subscribers: row.subscribers };
     },
   };
 }

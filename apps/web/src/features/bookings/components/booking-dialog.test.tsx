@@ -36,6 +36,12 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
   userLastName: 'Adel',
   canCancel: true,
   isRefundable: false,
+  cancellableUntil: null,
+  timeZone: 'Africa/Cairo',
+  location: null,
+  cancelledBy: null,
+  cancelReason: null,
+  canMarkNoShow: false,
   ...overrides,
 });
 

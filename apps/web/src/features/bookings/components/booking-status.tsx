@@ -8,6 +8,7 @@ const LABELS: Record<TBookingStatus, string> = {
   cancelled: 'Cancelled',
   refunded: 'Refunded',
   expired: 'Expired',
+  'no-show': 'No-show',
 };
 
 const TONES: Record<TBookingStatus, string> = {
@@ -17,6 +18,7 @@ const TONES: Record<TBookingStatus, string> = {
   cancelled: 'border-line bg-surface text-muted',
   refunded: 'border-line bg-surface text-muted',
   expired: 'border-line bg-surface text-muted',
+  'no-show': 'border-line bg-surface text-muted',
 };
 
 export function BookingStatus({ status }: { status: TBookingStatus }) {

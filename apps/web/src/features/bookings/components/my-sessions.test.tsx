@@ -21,6 +21,12 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
   userLastName: 'Adel',
   canCancel: true,
   isRefundable: true,
+  cancellableUntil: null,
+  timeZone: 'Africa/Cairo',
+  location: null,
+  cancelledBy: null,
+  cancelReason: null,
+  canMarkNoShow: false,
   ...overrides,
 });
 
