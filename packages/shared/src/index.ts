@@ -15,3 +15,4 @@ export * from './settings';
 export * from './chats';
 export * from './bookings';
 export * from './google-sign-in';
+export * from './booking-policy';

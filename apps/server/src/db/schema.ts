@@ -257,10 +257,18 @@ export const availability = pgTable('availability', {
     .references(() => accounts.id, { onDelete: 'cascade' }),
   timeZone: text('time_zone').notNull().default('Africa/Cairo'),
   weekly: jsonb('weekly').$type<Array<{ weekday: number; hours: number[] }>>().notNull().default([]),
+  /** Slots starting sooner than this are not offered (docs/product.md#booking-and-payment). */
+  minNoticeHours: integer('min_notice_hours').notNull().default(12),
+  /** Minutes kept free before and after a booked session. */
+  bufferMinutes: integer('buffer_minutes').notNull().default(0),
+  /** A date's own hours instead of its weekday's (local dates in the trainer's zone); [] hours: a day off. */
+  overrides: jsonb('overrides').$type<Array<{ date: string; hours: number[] }>>().notNull().default([]),
+  /** Where sessions take place; null when never set. */
+  location: jsonb('location').$type<{ kind: 'address' | 'client' | 'online'; text: string }>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const BOOKING_STATUS = ['pending', 'confirmed', 'completed', 'cancelled', 'refunded', 'expired'] as const;
+export const BOOKING_STATUS = ['pending', 'confirmed', 'completed', 'cancelled', 'refunded', 'expired', 'no-show'] as const;
 /** The statuses that hold a slot; the partial unique index below lets one such booking per slot exist. */
 export const LIVE_BOOKING = sql.raw(`status in ('pending', 'confirmed')`);
 
@@ -292,13 +300,21 @@ export const bookings = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /** The trainer's place when the slot was held (a later change of the default does not move it). */
+    location: jsonb('location').$type<{ kind: 'address' | 'client' | 'online'; text: string }>(),
+    /** Who cancelled a cancelled or refunded booking, and the trainer's reason (shown to the client). */
+    cancelledBy: text('cancelled_by', { enum: ['user', 'trainer'] }),
+    cancelReason: text('cancel_reason'),
   },
   (t) => [
     uniqueIndex('bookings_live_slot_uq').on(t.trainerId, t.startsAt).where(LIVE_BOOKING),
     uniqueIndex('bookings_order_uq').on(t.providerOrderId),
     index('bookings_user_starts_idx').on(t.userId, t.startsAt),
     index('bookings_trainer_starts_idx').on(t.trainerId, t.startsAt),
-    check('bookings_status_ck', sql`${t.status} in ('pending', 'confirmed', 'completed', 'cancelled', 'refunded', 'expired')`),
+    check(
+      'bookings_status_ck',
+      sql`${t.status} in ('pending', 'confirmed', 'completed', 'cancelled', 'refunded', 'expired', 'no-show')`,
+    ),
     check('bookings_price_ck', sql`${t.priceCents} >= 0`),
     check('bookings_ends_ck', sql`${t.endsAt} > ${t.startsAt}`),
   ],
