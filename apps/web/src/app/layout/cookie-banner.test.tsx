@@ -38,3 +38,42 @@ describe('CookieBanner', () => {
     expect(screen.getByRole('button', { name: 'Accept' })).toBeInTheDocument();
   });
 });
+
+describe('CookieBanner and the focus', () => {
+  afterEach(clearCookie);
+
+  const box = (top: number, bottom: number) =>
+    ({ top, bottom, left: 0, right: 400, height: bottom - top, width: 400 }) as DOMRect;
+
+  it('scrolls a control that gets the focus under the notice into view, and leaves others alone', async () => {
+    const user = userEvent.setup();
+    render(
+      <>
+        <button type="button">Above</button>
+        <button type="button">Under</button>
+        <CookieBanner />
+      </>,
+    );
+    const notice = screen.getByRole('region', { name: 'Cookie notice' });
+    notice.getBoundingClientRect = () => box(600, 700);
+    const above = screen.getByRole('button', { name: 'Above' });
+    const under = screen.getByRole('button', { name: 'Under' });
+    above.getBoundingClientRect = () => box(100, 140);
+    under.getBoundingClientRect = () => box(640, 680);
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+
+    await user.tab();
+    expect(above).toHaveFocus();
+    await user.tab();
+    expect(under).toHaveFocus();
+    expect(scrolled).toEqual([under]);
+
+    await user.click(screen.getByRole('button', { name: 'Accept' }));
+    scrolled.length = 0;
+    under.focus();
+    expect(scrolled).toEqual([]);
+  });
+});

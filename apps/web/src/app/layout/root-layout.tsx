@@ -4,6 +4,7 @@ import { BackToTop } from './back-to-top';
 import { CookieBanner } from './cookie-banner';
 import { Footer } from './footer';
 import { Header } from './header';
+import { RouteAnnouncer } from './route-announcer';
 
 /** A thin bar while the next screen's code or data loads, so a click always gets feedback. */
 function NavigationProgress() {
@@ -33,6 +34,7 @@ export function RootLayout() {
         Skip to content
       </a>
       <NavigationProgress />
+      <RouteAnnouncer />
       <Header />
       <VerifyReminder />
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
