@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { storage } from '@/lib/storage';
 
 // lazy route chunks can take more than findBy's 1 s default on a busy machine
 const slow = { timeout: 10_000 };
@@ -53,6 +54,18 @@ describe('route table', () => {
     renderAt('/verification/success?role=user');
     expect(await screen.findByText('Your account has been verified successfully!', {}, slow)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Login now!' })).toHaveAttribute('href', '/users/login');
+  });
+
+  it('offers someone already signed in to continue, not to log in', async () => {
+    storage.setToken('header.e30.signature');
+    storage.setUserType('trainer');
+    try {
+      renderAt('/verification/success?role=trainer');
+      expect(await screen.findByRole('link', { name: 'Continue' }, slow)).toHaveAttribute('href', '/trainer/profile');
+      expect(screen.queryByRole('link', { name: 'Login now!' })).not.toBeInTheDocument();
+    } finally {
+      storage.clearSession();
+    }
   });
 
   it('tells a person who opens the verification link twice that the account is already verified', async () => {

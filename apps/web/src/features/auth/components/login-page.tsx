@@ -30,6 +30,7 @@ export function LoginPage({ role }: { role: Role }) {
   const otherRole: Role = role === 'user' ? 'trainer' : 'user';
   return (
     <AuthLayout
+      audience={role}
       title={text.title}
       subtitle={text.subtitle}
       footer={

@@ -39,6 +39,7 @@ export function SignUpPage({ role }: { role: Role }) {
   const otherRole: Role = role === 'user' ? 'trainer' : 'user';
   return (
     <AuthLayout
+      audience={role}
       title={text.title}
       subtitle={
         role === 'trainer' ? (

@@ -2,6 +2,7 @@ import { CircleCheck } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { paths, roleFrom } from '@/lib/paths';
+import { useSession } from '@/lib/session';
 
 /** Where the verification mail's link lands (docs/product.md#e-mail-verification). */
 export function VerificationSuccessPage() {
@@ -9,6 +10,9 @@ export function VerificationSuccessPage() {
   const role = roleFrom(params.get('role'), 'trainer');
   // The link opened a second time (`?already=1`): the account was verified the first time.
   const isAlready = params.get('already') === '1';
+  // someone already signed in (the link opened in the tab they use) continues to their profile
+  const session = useSession();
+  const signedInAs = session.isLoggedIn ? session.role : null;
   return (
     <section className="mx-auto flex w-full max-w-xl flex-col items-center px-4 py-24 text-center sm:px-6">
       <title>Account verified · Spotter</title>
@@ -19,13 +23,18 @@ export function VerificationSuccessPage() {
         {isAlready ? 'Your account is already verified' : 'Your account has been verified successfully!'}
       </h1>
       <p className="mt-3 text-muted">
-        {isAlready
-          ? 'There is nothing more to do with this link. Log in to pick up where you left off.'
-          : 'Your e-mail is confirmed. Log in to pick up where you left off.'}
+        {isAlready ? 'There is nothing more to do with this link.' : 'Your e-mail is confirmed.'}{' '}
+        {signedInAs ? 'Continue where you left off.' : 'Log in to pick up where you left off.'}
       </p>
-      <Link to={paths.login[role].getHref()} className={buttonClasses({ size: 'lg', className: 'mt-8' })}>
-        Login now!
-      </Link>
+      {signedInAs ? (
+        <Link to={paths.profile[signedInAs].getHref()} className={buttonClasses({ size: 'lg', className: 'mt-8' })}>
+          Continue
+        </Link>
+      ) : (
+        <Link to={paths.login[role].getHref()} className={buttonClasses({ size: 'lg', className: 'mt-8' })}>
+          Login now!
+        </Link>
+      )}
     </section>
   );
 }
