@@ -152,4 +152,17 @@ describe('ChatPanel', () => {
     expect(await within(log).findByText('Sure, 7 works')).toBeInTheDocument();
     await waitFor(() => expect(callsOf(fetchMock)).toContain('POST /api/conversations/t1/read'));
   });
+
+  it('takes the focus when it opens (the message field once it is there), closes on Escape and gives the focus back', async () => {
+    logInAs('u1', 'user');
+    stubApi((url) => (url.pathname === '/api/chats/t1' ? jsonResponse({ allMessages: [], hasMore: false }) : undefined));
+    const { user } = renderPanel();
+    await user.click(openButton());
+    const panel = screen.getByRole('region', { name: 'Chat with Nadia' });
+    await waitFor(() => expect(within(panel).getByLabelText('Your message')).toHaveFocus());
+
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('region', { name: 'Chat with Nadia' })).not.toBeInTheDocument();
+    await waitFor(() => expect(openButton()).toHaveFocus());
+  });
 });

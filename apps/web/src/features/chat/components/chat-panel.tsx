@@ -1,5 +1,5 @@
 import { MessageCircle, X } from 'lucide-react';
-import { lazy, Suspense, useEffect, useId } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef } from 'react';
 import { CHAT_MSG, ROLE_MSG } from '@spotter/shared';
 import { useChatViewer } from '@/lib/api/chats';
 import { cn } from '@/lib/cn';
@@ -37,6 +37,44 @@ function useChatPermission() {
 }
 
 /**
+ * While the panel is open, the focus is in it: on the message field once the conversation's code is
+ * here (on the panel until then). When it closes (Escape, its close button), the focus goes back to
+ * what opened it (the profile's 'Message' button or the floating button), or to the floating button.
+ */
+function useFocusWhileOpen(
+  isOpen: boolean,
+  panel: React.RefObject<HTMLElement | null>,
+  fallback: React.RefObject<HTMLElement | null>,
+) {
+  useEffect(() => {
+    const section = panel.current;
+    if (!isOpen || !section) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const toggleButton = fallback.current;
+    const field = () => section.querySelector<HTMLElement>('textarea, input');
+    const focusField = () => {
+      const el = field();
+      if (el && (document.activeElement === section || document.activeElement === document.body)) el.focus();
+      return !!el;
+    };
+    section.focus();
+    let observer: MutationObserver | undefined;
+    if (!focusField()) {
+      observer = new MutationObserver(() => {
+        if (focusField()) observer?.disconnect();
+      });
+      observer.observe(section, { childList: true, subtree: true });
+    }
+    return () => {
+      observer?.disconnect();
+      // the panel is gone: the focus would fall to the page; it goes back where it came from
+      const back = opener && opener.isConnected && opener !== section ? opener : toggleButton;
+      window.setTimeout(() => back?.focus(), 0);
+    };
+  }, [isOpen, panel, fallback]);
+}
+
+/**
  * The chat on a public trainer profile (docs/product.md#public-trainer-profile): a floating button opens and closes a
  * panel 400 px high with the conversation and its input. The profile holds the open state, so
  * its 'Message' button opens the same panel.
@@ -50,6 +88,9 @@ export function ChatPanel({ trainer, isOpen, onOpenChange }: ChatPanelProps) {
   useEffect(() => {
     if (canChat) void loadConversation();
   }, [canChat]);
+  const panel = useRef<HTMLElement>(null);
+  const toggleButton = useRef<HTMLButtonElement>(null);
+  useFocusWhileOpen(isShown, panel, toggleButton);
 
   const toggle = () => {
     if (isShown) onOpenChange(false);
@@ -60,7 +101,14 @@ export function ChatPanel({ trainer, isOpen, onOpenChange }: ChatPanelProps) {
     <div className="pointer-events-none fixed bottom-24 left-4 z-30 flex flex-col items-start gap-3 sm:left-6 lg:bottom-6">
       {isShown && (
         <section
+          ref={panel}
           id={panelId}
+          tabIndex={-1}
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            event.stopPropagation();
+            onOpenChange(false);
+          }}
           aria-label={`Chat with ${trainer.firstName}`}
           className="pointer-events-auto flex h-[400px] max-h-[calc(100dvh-12rem)] w-[min(24rem,calc(100vw-2rem))] animate-fade-in flex-col overflow-hidden rounded-card border border-line bg-canvas shadow-card"
         >
@@ -99,6 +147,7 @@ export function ChatPanel({ trainer, isOpen, onOpenChange }: ChatPanelProps) {
         </section>
       )}
       <button
+        ref={toggleButton}
         type="button"
         onClick={toggle}
         aria-expanded={isShown}
