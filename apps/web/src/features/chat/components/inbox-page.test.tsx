@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { testTrainer, testUser } from '@/testing/accounts';
 import { callsOf, stubApi } from '@/testing/fake-api';
 import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
@@ -127,6 +127,39 @@ describe('InboxPage', () => {
     await user.click(within(list).getByRole('link', { name: /Nadia Samir/ }));
     expect(await screen.findByRole('link', { name: 'View profile' })).toHaveAttribute('href', '/trainer/profile/t1');
     expect(await screen.findByText('No messages yet.')).toBeInTheDocument();
+  });
+
+  it('on a phone opens a conversation as a full-screen thread, with the page behind it out of reach, and Back returns', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('max-width'),
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+    logInAs('u1', 'user');
+    stubApi((url) => {
+      if (url.pathname === '/api/userData') return jsonResponse({ userData: testUser() });
+      if (url.pathname === '/api/conversations') {
+        return jsonResponse({
+          conversations: [makeConversation({ counterpartId: 't1', firstName: 'Nadia', lastName: 'Samir' })],
+        });
+      }
+      if (url.pathname === '/api/chats/t1') return jsonResponse({ allMessages: [], hasMore: false });
+      return undefined;
+    });
+    const { user } = renderInbox('user', '/user/chatOfUser');
+    const list = await screen.findByRole('list', { name: 'Conversations' });
+    await user.click(within(list).getByRole('link', { name: /Nadia Samir/ }));
+    const composer = await screen.findByLabelText('Your message');
+    const thread = composer.closest('[data-fullscreen]');
+    expect(thread).toHaveClass('fixed', 'inset-0');
+    // the heading and the list behind the thread are inert: no focus, not read out
+    expect(screen.getByRole('heading', { level: 1, name: 'Messages', hidden: true }).closest('[inert]')).not.toBeNull();
+    expect(composer.closest('[inert]')).toBeNull();
+
+    await user.click(screen.getByRole('link', { name: 'Back to conversations' }));
+    await screen.findByRole('list', { name: 'Conversations' });
+    expect(document.querySelector('[data-fullscreen]')).toBeNull();
+    expect(document.querySelector('[inert]')).toBeNull();
   });
 
   it('pages backwards 50 at a time and keeps the reading position', async () => {

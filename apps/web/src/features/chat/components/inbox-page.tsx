@@ -1,5 +1,5 @@
 import { ArrowLeft, MessageSquare } from 'lucide-react';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CHAT_MSG, ROLE_MSG } from '@spotter/shared';
 import { AccountLayout } from '@/components/account-layout';
@@ -28,6 +28,41 @@ function InboxSkeleton() {
 
 const cardClass = 'overflow-hidden rounded-card border border-line bg-canvas shadow-card';
 
+/** Phones and small tablets: one pane at a time (Tailwind's `lg` is 1024 px). */
+const PHONE_QUERY = '(max-width: 1023.98px)';
+function useIsPhone() {
+  const [isPhone, setIsPhone] = useState(() => window.matchMedia?.(PHONE_QUERY).matches ?? false);
+  useEffect(() => {
+    const query = window.matchMedia?.(PHONE_QUERY);
+    if (!query) return;
+    const onChange = () => setIsPhone(query.matches);
+    query.addEventListener?.('change', onChange);
+    return () => query.removeEventListener?.('change', onChange);
+  }, []);
+  return isPhone;
+}
+
+/**
+ * While `active`, everything in the page but `ref`'s element is inert (out of the tab order and the
+ * accessibility tree): the phone's full-screen thread covers the page, so nothing behind it may
+ * take the focus.
+ */
+function useInertOutside(ref: React.RefObject<HTMLElement | null>, active: boolean) {
+  useEffect(() => {
+    const el = ref.current;
+    if (!active || !el) return;
+    const made: Element[] = [];
+    for (let node: Element | null = el; node && node !== document.body; node = node.parentElement) {
+      for (const sibling of node.parentElement?.children ?? []) {
+        if (sibling === node || sibling.hasAttribute('inert') || sibling.tagName === 'SCRIPT') continue;
+        sibling.setAttribute('inert', '');
+        made.push(sibling);
+      }
+    }
+    return () => made.forEach((sibling) => sibling.removeAttribute('inert'));
+  }, [ref, active]);
+}
+
 /**
  * The inbox (docs/product.md#chat): conversations on the left, the chosen one on the right; on phones one
  * at a time, with a way back. The chosen conversation is in the address (`?with=`), so Back works.
@@ -39,6 +74,11 @@ function Inbox({ role, account }: { role: Role; account: OwnAccount }) {
   const [params] = useSearchParams();
   const selectedId = params.get('with');
   const selected = conversations.data?.find((c) => c.counterpartId === selectedId);
+  // on a phone the chosen conversation is a full-screen thread, its composer pinned to the bottom
+  const isPhone = useIsPhone();
+  const isFullScreen = isPhone && !!selected;
+  const thread = useRef<HTMLDivElement>(null);
+  useInertOutside(thread, isFullScreen);
   // docs/product.md#roles-and-permissions: replying in the trainer inbox is for trainers.
   const refusal = () => {
     if (sessionRole === role) return false;
@@ -94,7 +134,15 @@ function Inbox({ role, account }: { role: Role; account: OwnAccount }) {
       </h1>
       <div className="grid items-start gap-4 lg:grid-cols-[20rem_minmax(0,1fr)]">
         <div className={cn(cardClass, selected && 'max-lg:hidden')}>{list}</div>
-        <div className={cn(cardClass, !selected && 'max-lg:hidden')}>
+        <div
+          ref={thread}
+          data-fullscreen={isFullScreen || undefined}
+          className={cn(
+            cardClass,
+            !selected && 'max-lg:hidden',
+            isFullScreen && 'fixed inset-0 z-40 flex flex-col rounded-none border-0 pb-[env(safe-area-inset-bottom)]',
+          )}
+        >
           {selected ? (
             <>
               <div className="flex items-center gap-2 border-b border-line px-2 py-2 sm:px-4">
@@ -125,7 +173,7 @@ function Inbox({ role, account }: { role: Role; account: OwnAccount }) {
                 sentMessage={CHAT_MSG.sentFromInbox}
                 hasUnread={selected.unread > 0}
                 refusal={refusal}
-                className="h-[500px]"
+                className={isFullScreen ? 'min-h-0 flex-1' : 'h-[500px]'}
               />
             </>
           ) : (
