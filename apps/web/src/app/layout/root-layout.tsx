@@ -1,5 +1,7 @@
+import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration, useNavigation, type Location } from 'react-router';
 import { VerifyReminder } from '@/features/auth/components/verify-reminder';
+import { useSession } from '@/lib/session';
 import { BackToTop } from './back-to-top';
 import { CookieBanner } from './cookie-banner';
 import { Footer } from './footer';
@@ -17,6 +19,9 @@ function NavigationProgress() {
   );
 }
 
+// signed-in people only: a visitor's first page does not carry it
+const TabBar = lazy(() => import('./tab-bar').then((m) => ({ default: m.TabBar })));
+
 /**
  * Every page that opens as a new document starts with the key "default"; keyed only by that, a
  * fresh load would jump to where the previous page of the tab was scrolled.
@@ -25,6 +30,7 @@ const scrollKey = (location: Location) => (location.key === 'default' ? location
 
 /** The shared layout of docs/product.md#layout: header, the routed page, footer. */
 export function RootLayout() {
+  const { isLoggedIn } = useSession();
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -41,6 +47,13 @@ export function RootLayout() {
         <Outlet />
       </main>
       <Footer />
+      {/* phones, signed in: the page ends above the tab bar */}
+      <div aria-hidden="true" className="h-[var(--bottom-bar-height,0px)] shrink-0 sm:hidden" />
+      {isLoggedIn && (
+        <Suspense fallback={null}>
+          <TabBar />
+        </Suspense>
+      )}
       {/*
        * Fixed to the bottom corner and stacked, so the back-to-top button sits above the cookie notice;
        * a page with a sticky bottom bar (the profile's 'Book now!' on phones) sets its height, and the
