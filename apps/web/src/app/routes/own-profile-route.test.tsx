@@ -145,6 +145,8 @@ describe('OwnProfileRoute', () => {
     expect(screen.getByText('$250')).toBeInTheDocument();
     expect(await screen.findByText('No reviews yet')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'See your public profile' })).toHaveAttribute('href', '/trainer/profile/t1');
+    // a trainer's dashboard carries no trainee content
+    expect(screen.queryByRole('heading', { name: 'Workout plan ideas' })).not.toBeInTheDocument();
   });
 
   it('shows the failure with Retry, and Retry loads the profile', async () => {

@@ -204,9 +204,8 @@ function TrainerProfile({
       )}
       {schedule}
       <AboutCard role="trainer" account={account} />
+      {/* a trainer's dashboard is about their business: no trainee content (workout ideas, trainee posts) */}
       {latestReviews({ trainerId: account._id, isListed })}
-      <SamplePlans />
-      <SamplePosts />
     </div>
   );
 }
