@@ -1,6 +1,6 @@
 import { lazy, Suspense, useDeferredValue, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Heart, SearchX, SlidersHorizontal } from 'lucide-react';
+import { CalendarClock, Heart, SearchX, SlidersHorizontal } from 'lucide-react';
 import type { TTrainersResponse } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -10,7 +10,7 @@ import { useFavorites } from '@/lib/api/favorites';
 import { LIST_FIRST_ROW } from '@/lib/api/trainer-paths';
 import { useTrainers } from '@/lib/api/trainers';
 import { cn } from '@/lib/cn';
-import { formatCount } from '@/lib/format';
+import { formatCount, formatWeekdayTime } from '@/lib/format';
 import { useTrainerSearch } from '../hooks/use-trainer-search';
 import {
   hasActiveFilters,
@@ -32,9 +32,22 @@ const sortOptions: Array<{ value: TrainerSort; label: string }> = [
   { value: 'price_asc', label: 'Price: low to high' },
   { value: 'price_desc', label: 'Price: high to low' },
   { value: 'newest', label: 'Newest' },
+  { value: 'soonest', label: 'Soonest available' },
 ];
 
 const SKELETON_CARDS = 6;
+
+/** 'Next free: Tue 07:00' in the viewer's time; a trainer with no free time in the bookable 14 days shows nothing. */
+function NextFree({ at }: { at: string }) {
+  return (
+    <p className="flex items-center gap-1 text-sm text-success">
+      <CalendarClock className="size-4 shrink-0" aria-hidden="true" />
+      <span>
+        Next free: <time dateTime={at}>{formatWeekdayTime(at)}</time>
+      </span>
+    </p>
+  );
+}
 
 /** "48 trainers", or "about 50,000 trainers" when the server estimated the total. */
 function resultCountText(data: Pick<TTrainersResponse, 'total' | 'totalIsEstimate'>) {
@@ -48,6 +61,7 @@ const activeFilterCount = (search: TrainerSearch) =>
     search.minRating !== undefined,
     search.gender !== undefined,
     search.city !== undefined,
+    search.available !== undefined || search.availableOn !== undefined,
     search.favoritesOnly,
   ].filter(Boolean).length;
 
@@ -121,7 +135,7 @@ export function TrainerListPage() {
       <div className="max-w-2xl">
         <h1 className="text-4xl font-bold text-ink sm:text-5xl">Find your trainer</h1>
         <p className="mt-3 text-lg text-muted">
-          Compare certified personal trainers by price, reviews and city, and save your favourites.
+          Compare personal trainers by price, reviews, city and when they are free, and save your favourites.
         </p>
       </div>
 
@@ -227,7 +241,11 @@ export function TrainerListPage() {
               >
                 {data.viewAllTrainers.map((trainer, index) => (
                   <li key={trainer._id}>
-                    <TrainerCard trainer={trainer} isFirstInView={index < LIST_FIRST_ROW} />
+                    <TrainerCard
+                      trainer={trainer}
+                      isFirstInView={index < LIST_FIRST_ROW}
+                      note={trainer.nextFreeAt ? <NextFree at={trainer.nextFreeAt} /> : undefined}
+                    />
                   </li>
                 ))}
               </ul>
