@@ -126,7 +126,6 @@ export function Checkout({ booking, trainerName, onPaid, onChooseAnother, timeZo
       <dl
         ref={summaryRef}
         tabIndex={-1}
-        aria-label="Your session"
         className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 rounded-xl border border-line p-4 text-sm focus:outline-none"
       >
         <dt className="text-muted">Trainer</dt>
