@@ -207,19 +207,22 @@ export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMess
                 <dd>{selected ? formatPrice(trainer.price) : formatPrice(0)}</dd>
               </div>
             </dl>
-            {selected && (
-              <p className="mt-0.5 text-muted">
-                {formatDateTime(selected, timeZone)} ({zoneCity(timeZone)} time)
-              </p>
-            )}
-            {policy && (
-              <p
-                data-testid="policy"
-                className={cn('mt-0.5 font-semibold', policy.refundable ? 'text-success' : 'text-warning-ink')}
-              >
-                {policy.text}
-              </p>
-            )}
+            {/* the chosen time and its policy are read out as they change */}
+            <div aria-live="polite">
+              {selected && (
+                <p className="mt-0.5 text-muted">
+                  {formatDateTime(selected, timeZone)} ({zoneCity(timeZone)} time)
+                </p>
+              )}
+              {policy && (
+                <p
+                  data-testid="policy"
+                  className={cn('mt-0.5 font-semibold', policy.refundable ? 'text-success' : 'text-warning-ink')}
+                >
+                  {policy.text}
+                </p>
+              )}
+            </div>
           </div>
           <Button onClick={onContinue} disabled={!selected} isLoading={book.isPending}>
             Continue
