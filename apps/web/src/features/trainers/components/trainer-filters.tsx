@@ -3,7 +3,7 @@ import { EGYPT_CITIES } from '@spotter/shared';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { localDayKey } from '@/lib/format';
-import { useKeepEarlyInput } from '@/lib/hydration';
+import { useIsHydrating, useKeepEarlyInput } from '@/lib/hydration';
 import { useDebouncedField } from '../hooks/use-debounced-field';
 import {
   hasActiveFilters,
@@ -87,6 +87,8 @@ export function TrainerFilters({ search, onChange, onClear, favoriteCount }: Tra
   const favoritesBox = useRef<HTMLInputElement>(null);
   const onFavoritesOnly = (event: ChangeEvent<HTMLInputElement>) => onChange({ favoritesOnly: event.target.checked });
   useKeepEarlyInput(favoritesBox, { checked: search.favoritesOnly, onChange: onFavoritesOnly });
+  // today in the viewer's zone, which the server that rendered the page does not know
+  const isHydrating = useIsHydrating();
   return (
     <div className="space-y-5">
       <fieldset>
@@ -133,8 +135,8 @@ export function TrainerFilters({ search, onChange, onClear, favoriteCount }: Tra
       <TextField
         label="Available on"
         type="date"
-        min={localDayKey(new Date().toISOString())}
-        max={localDayKey(new Date(Date.now() + (BOOKABLE_DAYS - 1) * DAY_MS).toISOString())}
+        min={isHydrating ? undefined : localDayKey(new Date().toISOString())}
+        max={isHydrating ? undefined : localDayKey(new Date(Date.now() + (BOOKABLE_DAYS - 1) * DAY_MS).toISOString())}
         value={search.availableOn ?? ''}
         onChange={(event) => onChange({ availableOn: event.target.value || undefined }, { replace: true })}
       />

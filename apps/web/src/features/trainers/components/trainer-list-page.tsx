@@ -1,6 +1,6 @@
 import { lazy, Suspense, useDeferredValue, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { CalendarClock, Heart, SearchX, SlidersHorizontal } from 'lucide-react';
+import { Heart, SearchX, SlidersHorizontal } from 'lucide-react';
 import type { TTrainersResponse } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -10,7 +10,7 @@ import { useFavorites } from '@/lib/api/favorites';
 import { LIST_FIRST_ROW } from '@/lib/api/trainer-paths';
 import { useTrainers } from '@/lib/api/trainers';
 import { cn } from '@/lib/cn';
-import { formatCount, formatWeekdayTime } from '@/lib/format';
+import { formatCount } from '@/lib/format';
 import { useTrainerSearch } from '../hooks/use-trainer-search';
 import {
   hasActiveFilters,
@@ -19,6 +19,7 @@ import {
   type TrainerSearch,
   type TrainerSort,
 } from '../utils/trainer-search';
+import { NextFree } from './next-free';
 import { Pagination } from './pagination';
 import { SelectField } from './select-field';
 import { TrainerFilters } from './trainer-filters';
@@ -36,18 +37,6 @@ const sortOptions: Array<{ value: TrainerSort; label: string }> = [
 ];
 
 const SKELETON_CARDS = 6;
-
-/** 'Next free: Tue 07:00' in the viewer's time; a trainer with no free time in the bookable 14 days shows nothing. */
-function NextFree({ at }: { at: string }) {
-  return (
-    <p className="flex items-center gap-1 text-sm text-success">
-      <CalendarClock className="size-4 shrink-0" aria-hidden="true" />
-      <span>
-        Next free: <time dateTime={at}>{formatWeekdayTime(at)}</time>
-      </span>
-    </p>
-  );
-}
 
 /** "48 trainers", or "about 50,000 trainers" when the server estimated the total. */
 function resultCountText(data: Pick<TTrainersResponse, 'total' | 'totalIsEstimate'>) {
@@ -244,7 +233,7 @@ export function TrainerListPage() {
                     <TrainerCard
                       trainer={trainer}
                       isFirstInView={index < LIST_FIRST_ROW}
-                      note={trainer.nextFreeAt ? <NextFree at={trainer.nextFreeAt} /> : undefined}
+                      note={trainer.nextFreeAt ? <NextFree at={trainer.nextFreeAt} className="text-success" /> : undefined}
                     />
                   </li>
                 ))}

@@ -21,12 +21,13 @@ import { ApiError, errorMessage } from '@/lib/api-client';
 import { useOwnAccount } from '@/lib/api/accounts';
 import { useBookings } from '@/lib/api/bookings';
 import { useTrainer } from '@/lib/api/trainers';
-import { formatCount, formatPrice, formatRating, formatWeekdayTime, plural } from '@/lib/format';
+import { formatCount, formatPrice, formatRating, plural } from '@/lib/format';
 import { useIsHydrating } from '@/lib/hydration';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { useTrainerActions } from '../hooks/use-trainer-actions';
 import { lastTrainerListHref } from '../utils/last-search';
+import { NextFree } from './next-free';
 
 /** What the reviews and bookings features show on the profile, passed in by the route (features do not import each other). */
 export type TrainerProfileSections = {
@@ -63,21 +64,13 @@ function useHasOwnHold(trainerId: string) {
   );
 }
 
-/** 'Next free: Tue 07:00' (the viewer's time), or that none is open in the bookable two weeks. */
-function NextFree({ nextFreeAt }: { nextFreeAt: string | null }) {
+/** The next free time, or that none is open in the bookable two weeks. */
+function NextFreeLine({ nextFreeAt }: { nextFreeAt: string | null }) {
+  if (nextFreeAt) return <NextFree at={nextFreeAt} className="gap-2 text-ink [&>svg]:size-5 [&>svg]:text-subtle" />;
   return (
-    <p className="flex items-center gap-2 text-ink">
+    <p className="flex items-center gap-2 text-muted">
       <CalendarClock className="size-5 text-subtle" aria-hidden="true" />
-      {nextFreeAt ? (
-        <span>
-          Next free:{' '}
-          <time dateTime={nextFreeAt} className="font-semibold">
-            {formatWeekdayTime(nextFreeAt)}
-          </time>
-        </span>
-      ) : (
-        <span className="text-muted">No free times in the next 14 days</span>
-      )}
+      No free times in the next 14 days
     </p>
   );
 }
@@ -137,7 +130,7 @@ function BookingCard({ trainer, onBook, isOwn, onMessage, hasHold }: BookingActi
       <p className="text-2xl font-bold text-ink">Price: {formatPrice(trainer.price)}</p>
       <p className="text-sm text-subtle">per one-hour session</p>
       <div className="mt-5 space-y-3 text-sm">
-        <NextFree nextFreeAt={trainer.nextFreeAt} />
+        <NextFreeLine nextFreeAt={trainer.nextFreeAt} />
         <p className="flex items-center gap-2 text-ink">
           <Star className="size-5 fill-accent text-ink" aria-hidden="true" />
           {trainer.ratingCount > 0 && (
