@@ -238,4 +238,20 @@ describe('MySessions', () => {
     expect(await screen.findByText('No sessions yet')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Find a trainer' })).toHaveAttribute('href', '/trainers');
   });
+
+  it("lists a person's own unpaid hold with 'Continue to payment' and no calendar links", async () => {
+    const hold = makeBooking({
+      _id: 'b9',
+      status: 'pending',
+      holdExpiresAt: new Date(Date.now() + 5 * 60_000).toISOString(),
+    });
+    stubApi((url) => (url.pathname === '/api/bookings' ? jsonResponse({ bookings: [hold] }) : undefined));
+    renderWithProviders(<MySessions />);
+
+    const list = await screen.findByRole('list', { name: 'Upcoming sessions' });
+    expect(list).toHaveTextContent('Awaiting payment');
+    expect(list).toHaveTextContent('Not paid yet: held for you until');
+    expect(within(list).getByRole('link', { name: 'Continue to payment' })).toHaveAttribute('href', '/trainer/profile/t1');
+    expect(within(list).queryByRole('link', { name: /Google Calendar/ })).not.toBeInTheDocument();
+  });
 });
