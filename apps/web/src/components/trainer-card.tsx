@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { MapPin } from 'lucide-react';
 import type { TPublicTrainer } from '@spotter/shared';
@@ -19,7 +19,16 @@ type TrainerSummary = Pick<
  * link; the heart above it is a button of its own. `isFirstInView`: the picture is likely the page's
  * largest paint (the first row of a list), so it loads at once and first rather than lazily.
  */
-export function TrainerCard({ trainer, isFirstInView = false }: { trainer: TrainerSummary; isFirstInView?: boolean }) {
+export function TrainerCard({
+  trainer,
+  isFirstInView = false,
+  note,
+}: {
+  trainer: TrainerSummary;
+  isFirstInView?: boolean;
+  /** A line under the city that the screen adds (the list's 'Next free: Tue 07:00'). */
+  note?: ReactNode;
+}) {
   const nameId = useId();
   const fullName = `${trainer.firstName} ${trainer.lastName}`;
   return (
@@ -62,6 +71,7 @@ export function TrainerCard({ trainer, isFirstInView = false }: { trainer: Train
             <span className="truncate">{trainer.city}</span>
           </p>
         )}
+        {note}
         {trainer.description && <p className="line-clamp-1 text-sm text-muted">{trainer.description}</p>}
         <div className="mt-auto flex items-center justify-between gap-3 pt-3">
           <p className="text-ink">

@@ -1,10 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { formatCalendarDate, formatCount, formatDate, formatPrice } from './format';
+import {
+  browserTimeZone,
+  formatCalendarDate,
+  formatCount,
+  formatDate,
+  formatDateTime,
+  formatDayHeading,
+  formatPrice,
+  formatTime,
+  formatWeekdayTime,
+  localDayKey,
+} from './format';
 
 describe('dates', () => {
   it('writes a moment and a calendar day in the one app-wide format', () => {
     expect(formatDate('2025-01-05T12:00:00.000Z')).toBe('5 Jan 2025');
     expect(formatCalendarDate('2025-09-18')).toBe('18 Sept 2025');
+  });
+
+  it("writes a session time in the viewer's zone, or in the zone asked for (the trainer's)", () => {
+    // the tests run in UTC; 22:30Z on Monday 6 January is 00:30 Tuesday in Cairo
+    const at = '2025-01-06T22:30:00.000Z';
+    expect(browserTimeZone()).toBe('UTC');
+    expect(formatTime(at)).toBe('22:30');
+    expect(formatTime(at, 'Africa/Cairo')).toBe('00:30');
+    expect(localDayKey(at)).toBe('2025-01-06');
+    expect(localDayKey(at, 'Africa/Cairo')).toBe('2025-01-07');
+    expect(formatDayHeading(at, 'Africa/Cairo')).toBe('Tuesday 7 January');
+    expect(formatDateTime(at, 'Africa/Cairo')).toBe('Tue, 7 Jan 2025, 00:30');
+    expect(formatWeekdayTime(at)).toBe('Mon 22:30');
+    expect(formatWeekdayTime(at, 'Africa/Cairo')).toBe('Tue 00:30');
   });
 });
 

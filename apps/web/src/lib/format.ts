@@ -72,29 +72,42 @@ export const initials = (...names: string[]) =>
 export const formatPhone = (phone: string) => `(+2) ${phone}`;
 
 /*
- * Session times are shown in the viewer's own time zone (the browser's), so the formats are made
- * per call: a time zone change (travel, tests) shows at once.
+ * Session times are shown in the viewer's own time zone (the browser's) unless a `timeZone` (IANA) is
+ * given, such as the trainer's (docs/product.md#booking-and-payment: times name their zone), so the
+ * formats are made per call: a time zone change (travel, tests) shows at once.
  */
-const local = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-GB', options);
+const local = (options: Intl.DateTimeFormatOptions, timeZone?: string) =>
+  new Intl.DateTimeFormat('en-GB', timeZone ? { ...options, timeZone } : options);
 
-/** "2025-07-14": the viewer's local calendar day of a moment, for grouping. */
-export const localDayKey = (iso: string) =>
-  new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+/** The browser's time zone (IANA), such as 'Africa/Cairo'. */
+export const browserTimeZone = () => new Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-/** "Monday 14 July" in the viewer's time zone. */
-export const formatDayHeading = (iso: string) => local({ weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(iso));
+/** "2025-07-14": the calendar day of a moment in the viewer's time zone (or `timeZone`), for grouping. */
+export const localDayKey = (iso: string, timeZone?: string) =>
+  new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone }).format(new Date(iso));
 
-/** "09:00" in the viewer's time zone. */
-export const formatTime = (iso: string) => local({ hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+/** "Monday 14 July" in the viewer's time zone (or `timeZone`). */
+export const formatDayHeading = (iso: string, timeZone?: string) =>
+  local({ weekday: 'long', day: 'numeric', month: 'long' }, timeZone).format(new Date(iso));
 
-/** "Mon 14 Jul 2025, 09:00" in the viewer's time zone. */
-export const formatDateTime = (iso: string) =>
-  local({ weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(
-    new Date(iso),
-  );
+/** "09:00" in the viewer's time zone (or `timeZone`). */
+export const formatTime = (iso: string, timeZone?: string) =>
+  local({ hour: '2-digit', minute: '2-digit' }, timeZone).format(new Date(iso));
 
-/** "09:00–10:00" of a session in the viewer's time zone. */
-export const formatTimeRange = (startIso: string, endIso: string) => `${formatTime(startIso)}–${formatTime(endIso)}`;
+/** "Mon 14 Jul 2025, 09:00" in the viewer's time zone (or `timeZone`). */
+export const formatDateTime = (iso: string, timeZone?: string) =>
+  local(
+    { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' },
+    timeZone,
+  ).format(new Date(iso));
+
+/** "Tue 07:00": a moment within the next two weeks (the next free slot), in the viewer's time zone (or `timeZone`). */
+export const formatWeekdayTime = (iso: string, timeZone?: string) =>
+  `${local({ weekday: 'short' }, timeZone).format(new Date(iso))} ${formatTime(iso, timeZone)}`;
+
+/** "09:00–10:00" of a session in the viewer's time zone (or `timeZone`). */
+export const formatTimeRange = (startIso: string, endIso: string, timeZone?: string) =>
+  `${formatTime(startIso, timeZone)}–${formatTime(endIso, timeZone)}`;
 
 /**
  * How long ago a message came, as the inbox shows it (docs/product.md#inbox: 'N min'): minutes for the

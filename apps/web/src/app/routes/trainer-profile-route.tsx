@@ -13,9 +13,14 @@ import { NotFoundPage } from '../not-found-page';
 const loadBookingDialog = () => import('@/features/bookings/components/booking-dialog');
 const BookingDialog = lazy(() => loadBookingDialog().then((m) => ({ default: m.BookingDialog })));
 
-type BookingProps = { trainer: TTrainerProfile; isOpen: boolean; onOpenChange: (isOpen: boolean) => void };
+type BookingProps = {
+  trainer: TTrainerProfile;
+  isOpen: boolean;
+  onOpenChange: (isOpen: boolean) => void;
+  onMessage: () => void;
+};
 
-function BookingOnDemand({ trainer, isOpen, onOpenChange }: BookingProps) {
+function BookingOnDemand({ trainer, isOpen, onOpenChange, onMessage }: BookingProps) {
   const { role } = useSession();
   const [wasOpened, setWasOpened] = useState(isOpen);
   if (isOpen && !wasOpened) setWasOpened(true);
@@ -25,7 +30,7 @@ function BookingOnDemand({ trainer, isOpen, onOpenChange }: BookingProps) {
   if (!wasOpened) return null;
   return (
     <Suspense fallback={null}>
-      <BookingDialog trainer={trainer} isOpen={isOpen} onOpenChange={onOpenChange} />
+      <BookingDialog trainer={trainer} isOpen={isOpen} onOpenChange={onOpenChange} onMessage={onMessage} />
     </Suspense>
   );
 }
@@ -35,8 +40,8 @@ const sections: TrainerProfileSections = {
   reviews: (trainer, { isOwn }) => (
     <ReviewSection key={trainer._id} trainerId={trainer._id} firstName={trainer.firstName} isOwnProfile={isOwn} />
   ),
-  booking: (trainer, { isOpen, onOpenChange }) => (
-    <BookingOnDemand trainer={trainer} isOpen={isOpen} onOpenChange={onOpenChange} />
+  booking: (trainer, { isOpen, onOpenChange, onMessage }) => (
+    <BookingOnDemand trainer={trainer} isOpen={isOpen} onOpenChange={onOpenChange} onMessage={onMessage} />
   ),
   chat: (trainer, { isOpen, onOpenChange }) => <ChatPanel trainer={trainer} isOpen={isOpen} onOpenChange={onOpenChange} />,
 };

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TBooking } from '@spotter/shared';
+import { useState } from 'react';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { formatDateTimeIn, type TBooking } from '@spotter/shared';
 import { callsOf, stubApi } from '@/testing/fake-api';
 import { jsonResponse, renderWithProviders } from '@/testing/render';
 import { BookingDialog } from './booking-dialog';
@@ -61,8 +62,8 @@ const renderDialog = () => renderWithProviders(<BookingDialog trainer={trainer} 
 
 async function chooseAndContinue(user: ReturnType<typeof renderDialog>['user'], day: string, time: string) {
   const group = await screen.findByRole('group', { name: day });
-  await user.click(within(group).getByRole('button', { name: time }));
-  await user.click(screen.getByRole('button', { name: 'Continue to payment' }));
+  await user.click(within(group).getByRole('radio', { name: time }));
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
 }
 
 describe('BookingDialog', () => {
@@ -77,21 +78,21 @@ describe('BookingDialog', () => {
     const monday = await screen.findByRole('group', { name: 'Monday 7 January' });
     expect(
       within(monday)
-        .getAllByRole('button')
+        .getAllByRole('radio')
         .map((b) => b.textContent),
     ).toEqual(['22:00']);
     const tuesday = screen.getByRole('group', { name: 'Tuesday 8 January' });
     expect(
       within(tuesday)
-        .getAllByRole('button')
+        .getAllByRole('radio')
         .map((b) => b.textContent),
     ).toEqual(['00:00', '01:00']);
     expect(screen.getByText('$150 per one-hour session')).toBeInTheDocument();
     expect(screen.getByText('Total:').nextSibling).toHaveTextContent('$0');
-    expect(screen.getByRole('button', { name: 'Continue to payment' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeDisabled();
 
-    await user.click(within(tuesday).getByRole('button', { name: '00:00' }));
-    expect(within(tuesday).getByRole('button', { name: '00:00' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(within(tuesday).getByRole('radio', { name: '00:00' }));
+    expect(within(tuesday).getByRole('radio', { name: '00:00' })).toHaveAttribute('aria-checked', 'true');
     expect(screen.getByText('Total:').nextSibling).toHaveTextContent('$150');
   });
 
@@ -124,8 +125,8 @@ describe('BookingDialog', () => {
     await chooseAndContinue(user, 'Tuesday 8 January', '00:00');
     expect(await screen.findByRole('alert')).toHaveTextContent('This slot was just booked');
     const tuesday = screen.getByRole('group', { name: 'Tuesday 8 January' });
-    await waitFor(() => expect(within(tuesday).queryByRole('button', { name: '00:00' })).not.toBeInTheDocument());
-    expect(screen.getByRole('button', { name: 'Continue to payment' })).toBeDisabled();
+    await waitFor(() => expect(within(tuesday).queryByRole('radio', { name: '00:00' })).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeDisabled();
 
     await chooseAndContinue(user, 'Tuesday 8 January', '01:00');
     expect(await screen.findByText('Demo payment: no money moves')).toBeInTheDocument();
@@ -133,9 +134,12 @@ describe('BookingDialog', () => {
     await user.click(screen.getByRole('button', { name: 'Pay $150' }));
 
     // the modal hides the toaster from the accessibility tree (the dialog's own status says it), so by text
-    const toast = (await screen.findByText('Transaction COMPLETED: CAPTURE-1')).closest('[data-sonner-toast]');
+    // a plain-language confirmation, not the provider's 'Transaction COMPLETED: CAPTURE-1'
+    const toast = (await screen.findByText('Paid $150 to Nadia Samir for Tue 8 Jan, 01:00')).closest('[data-sonner-toast]');
     expect(toast).toHaveAttribute('data-type', 'success');
     expect(await screen.findByText('You are booked!')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Paid $150 to Nadia Samir for Tue 8 Jan, 01:00 (Tokyo time).');
+    expect(screen.queryByText(/Transaction COMPLETED/)).not.toBeInTheDocument();
     expect(captured).toBe('ORDER-1');
     expect(screen.getByRole('link', { name: 'See my sessions' })).toHaveAttribute('href', '/user/profile');
     expect(callsOf(fetchMock).filter((call) => call === 'GET /api/trainers/t1/slots').length).toBeGreaterThanOrEqual(2);
@@ -216,5 +220,187 @@ describe('BookingDialog', () => {
 
     expect(await screen.findByRole('group', { name: 'Tuesday 8 January' })).toBeInTheDocument();
     await waitFor(() => expect(callsOf(fetchMock)).toContain('POST /api/bookings/b1/cancel'));
+  });
+
+  describe('policy, zone and keyboard', () => {
+    afterEach(() => localStorage.clear());
+
+    const HOUR = 60 * 60_000;
+    /** A slot start on the hour, about `hours` from now. */
+    const slotIn = (hours: number) => new Date(Math.ceil(Date.now() / HOUR) * HOUR + hours * HOUR).toISOString();
+    const slotsRoute = (slots: string[]) => (url: URL) =>
+      url.pathname === '/api/trainers/t1/slots' ? jsonResponse({ slots, timeZone: 'Africa/Cairo' }) : undefined;
+
+    it('states the policy before paying: a slot 2 hours away is not refundable', async () => {
+      const soon = slotIn(2);
+      stubApi(config, slotsRoute([soon]), (url, init) =>
+        url.pathname === '/api/bookings' && init.method === 'POST'
+          ? jsonResponse(
+              { booking: makeBooking({ startsAt: soon, endsAt: new Date(Date.parse(soon) + HOUR).toISOString() }) },
+              201,
+            )
+          : undefined,
+      );
+      const { user } = renderDialog();
+
+      const [slot] = await screen.findAllByRole('radio');
+      expect(screen.queryByTestId('policy')).not.toBeInTheDocument();
+      await user.click(slot);
+      expect(screen.getByTestId('policy')).toHaveTextContent('Starts in less than 24 hours: not refundable');
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+      await screen.findByRole('button', { name: 'Pay $150' });
+      expect(screen.getByTestId('policy')).toHaveTextContent('Starts in less than 24 hours: not refundable');
+    });
+
+    it('states the policy before paying and in the confirmation: a slot 3 days away is free to cancel for 2 days', async () => {
+      const later = slotIn(72);
+      const booking = makeBooking({
+        startsAt: later,
+        endsAt: new Date(Date.parse(later) + HOUR).toISOString(),
+        location: { kind: 'online', text: 'https://meet.example.com/nadia' },
+      });
+      stubApi(config, slotsRoute([later]), (url, init) => {
+        if (url.pathname === '/api/bookings' && init.method === 'POST') return jsonResponse({ booking }, 201);
+        if (url.pathname === '/api/orders') return jsonResponse({ id: 'ORDER-1', status: 'CREATED' });
+        if (url.pathname === '/api/orders/ORDER-1/capture') return jsonResponse(completed(booking));
+        return undefined;
+      });
+      const { user } = renderDialog();
+      const expected = `Free cancellation until ${formatDateTimeIn(new Date(Date.parse(later) - 24 * HOUR), 'Asia/Tokyo')} (Tokyo time)`;
+
+      await user.click((await screen.findAllByRole('radio'))[0]);
+      expect(screen.getByTestId('policy')).toHaveTextContent(expected);
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+      const pay = await screen.findByRole('button', { name: 'Pay $150' });
+      expect(screen.getByTestId('policy')).toHaveTextContent(expected);
+      // the place, and the meeting link only once paid
+      expect(screen.getByText(/Online meeting/)).toHaveTextContent('Online meeting (the link is shown once you have paid)');
+      expect(screen.queryByRole('link', { name: 'Online meeting' })).not.toBeInTheDocument();
+
+      await user.click(pay);
+      expect(await screen.findByText('You are booked!')).toBeInTheDocument();
+      expect(screen.getByTestId('policy')).toHaveTextContent(expected);
+      expect(screen.getByRole('link', { name: 'Online meeting' })).toHaveAttribute('href', 'https://meet.example.com/nadia');
+      const google = screen.getByRole('link', { name: 'Add to Google Calendar' }).getAttribute('href') ?? '';
+      expect(google).toMatch(/^https:\/\/calendar\.google\.com\/calendar\/render\?action=TEMPLATE&text=/);
+      const stamp = (iso: string) => iso.replace(/[-:]/g, '').replace('.000', '');
+      expect(google).toContain(`&dates=${stamp(later)}/${stamp(booking.endsAt)}&`);
+      expect(google).toContain(`&location=${encodeURIComponent('https://meet.example.com/nadia')}`);
+      expect(screen.getByRole('link', { name: 'Download .ics' })).toHaveAttribute('download', 'session.ics');
+    });
+
+    it("names the zone of the times and switches between the visitor's and the trainer's", async () => {
+      stubApi(slotsRoute([TUE_01, MON_22, TUE_00]));
+      const { user } = renderDialog();
+
+      await screen.findByRole('group', { name: 'Monday 7 January' });
+      expect(screen.getByText(/^Times in/)).toHaveTextContent('Times in Tokyo time, GMT+9');
+      await user.click(screen.getByRole('button', { name: 'Show in Cairo time (the trainer’s)' }));
+
+      expect(screen.getByText(/^Times in/)).toHaveTextContent('Times in Cairo time, GMT+2');
+      const monday = screen.getByRole('group', { name: 'Monday 7 January' });
+      expect(
+        within(monday)
+          .getAllByRole('radio')
+          .map((b) => b.textContent),
+      ).toEqual(['15:00', '17:00', '18:00']);
+      expect(screen.queryByRole('group', { name: 'Tuesday 8 January' })).not.toBeInTheDocument();
+      await user.click(within(monday).getByRole('radio', { name: '18:00' }));
+      expect(screen.getByText('Mon, 7 Jan 2030, 18:00 (Cairo time)')).toBeInTheDocument();
+
+      await user.click(screen.getByRole('button', { name: 'Show in your time (Tokyo)' }));
+      expect(screen.getByText(/^Times in/)).toHaveTextContent('Times in Tokyo time, GMT+9');
+      expect(screen.getByRole('radio', { name: '01:00' })).toHaveAttribute('aria-checked', 'true');
+    });
+
+    it('the times are one radio group: one Tab stop, arrow keys move and choose, Continue is the next Tab', async () => {
+      stubApi(slotsRoute([MON_22, TUE_00, TUE_01]));
+      const { user } = renderDialog();
+      const group = await screen.findByRole('radiogroup', { name: 'Free times' });
+      const [first, second, third] = within(group).getAllByRole('radio');
+      expect(
+        within(group)
+          .getAllByRole('radio')
+          .map((r) => r.tabIndex),
+      ).toEqual([0, -1, -1]);
+
+      first.focus();
+      await user.keyboard('{ArrowRight}');
+      expect(second).toHaveFocus();
+      expect(second).toHaveAttribute('aria-checked', 'true');
+      await user.keyboard('{ArrowDown}');
+      expect(third).toHaveFocus();
+      await user.keyboard('{ArrowRight}');
+      expect(first).toHaveFocus();
+      await user.keyboard('{ArrowLeft}');
+      expect(third).toHaveFocus();
+      expect(
+        within(group)
+          .getAllByRole('radio')
+          .map((r) => r.tabIndex),
+      ).toEqual([-1, -1, 0]);
+      expect(first).toHaveAttribute('aria-checked', 'false');
+
+      await user.tab();
+      expect(screen.getByRole('button', { name: 'Continue' })).toHaveFocus();
+      await user.tab({ shift: true });
+      expect(third).toHaveFocus();
+    });
+
+    function Opener({ onMessage }: { onMessage?: () => void }) {
+      const [isOpen, setIsOpen] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setIsOpen(true)}>
+            Book now!
+          </button>
+          <BookingDialog trainer={trainer} isOpen={isOpen} onOpenChange={setIsOpen} onMessage={onMessage} />
+        </>
+      );
+    }
+
+    it('returns focus to what opened it when it closes', async () => {
+      stubApi(slotsRoute([MON_22]));
+      const { user } = renderWithProviders(<Opener />);
+      const opener = screen.getByRole('button', { name: 'Book now!' });
+
+      await user.click(opener);
+      await screen.findByRole('radio', { name: '22:00' });
+      expect(opener).not.toHaveFocus();
+      await user.keyboard('{Escape}');
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      await waitFor(() => expect(opener).toHaveFocus());
+    });
+
+    it("with no free time, offers 'Message Nadia' instead of a pay button at $0", async () => {
+      stubApi(slotsRoute([]));
+      const onMessage = vi.fn();
+      const { user } = renderWithProviders(<Opener onMessage={onMessage} />);
+      await user.click(screen.getByRole('button', { name: 'Book now!' }));
+
+      expect(await screen.findByText('No free times in the next 14 days')).toBeInTheDocument();
+      expect(screen.queryByText('$0')).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /Continue|Pay/ })).not.toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Message Nadia' }));
+      expect(onMessage).toHaveBeenCalledOnce();
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    });
+
+    it("offers a person's own unpaid hold as 'Continue to payment'", async () => {
+      localStorage.setItem('token', 'header.payload.signature');
+      localStorage.setItem('userType', 'user');
+      const hold = makeBooking({ _id: 'b9', holdExpiresAt: new Date(Date.now() + 5 * 60_000).toISOString() });
+      const lapsed = makeBooking({ _id: 'b8', holdExpiresAt: new Date(Date.now() - 60_000).toISOString() });
+      stubApi(config, slotsRoute([MON_22]), (url, init) =>
+        url.pathname === '/api/bookings' && (init.method ?? 'GET') === 'GET'
+          ? jsonResponse({ bookings: [lapsed, hold] })
+          : undefined,
+      );
+      const { user } = renderDialog();
+
+      await user.click(await screen.findByRole('button', { name: 'Continue to payment' }));
+      expect(await screen.findByRole('button', { name: 'Pay $150' })).toBeInTheDocument();
+      expect(screen.getByText('Tue, 8 Jan 2030, 01:00 (1 hour, Tokyo time, GMT+9)')).toBeInTheDocument();
+    });
   });
 });

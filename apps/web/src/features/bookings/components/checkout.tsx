@@ -1,6 +1,6 @@
 import { FlaskConical } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
-import { PAYMENT_MSG, type TBooking } from '@spotter/shared';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { PAYMENT_MSG, zoneLabel, type TBooking } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -9,6 +9,7 @@ import { errorMessage } from '@/lib/api-client';
 import { captureOrder, createOrder, PaymentError, usePaymentsConfig } from '@/lib/api/payments';
 import { formatDateTime, formatPrice, formatTime } from '@/lib/format';
 import { CHECKOUT_MSG, failureDetail, readCapture, type CheckoutFailure } from '../utils/payment-outcome';
+import { placeOf, policyText } from '../utils/session-words';
 
 // PayPal's SDK and buttons only when PayPal is the provider; the demo never loads them.
 const PaypalButtons = lazy(() => import('./paypal-buttons').then((m) => ({ default: m.PaypalButtons })));
@@ -18,6 +19,8 @@ type CheckoutProps = {
   trainerName: string;
   onPaid: (captureId: string, booking?: TBooking) => void;
   onChooseAnother: () => void;
+  /** The zone the times are shown in (the browser's or the trainer's). */
+  timeZone: string;
 };
 
 /** The demo provider: the same order and capture calls, and no money moves. */
@@ -77,8 +80,12 @@ function DemoCheckout({ booking, onPaid, label }: Pick<CheckoutProps, 'booking' 
 }
 
 /** Pays for a held booking with the provider the server names (GET /api/payments/config). */
-export function Checkout({ booking, trainerName, onPaid, onChooseAnother }: CheckoutProps) {
+export function Checkout({ booking, trainerName, onPaid, onChooseAnother, timeZone }: CheckoutProps) {
   const config = usePaymentsConfig();
+  // 'Continue' is gone: the summary takes focus, so 'Pay' is the next Tab.
+  const summaryRef = useRef<HTMLDListElement>(null);
+  useEffect(() => summaryRef.current?.focus(), []);
+  const place = placeOf(booking.location, { showLink: false });
 
   let payment;
   if (config.isPending) {
@@ -116,16 +123,35 @@ export function Checkout({ booking, trainerName, onPaid, onChooseAnother }: Chec
 
   return (
     <div className="space-y-4">
-      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 rounded-xl border border-line p-4 text-sm">
+      <dl
+        ref={summaryRef}
+        tabIndex={-1}
+        className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 rounded-xl border border-line p-4 text-sm focus:outline-none"
+      >
         <dt className="text-muted">Trainer</dt>
         <dd className="font-semibold text-ink">{trainerName}</dd>
         <dt className="text-muted">When</dt>
-        <dd className="text-ink">{formatDateTime(booking.startsAt)} (1 hour)</dd>
+        <dd className="text-ink">
+          {formatDateTime(booking.startsAt, timeZone)} (1 hour, {zoneLabel(timeZone, new Date(booking.startsAt))})
+        </dd>
+        {place && (
+          <>
+            <dt className="text-muted">Where</dt>
+            <dd className="text-ink">
+              {place.text}
+              {booking.location?.kind === 'online' && ' (the link is shown once you have paid)'}
+            </dd>
+          </>
+        )}
+        <dt className="text-muted">Cancellation</dt>
+        <dd data-testid="policy" className="font-semibold text-ink">
+          {policyText(booking, timeZone)}
+        </dd>
         <dt className="text-base font-bold text-ink">Total</dt>
         <dd className="text-base font-bold text-ink">{formatPrice(booking.price)}</dd>
       </dl>
       {booking.holdExpiresAt && (
-        <p className="text-sm text-muted">We hold this time for you until {formatTime(booking.holdExpiresAt)}.</p>
+        <p className="text-sm text-muted">We hold this time for you until {formatTime(booking.holdExpiresAt, timeZone)}.</p>
       )}
       {payment}
       <Button variant="ghost" onClick={onChooseAnother}>

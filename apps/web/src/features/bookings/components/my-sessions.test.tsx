@@ -1,9 +1,18 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import type { TBooking } from '@spotter/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDateTimeIn, type TBooking } from '@spotter/shared';
 import { callsOf, stubApi } from '@/testing/fake-api';
 import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
 import { MySessions } from './my-sessions';
+
+// The visitor is in Tokyo (UTC+9); the trainers are in Cairo (UTC+2).
+const zone = process.env.TZ;
+beforeAll(() => {
+  process.env.TZ = 'Asia/Tokyo';
+});
+afterAll(() => {
+  process.env.TZ = zone;
+});
 
 const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
   _id: 'b1',
@@ -57,10 +66,10 @@ describe('MySessions', () => {
 
     const list = await screen.findByRole('list', { name: 'Upcoming sessions' });
     const items = within(list).getAllByRole('listitem');
-    expect(items.map((item) => within(item).getByRole('link').textContent)).toEqual(['Omar Farouk', 'Nadia Samir']);
+    expect(items.map((item) => within(item).getAllByRole('link')[0].textContent)).toEqual(['Omar Farouk', 'Nadia Samir']);
     expect(items[1]).toHaveTextContent('$150');
     expect(items[1]).toHaveTextContent('Confirmed');
-    expect(within(items[1]).getByRole('link')).toHaveAttribute('href', '/trainer/profile/t1');
+    expect(within(items[1]).getByRole('link', { name: 'Nadia Samir' })).toHaveAttribute('href', '/trainer/profile/t1');
     const older = screen.getByRole('list', { name: 'Past and cancelled sessions' });
     expect(within(older).getAllByRole('listitem')).toHaveLength(1);
     expect(older).toHaveTextContent('Completed');
@@ -102,8 +111,10 @@ describe('MySessions', () => {
   });
 
   it("shows the server's refusal (409) inside the dialog", async () => {
+    // the list said it could be cancelled; by the time of the click it no longer can
+    const stale = { ...soon, canCancel: true };
     stubApi((url, init) => {
-      if (url.pathname === '/api/bookings') return jsonResponse({ bookings: [soon] });
+      if (url.pathname === '/api/bookings') return jsonResponse({ bookings: [stale] });
       if (url.pathname === '/api/bookings/b2/cancel' && init.method === 'POST') {
         return jsonResponse({ message: 'Sessions can be cancelled only up to 24 hours before they start', statusCode: 409 }, 409);
       }
@@ -120,6 +131,98 @@ describe('MySessions', () => {
     );
   });
 
+  it('offers Cancel only while the server says it can be cancelled, and says why not after the deadline', async () => {
+    const HOUR = 60 * 60_000;
+    const inTwoHours = new Date(Math.ceil(Date.now() / HOUR) * HOUR + 2 * HOUR);
+    const inThreeDays = new Date(inTwoHours.getTime() + 70 * HOUR);
+    const late = makeBooking({
+      _id: 'b5',
+      trainerFirstName: 'Omar',
+      trainerLastName: 'Farouk',
+      startsAt: inTwoHours.toISOString(),
+      endsAt: new Date(inTwoHours.getTime() + HOUR).toISOString(),
+      canCancel: false,
+      isRefundable: false,
+      cancellableUntil: null,
+    });
+    const deadline = new Date(inThreeDays.getTime() - 24 * HOUR).toISOString();
+    const early = makeBooking({
+      startsAt: inThreeDays.toISOString(),
+      endsAt: new Date(inThreeDays.getTime() + HOUR).toISOString(),
+      cancellableUntil: deadline,
+      location: { kind: 'address', text: '12 Nile St, Zamalek' },
+    });
+    stubApi((url) => (url.pathname === '/api/bookings' ? jsonResponse({ bookings: [early, late] }) : undefined));
+    renderWithProviders(<MySessions />);
+
+    const list = await screen.findByRole('list', { name: 'Upcoming sessions' });
+    const [omar, nadia] = within(list).getAllByRole('listitem');
+    expect(within(omar).queryByRole('button', { name: /Cancel/ })).not.toBeInTheDocument();
+    expect(omar).toHaveTextContent('Starts in less than 24 hours: not refundable');
+    expect(within(nadia).getByRole('button', { name: /^Cancel the session with Nadia Samir/ })).toBeInTheDocument();
+    expect(nadia).toHaveTextContent(`Free cancellation until ${formatDateTimeIn(deadline, 'Asia/Tokyo')} (Tokyo time)`);
+    expect(nadia).toHaveTextContent('12 Nile St, Zamalek');
+    expect(nadia).toHaveTextContent('(Tokyo time, GMT+9)');
+    const google =
+      within(nadia)
+        .getByRole('link', { name: /Google Calendar/ })
+        .getAttribute('href') ?? '';
+    expect(google).toMatch(
+      /^https:\/\/calendar\.google\.com\/calendar\/render\?action=TEMPLATE&text=Training%20session%20with%20Nadia%20Samir&dates=\d{8}T\d{6}Z\/\d{8}T\d{6}Z&details=.+&location=12%20Nile%20St%2C%20Zamalek$/,
+    );
+    expect(within(nadia).getByRole('link', { name: /\.ics file/ })).toHaveAttribute('download', 'session.ics');
+  });
+
+  it("switches the times between the visitor's zone and each trainer's", async () => {
+    stubApi((url) => (url.pathname === '/api/bookings' ? jsonResponse({ bookings: [upcoming] }) : undefined));
+    const { user } = renderWithProviders(<MySessions />);
+
+    const list = await screen.findByRole('list', { name: 'Upcoming sessions' });
+    expect(list).toHaveTextContent('19:00–20:00 (Tokyo time, GMT+9)');
+    expect(screen.getByText(/^Times in/)).toHaveTextContent('Times in Tokyo time, GMT+9');
+    await user.click(screen.getByRole('button', { name: 'Show in Cairo time (the trainer’s)' }));
+    expect(list).toHaveTextContent('12:00–13:00 (Cairo time, GMT+2)');
+  });
+
+  it('shows a session the trainer cancelled with the reason, a no-show as such, and never a lapsed hold', async () => {
+    const byTrainer = makeBooking({
+      _id: 'b6',
+      status: 'refunded',
+      canCancel: false,
+      isRefundable: false,
+      cancelledBy: 'trainer',
+      cancelReason: 'I am ill, sorry',
+    });
+    const noShow = makeBooking({
+      _id: 'b7',
+      status: 'no-show',
+      startsAt: '2020-06-01T10:00:00.000Z',
+      endsAt: '2020-06-01T11:00:00.000Z',
+      canCancel: false,
+      isRefundable: false,
+    });
+    // a hold whose time ran out, still 'pending' in an answer given before it lapsed
+    const lapsedPending = makeBooking({
+      _id: 'b8',
+      status: 'pending',
+      trainerFirstName: 'Lapsed',
+      holdExpiresAt: new Date(Date.now() - 60_000).toISOString(),
+    });
+    stubApi((url) =>
+      url.pathname === '/api/bookings' ? jsonResponse({ bookings: [byTrainer, noShow, lapsedPending, lapsed] }) : undefined,
+    );
+    renderWithProviders(<MySessions />);
+
+    const older = await screen.findByRole('list', { name: 'Past and cancelled sessions' });
+    const [cancelled, missed] = within(older).getAllByRole('listitem');
+    expect(cancelled).toHaveTextContent('Cancelled by Nadia Samir · Refunded in full');
+    expect(cancelled).toHaveTextContent('Reason: “I am ill, sorry”');
+    expect(missed).toHaveTextContent('No-show');
+    expect(within(older).getAllByRole('listitem')).toHaveLength(2);
+    expect(screen.queryByText(/Lapsed/)).not.toBeInTheDocument();
+    expect(screen.getByText('Nothing booked.')).toBeInTheDocument();
+  });
+
   it('offers to find a trainer when there are no sessions, and Retry after a failure', async () => {
     let calls = 0;
     stubApi((url) =>
@@ -134,5 +237,21 @@ describe('MySessions', () => {
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('No sessions yet')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Find a trainer' })).toHaveAttribute('href', '/trainers');
+  });
+
+  it("lists a person's own unpaid hold with 'Continue to payment' and no calendar links", async () => {
+    const hold = makeBooking({
+      _id: 'b9',
+      status: 'pending',
+      holdExpiresAt: new Date(Date.now() + 5 * 60_000).toISOString(),
+    });
+    stubApi((url) => (url.pathname === '/api/bookings' ? jsonResponse({ bookings: [hold] }) : undefined));
+    renderWithProviders(<MySessions />);
+
+    const list = await screen.findByRole('list', { name: 'Upcoming sessions' });
+    expect(list).toHaveTextContent('Awaiting payment');
+    expect(list).toHaveTextContent('Not paid yet: held for you until');
+    expect(within(list).getByRole('link', { name: 'Continue to payment' })).toHaveAttribute('href', '/trainer/profile/t1');
+    expect(within(list).queryByRole('link', { name: /Google Calendar/ })).not.toBeInTheDocument();
   });
 });

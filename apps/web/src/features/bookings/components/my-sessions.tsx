@@ -1,6 +1,6 @@
-import { CalendarDays } from 'lucide-react';
+import { CalendarDays, CalendarPlus, MapPin } from 'lucide-react';
 import { Link } from 'react-router';
-import type { TBooking } from '@spotter/shared';
+import { zoneLabel, type TBooking } from '@spotter/shared';
 import { cardLinkClass, SectionCard } from '@/components/section-card';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -10,35 +10,141 @@ import { useBookings } from '@/lib/api/bookings';
 import { formatDateTime, formatPrice, formatTime } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
+import { googleCalendarUrl, icsHref, placeOf, policyText } from '../utils/session-words';
 import { BookingStatus } from './booking-status';
 import { CancelBookingDialog } from './cancel-booking-dialog';
+import { useZoneChoice, ZoneSwitch } from './zone-switch';
+
+/** An unpaid hold whose time ran out: never a session, whatever status the list still has for it. */
+const isLapsedHold = (booking: TBooking, now: number) =>
+  booking.status === 'expired' ||
+  (booking.status === 'pending' && (!booking.holdExpiresAt || Date.parse(booking.holdExpiresAt) <= now));
 
 const isUpcoming = (booking: TBooking, now: number) =>
   (booking.status === 'pending' || booking.status === 'confirmed') && Date.parse(booking.endsAt) > now;
 
 /** Upcoming sessions soonest first; past and cancelled ones newest first. Lapsed unpaid holds were never sessions. */
 function splitSessions(bookings: TBooking[], now = Date.now()) {
-  const upcoming = bookings.filter((b) => isUpcoming(b, now)).sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
-  const past = bookings
-    .filter((b) => !isUpcoming(b, now) && b.status !== 'expired')
-    .sort((a, b) => Date.parse(b.startsAt) - Date.parse(a.startsAt));
+  const sessions = bookings.filter((b) => !isLapsedHold(b, now));
+  const upcoming = sessions.filter((b) => isUpcoming(b, now)).sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
+  const past = sessions.filter((b) => !isUpcoming(b, now)).sort((a, b) => Date.parse(b.startsAt) - Date.parse(a.startsAt));
   return { upcoming, past };
 }
 
-function SessionItem({ booking, isCancellable }: { booking: TBooking; isCancellable: boolean }) {
-  const trainerName = `${booking.trainerFirstName} ${booking.trainerLastName}`.trim();
+/** What the card says about cancelling: the deadline while there is one, otherwise why it cannot be cancelled. */
+function CancellationLine({ booking, timeZone }: { booking: TBooking; timeZone: string }) {
+  if (booking.status === 'pending') {
+    return (
+      <p className="text-sm text-muted">
+        Not paid yet
+        {booking.holdExpiresAt && `: held for you until ${formatTime(booking.holdExpiresAt, timeZone)}`}.{' '}
+        <Link
+          to={paths.trainerPublicProfile.getHref(booking.trainerId)}
+          className="font-semibold text-ink underline underline-offset-4"
+        >
+          Continue to payment
+        </Link>
+      </p>
+    );
+  }
+  const text = policyText(booking, timeZone);
+  if (booking.canCancel) return <p className="text-sm text-muted">{text}</p>;
+  // docs/product.md#booking-and-payment: past the deadline the card says why, rather than offering a Cancel that is refused.
+  const isPastDeadline = text.startsWith('Starts in less than');
   return (
-    <li className="flex flex-wrap items-center justify-between gap-3 py-4">
-      <div className="min-w-0">
+    <p className="text-sm font-semibold text-warning-ink">
+      {isPastDeadline ? text : 'This session can no longer be cancelled here'}. To change it, message {booking.trainerFirstName}.
+    </p>
+  );
+}
+
+/** Who cancelled a cancelled or refunded session, and the trainer's reason. */
+function CancelledLine({ booking, trainerName }: { booking: TBooking; trainerName: string }) {
+  if (booking.cancelledBy === 'trainer') {
+    return (
+      <div className="text-sm">
+        <p className="font-semibold text-ink">
+          Cancelled by {trainerName} · {booking.status === 'refunded' ? 'Refunded in full' : 'Nothing was charged'}
+        </p>
+        {booking.cancelReason && <p className="break-words text-muted">Reason: “{booking.cancelReason}”</p>}
+      </div>
+    );
+  }
+  if (booking.status === 'refunded') return <p className="text-sm text-muted">Cancelled by you · Refunded in full</p>;
+  return null;
+}
+
+function SessionItem({
+  booking,
+  timeZone,
+  isUpcomingSession,
+}: {
+  booking: TBooking;
+  timeZone: string;
+  isUpcomingSession: boolean;
+}) {
+  const trainerName = `${booking.trainerFirstName} ${booking.trainerLastName}`.trim();
+  const place = placeOf(booking.location, { showLink: booking.status === 'confirmed' });
+  const isCancellable = isUpcomingSession && booking.canCancel;
+  return (
+    <li className="flex flex-wrap items-start justify-between gap-3 py-4">
+      <div className="min-w-0 space-y-1">
         <p className="font-semibold text-ink">
           <Link to={paths.trainerPublicProfile.getHref(booking.trainerId)} className="underline-offset-4 hover:underline">
             {trainerName}
           </Link>
         </p>
         <p className="text-sm text-muted">
-          <time dateTime={booking.startsAt}>{formatDateTime(booking.startsAt)}</time>–{formatTime(booking.endsAt)} ·{' '}
+          <time dateTime={booking.startsAt}>{formatDateTime(booking.startsAt, timeZone)}</time>–
+          {formatTime(booking.endsAt, timeZone)} ({zoneLabel(timeZone, new Date(booking.startsAt))}) ·{' '}
           {formatPrice(booking.price)}
         </p>
+        {place && (
+          <p className="flex items-center gap-1 text-sm text-muted">
+            <MapPin className="size-4 shrink-0" aria-hidden="true" />
+            {place.href ? (
+              <a
+                href={place.href}
+                target="_blank"
+                rel="noreferrer"
+                className="font-semibold text-ink underline underline-offset-4"
+              >
+                {place.text}
+              </a>
+            ) : (
+              <span className="break-words">{place.text}</span>
+            )}
+          </p>
+        )}
+        {isUpcomingSession && <CancellationLine booking={booking} timeZone={timeZone} />}
+        {(booking.status === 'cancelled' || booking.status === 'refunded') && (
+          <CancelledLine booking={booking} trainerName={trainerName} />
+        )}
+        {booking.status === 'no-show' && (
+          <p className="text-sm text-muted">{booking.trainerFirstName} marked that you did not come. No refund.</p>
+        )}
+        {isUpcomingSession && booking.status === 'confirmed' && (
+          <p className="flex flex-wrap items-center gap-x-3 text-sm">
+            <CalendarPlus className="size-4 text-subtle" aria-hidden="true" />
+            <a
+              href={googleCalendarUrl(booking)}
+              target="_blank"
+              rel="noreferrer"
+              aria-label={`Add the session with ${trainerName} to Google Calendar`}
+              className="inline-flex min-h-11 items-center font-semibold text-ink underline underline-offset-4"
+            >
+              Google Calendar
+            </a>
+            <a
+              href={icsHref(booking)}
+              download="session.ics"
+              aria-label={`Download the session with ${trainerName} as an .ics file`}
+              className="inline-flex min-h-11 items-center font-semibold text-ink underline underline-offset-4"
+            >
+              .ics file
+            </a>
+          </p>
+        )}
       </div>
       <div className="flex items-center gap-3">
         <BookingStatus status={booking.status} />
@@ -61,6 +167,7 @@ function SessionsSkeleton() {
 export function MySessions() {
   const { token } = useSession();
   const bookings = useBookings(token);
+  const zones = useZoneChoice();
 
   let body;
   if (bookings.isPending) {
@@ -88,6 +195,7 @@ export function MySessions() {
     );
   } else {
     const { upcoming, past } = splitSessions(bookings.data);
+    const trainerZones = [...upcoming, ...past].map((b) => b.timeZone);
     body =
       upcoming.length === 0 && past.length === 0 ? (
         <div className="flex flex-col items-center rounded-xl border border-dashed border-line-strong px-6 py-8 text-center">
@@ -100,6 +208,7 @@ export function MySessions() {
         </div>
       ) : (
         <div className="space-y-6">
+          <ZoneSwitch trainerZones={trainerZones} choice={zones.choice} onChoose={zones.setChoice} />
           <div>
             <h3 className="font-semibold text-ink">Upcoming</h3>
             {upcoming.length === 0 ? (
@@ -107,7 +216,7 @@ export function MySessions() {
             ) : (
               <ul aria-label="Upcoming sessions" className="divide-y divide-line">
                 {upcoming.map((booking) => (
-                  <SessionItem key={booking._id} booking={booking} isCancellable />
+                  <SessionItem key={booking._id} booking={booking} timeZone={zones.zoneOf(booking.timeZone)} isUpcomingSession />
                 ))}
               </ul>
             )}
@@ -117,7 +226,12 @@ export function MySessions() {
               <h3 className="font-semibold text-ink">Past and cancelled</h3>
               <ul aria-label="Past and cancelled sessions" className="divide-y divide-line">
                 {past.map((booking) => (
-                  <SessionItem key={booking._id} booking={booking} isCancellable={false} />
+                  <SessionItem
+                    key={booking._id}
+                    booking={booking}
+                    timeZone={zones.zoneOf(booking.timeZone)}
+                    isUpcomingSession={false}
+                  />
                 ))}
               </ul>
             </div>
@@ -129,7 +243,6 @@ export function MySessions() {
   return (
     <SectionCard
       title="My sessions"
-      note="Times are in your local time."
       action={
         <Link to={paths.payments.user.getHref()} className={cardLinkClass}>
           Payments

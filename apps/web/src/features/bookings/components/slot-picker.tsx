@@ -1,5 +1,6 @@
-import { useMemo, useState } from 'react';
-import type { TBooking } from '@spotter/shared';
+import { MessageCircle } from 'lucide-react';
+import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { cancellationPolicy, zoneCity, type TBooking } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -12,6 +13,14 @@ import { groupSlotsByLocalDay } from '../utils/group-slots';
 type SlotPickerProps = {
   trainer: { _id: string; firstName: string; price: number };
   onHeld: (booking: TBooking) => void;
+  /** The zone the times are shown in (the browser's or the trainer's). */
+  timeZone: string;
+  /** The zone line and its switch, shown above the times. */
+  zoneSwitch?: ReactNode;
+  /** The person's own unpaid hold with this trainer, which they can go on paying for. */
+  hold?: TBooking | null;
+  /** Opens the conversation with the trainer (offered when there is no free time). */
+  onMessage?: () => void;
 };
 
 function SlotsSkeleton() {
@@ -31,15 +40,43 @@ function SlotsSkeleton() {
   );
 }
 
-/** The trainer's free slots of the next 14 days by local day; choosing one and continuing holds it. */
-export function SlotPicker({ trainer, onHeld }: SlotPickerProps) {
+const NEXT_KEYS = new Set(['ArrowRight', 'ArrowDown']);
+const PREVIOUS_KEYS = new Set(['ArrowLeft', 'ArrowUp']);
+
+/**
+ * The trainer's free slots of the next 14 days by day, as one radio group (arrow keys move within it,
+ * one Tab stop; 'Continue' is the next): choosing one and continuing holds it.
+ */
+export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMessage }: SlotPickerProps) {
   const slots = useSlots(trainer._id);
   const book = useCreateBooking();
   const [chosen, setChosen] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const days = useMemo(() => groupSlotsByLocalDay(slots.data?.slots ?? []), [slots.data]);
+  const days = useMemo(() => groupSlotsByLocalDay(slots.data?.slots ?? [], timeZone), [slots.data, timeZone]);
+  const order = useMemo(() => days.flatMap((day) => day.slots), [days]);
+  const radios = useRef(new Map<string, HTMLButtonElement>());
   // A refetch (after a 409) may take the chosen slot away.
   const selected = chosen && slots.data?.slots.includes(chosen) ? chosen : null;
+  // Roving tabindex: the chosen time is the group's one Tab stop, the first one before any is chosen.
+  const tabStop = selected ?? order[0];
+
+  const choose = (slot: string) => {
+    setChosen(slot);
+    setFailure(null);
+  };
+
+  const onRadioKeyDown = (event: KeyboardEvent<HTMLButtonElement>, slot: string) => {
+    const index = order.indexOf(slot);
+    let next: number;
+    if (NEXT_KEYS.has(event.key)) next = (index + 1) % order.length;
+    else if (PREVIOUS_KEYS.has(event.key)) next = (index - 1 + order.length) % order.length;
+    else if (event.key === 'Home') next = 0;
+    else if (event.key === 'End') next = order.length - 1;
+    else return;
+    event.preventDefault();
+    choose(order[next]);
+    radios.current.get(order[next])?.focus();
+  };
 
   const onContinue = () => {
     if (!selected) return;
@@ -56,7 +93,15 @@ export function SlotPicker({ trainer, onHeld }: SlotPickerProps) {
     );
   };
 
+  const holdNotice = hold && (
+    <Alert tone="info" title="You are holding a time" action={<Button onClick={() => onHeld(hold)}>Continue to payment</Button>}>
+      {formatDateTime(hold.startsAt, timeZone)}
+      {hold.holdExpiresAt && `, kept for you until ${formatTime(hold.holdExpiresAt, timeZone)}`}.
+    </Alert>
+  );
+
   let body;
+  const hasSlots = !slots.isPending && !slots.isError && days.length > 0;
   if (slots.isPending) {
     body = (
       <>
@@ -82,13 +127,24 @@ export function SlotPicker({ trainer, onHeld }: SlotPickerProps) {
     );
   } else if (days.length === 0) {
     body = (
-      <Alert tone="info" title="No free times in the next 14 days">
+      <Alert
+        tone="info"
+        title="No free times in the next 14 days"
+        action={
+          onMessage && (
+            <Button variant="outline" onClick={onMessage}>
+              <MessageCircle className="size-4" aria-hidden="true" />
+              Message {trainer.firstName}
+            </Button>
+          )
+        }
+      >
         {trainer.firstName} has no open slots right now. Send a message to ask about other times.
       </Alert>
     );
   } else {
     body = (
-      <div className="space-y-4">
+      <div role="radiogroup" aria-label="Free times" className="space-y-4">
         {days.map((day) => {
           const headingId = `slot-day-${day.key}`;
           return (
@@ -102,18 +158,22 @@ export function SlotPicker({ trainer, onHeld }: SlotPickerProps) {
                   return (
                     <li key={slot}>
                       <button
-                        type="button"
-                        aria-pressed={isChosen}
-                        onClick={() => {
-                          setChosen(slot);
-                          setFailure(null);
+                        ref={(element) => {
+                          if (element) radios.current.set(slot, element);
+                          else radios.current.delete(slot);
                         }}
+                        type="button"
+                        role="radio"
+                        aria-checked={isChosen}
+                        tabIndex={slot === tabStop ? 0 : -1}
+                        onClick={() => choose(slot)}
+                        onKeyDown={(event) => onRadioKeyDown(event, slot)}
                         className={cn(
                           'min-h-11 w-full rounded-lg border text-sm font-semibold tabular-nums transition-colors duration-150',
                           isChosen ? 'border-ink bg-accent text-ink' : 'border-line bg-canvas text-ink hover:border-line-strong',
                         )}
                       >
-                        {formatTime(slot)}
+                        {formatTime(slot, timeZone)}
                       </button>
                     </li>
                   );
@@ -126,28 +186,49 @@ export function SlotPicker({ trainer, onHeld }: SlotPickerProps) {
     );
   }
 
+  const policy = selected ? cancellationPolicy({ startsAt: selected, now: new Date(), timeZone }) : null;
+
   return (
     <div className="flex min-h-0 flex-col gap-4">
+      {holdNotice}
+      {hasSlots && zoneSwitch}
       <div className="min-h-0 overflow-y-auto pr-1 max-sm:max-h-[45dvh] sm:max-h-[50dvh]">{body}</div>
       {failure && <Alert tone="error">{failure}</Alert>}
-      <div className="flex flex-wrap items-end justify-between gap-3 border-t border-line pt-4">
-        <div className="text-sm">
-          <dl>
-            <div className="flex gap-1.5">
-              <dt className="text-muted">Price:</dt>
-              <dd className="text-ink">{formatPrice(trainer.price)} per one-hour session</dd>
+      {hasSlots && (
+        <div className="flex flex-wrap items-end justify-between gap-3 border-t border-line pt-4">
+          <div className="min-w-0 text-sm">
+            <dl>
+              <div className="flex gap-1.5">
+                <dt className="text-muted">Price:</dt>
+                <dd className="text-ink">{formatPrice(trainer.price)} per one-hour session</dd>
+              </div>
+              <div className="flex gap-1.5 text-base font-bold">
+                <dt>Total:</dt>
+                <dd>{selected ? formatPrice(trainer.price) : formatPrice(0)}</dd>
+              </div>
+            </dl>
+            {/* the chosen time and its policy are read out as they change */}
+            <div aria-live="polite">
+              {selected && (
+                <p className="mt-0.5 text-muted">
+                  {formatDateTime(selected, timeZone)} ({zoneCity(timeZone)} time)
+                </p>
+              )}
+              {policy && (
+                <p
+                  data-testid="policy"
+                  className={cn('mt-0.5 font-semibold', policy.refundable ? 'text-success' : 'text-warning-ink')}
+                >
+                  {policy.text}
+                </p>
+              )}
             </div>
-            <div className="flex gap-1.5 text-base font-bold">
-              <dt>Total:</dt>
-              <dd>{selected ? formatPrice(trainer.price) : formatPrice(0)}</dd>
-            </div>
-          </dl>
-          {selected && <p className="mt-0.5 text-muted">{formatDateTime(selected)}</p>}
+          </div>
+          <Button onClick={onContinue} disabled={!selected} isLoading={book.isPending}>
+            Continue
+          </Button>
         </div>
-        <Button onClick={onContinue} disabled={!selected} isLoading={book.isPending}>
-          Continue to payment
-        </Button>
-      </div>
+      )}
     </div>
   );
 }

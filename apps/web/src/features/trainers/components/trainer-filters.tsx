@@ -2,9 +2,17 @@ import { useId, useRef, type ChangeEvent } from 'react';
 import { EGYPT_CITIES } from '@spotter/shared';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
-import { useKeepEarlyInput } from '@/lib/hydration';
+import { localDayKey } from '@/lib/format';
+import { useIsHydrating, useKeepEarlyInput } from '@/lib/hydration';
 import { useDebouncedField } from '../hooks/use-debounced-field';
-import { hasActiveFilters, MAX_PRICE, MIN_RATING_OPTIONS, type Gender, type TrainerSearch } from '../utils/trainer-search';
+import {
+  hasActiveFilters,
+  MAX_PRICE,
+  MIN_RATING_OPTIONS,
+  type Gender,
+  type TrainerAvailable,
+  type TrainerSearch,
+} from '../utils/trainer-search';
 import { SelectField } from './select-field';
 
 type TrainerFiltersProps = {
@@ -23,6 +31,16 @@ const genderOptions = [
   { value: 'female', label: 'Female' },
   { value: 'male', label: 'Male' },
 ];
+const availableOptions: Array<{ value: TrainerAvailable | ''; label: string }> = [
+  { value: '', label: 'Any time' },
+  { value: 'today', label: 'Today' },
+  { value: 'week', label: 'This week' },
+  { value: 'mornings', label: 'Mornings (6:00–12:00)' },
+  { value: 'evenings', label: 'Evenings (17:00–22:00)' },
+];
+/** Sessions can be booked up to 14 days ahead (docs/product.md#booking-and-payment). */
+const BOOKABLE_DAYS = 14;
+const DAY_MS = 24 * 60 * 60_000;
 const cityOptions = [{ value: '', label: 'All cities' }, ...EGYPT_CITIES.map((city) => ({ value: city, label: city }))];
 
 const parsePrice = (raw: string) => {
@@ -69,6 +87,8 @@ export function TrainerFilters({ search, onChange, onClear, favoriteCount }: Tra
   const favoritesBox = useRef<HTMLInputElement>(null);
   const onFavoritesOnly = (event: ChangeEvent<HTMLInputElement>) => onChange({ favoritesOnly: event.target.checked });
   useKeepEarlyInput(favoritesBox, { checked: search.favoritesOnly, onChange: onFavoritesOnly });
+  // today in the viewer's zone, which the server that rendered the page does not know
+  const isHydrating = useIsHydrating();
   return (
     <div className="space-y-5">
       <fieldset>
@@ -104,6 +124,21 @@ export function TrainerFilters({ search, onChange, onClear, favoriteCount }: Tra
         options={cityOptions}
         value={search.city ?? ''}
         onChange={(event) => onChange({ city: (event.target.value || undefined) as TrainerSearch['city'] })}
+      />
+
+      <SelectField
+        label="Available"
+        options={availableOptions}
+        value={search.available ?? ''}
+        onChange={(event) => onChange({ available: (event.target.value || undefined) as TrainerAvailable | undefined })}
+      />
+      <TextField
+        label="Available on"
+        type="date"
+        min={isHydrating ? undefined : localDayKey(new Date().toISOString())}
+        max={isHydrating ? undefined : localDayKey(new Date(Date.now() + (BOOKABLE_DAYS - 1) * DAY_MS).toISOString())}
+        value={search.availableOn ?? ''}
+        onChange={(event) => onChange({ availableOn: event.target.value || undefined }, { replace: true })}
       />
 
       <div className="flex min-h-11 items-center gap-3">

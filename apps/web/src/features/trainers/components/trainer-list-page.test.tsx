@@ -145,4 +145,60 @@ describe('TrainerListPage', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(button).toHaveFocus();
   });
+
+  it("shows each card's next free time, and nothing for a trainer with none; the copy does not call everyone certified", async () => {
+    stubApi(
+      trainersRoute(() =>
+        jsonResponse(
+          listAnswer([
+            makeTrainer({ nextFreeAt: '2030-01-08T05:00:00.000Z' }),
+            makeTrainer({ _id: 't2', firstName: 'Salma', nextFreeAt: null }),
+          ]),
+        ),
+      ),
+    );
+    renderList('/trainers');
+
+    const [nadia, salma] = await screen.findAllByRole('article');
+    // UTC in the tests: Tuesday 8 January, 05:00
+    expect(within(nadia).getByText(/^Next free:/)).toHaveTextContent('Next free: Tue 05:00');
+    expect(within(nadia).getByText('Tue 05:00')).toHaveAttribute('dateTime', '2030-01-08T05:00:00.000Z');
+    expect(within(salma).queryByText(/Next free/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/certified/i)).not.toBeInTheDocument();
+  });
+
+  it('reads the availability filter, the date and the soonest sort from the address and asks the server for them', async () => {
+    const fetchMock = stubApi(trainersRoute(() => jsonResponse(listAnswer([makeTrainer()]))));
+    renderList('/trainers?available=evenings&availableOn=2030-01-07&sort=soonest');
+
+    await screen.findByText('1 trainer');
+    expect(screen.getByLabelText('Available')).toHaveValue('evenings');
+    expect(screen.getByLabelText('Available on')).toHaveValue('2030-01-07');
+    expect(screen.getByLabelText('Sort by')).toHaveValue('soonest');
+    expect(callsOf(fetchMock)).toEqual([
+      'GET /api/trainers?available=evenings&availableOn=2030-01-07&sort=soonest&page=1&limit=24',
+    ]);
+  });
+
+  it("choosing 'This week' and 'Soonest available' writes them into the address and the request", async () => {
+    const fetchMock = stubApi(trainersRoute(() => jsonResponse(listAnswer([makeTrainer()], 100))));
+    const { user, router } = renderList('/trainers?page=2');
+    await screen.findByText('100 trainers');
+
+    await user.selectOptions(screen.getByLabelText('Available'), 'This week');
+    await waitFor(() => expect(router.state.location.search).toBe('?available=week'));
+    await user.selectOptions(screen.getByLabelText('Sort by'), 'Soonest available');
+    await waitFor(() => expect(router.state.location.search).toBe('?available=week&sort=soonest'));
+    await waitFor(() => expect(callsOf(fetchMock)).toContain('GET /api/trainers?available=week&sort=soonest&page=1&limit=24'));
+
+    await user.type(screen.getByLabelText('Available on'), '2030-01-09');
+    await waitFor(() => expect(router.state.location.search).toBe('?available=week&availableOn=2030-01-09&sort=soonest'));
+    await waitFor(() =>
+      expect(callsOf(fetchMock)).toContain(
+        'GET /api/trainers?available=week&availableOn=2030-01-09&sort=soonest&page=1&limit=24',
+      ),
+    );
+    await user.click(screen.getByRole('button', { name: 'Reset filters' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=soonest'));
+  });
 });

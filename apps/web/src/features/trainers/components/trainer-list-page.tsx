@@ -19,6 +19,7 @@ import {
   type TrainerSearch,
   type TrainerSort,
 } from '../utils/trainer-search';
+import { NextFree } from './next-free';
 import { Pagination } from './pagination';
 import { SelectField } from './select-field';
 import { TrainerFilters } from './trainer-filters';
@@ -32,6 +33,7 @@ const sortOptions: Array<{ value: TrainerSort; label: string }> = [
   { value: 'price_asc', label: 'Price: low to high' },
   { value: 'price_desc', label: 'Price: high to low' },
   { value: 'newest', label: 'Newest' },
+  { value: 'soonest', label: 'Soonest available' },
 ];
 
 const SKELETON_CARDS = 6;
@@ -48,6 +50,7 @@ const activeFilterCount = (search: TrainerSearch) =>
     search.minRating !== undefined,
     search.gender !== undefined,
     search.city !== undefined,
+    search.available !== undefined || search.availableOn !== undefined,
     search.favoritesOnly,
   ].filter(Boolean).length;
 
@@ -121,7 +124,7 @@ export function TrainerListPage() {
       <div className="max-w-2xl">
         <h1 className="text-4xl font-bold text-ink sm:text-5xl">Find your trainer</h1>
         <p className="mt-3 text-lg text-muted">
-          Compare certified personal trainers by price, reviews and city, and save your favourites.
+          Compare personal trainers by price, reviews, city and when they are free, and save your favourites.
         </p>
       </div>
 
@@ -227,7 +230,11 @@ export function TrainerListPage() {
               >
                 {data.viewAllTrainers.map((trainer, index) => (
                   <li key={trainer._id}>
-                    <TrainerCard trainer={trainer} isFirstInView={index < LIST_FIRST_ROW} />
+                    <TrainerCard
+                      trainer={trainer}
+                      isFirstInView={index < LIST_FIRST_ROW}
+                      note={trainer.nextFreeAt ? <NextFree at={trainer.nextFreeAt} className="text-success" /> : undefined}
+                    />
                   </li>
                 ))}
               </ul>

@@ -1,6 +1,16 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { ArrowLeft, CalendarCheck, CalendarCog, MapPin, MessageCircle, PenLine, Star, UsersRound } from 'lucide-react';
+import {
+  ArrowLeft,
+  CalendarCheck,
+  CalendarClock,
+  CalendarCog,
+  MapPin,
+  MessageCircle,
+  PenLine,
+  Star,
+  UsersRound,
+} from 'lucide-react';
 import type { TTrainerProfile } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -9,6 +19,7 @@ import { FavoriteButton } from '@/components/favorite-button';
 import { Stars } from '@/components/stars';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useOwnAccount } from '@/lib/api/accounts';
+import { useBookings } from '@/lib/api/bookings';
 import { useTrainer } from '@/lib/api/trainers';
 import { formatCount, formatPrice, formatRating, plural } from '@/lib/format';
 import { useIsHydrating } from '@/lib/hydration';
@@ -16,6 +27,7 @@ import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { useTrainerActions } from '../hooks/use-trainer-actions';
 import { lastTrainerListHref } from '../utils/last-search';
+import { NextFree } from './next-free';
 
 /** What the reviews and bookings features show on the profile, passed in by the route (features do not import each other). */
 export type TrainerProfileSections = {
@@ -23,12 +35,45 @@ export type TrainerProfileSections = {
   /** `isOwn`: the trainer is looking at their own profile (no review form). */
   reviews: (trainer: TTrainerProfile, viewer: { isOwn: boolean }) => ReactNode;
   /** The dialog 'Book now!' opens for a user. */
-  booking: (trainer: TTrainerProfile, dialog: { isOpen: boolean; onOpenChange: (isOpen: boolean) => void }) => ReactNode;
+  booking: (
+    trainer: TTrainerProfile,
+    dialog: { isOpen: boolean; onOpenChange: (isOpen: boolean) => void; onMessage: () => void },
+  ) => ReactNode;
   /** The chat panel (floating button and panel); 'Message' opens it for a user. */
   chat?: (trainer: TTrainerProfile, panel: { isOpen: boolean; onOpenChange: (isOpen: boolean) => void }) => ReactNode;
 };
 
-type BookingActionProps = { trainer: TTrainerProfile; onBook: () => void; isOwn: boolean; onMessage?: () => void };
+type BookingActionProps = {
+  trainer: TTrainerProfile;
+  onBook: () => void;
+  isOwn: boolean;
+  onMessage?: () => void;
+  /** The person holds an unpaid time with this trainer: 'Book now!' reads 'Continue to payment'. */
+  hasHold: boolean;
+};
+
+/** A user's own unpaid hold with this trainer that has not lapsed (docs/product.md#booking-and-payment). */
+function useHasOwnHold(trainerId: string) {
+  const { token, role } = useSession();
+  const bookings = useBookings(token, { enabled: role === 'user' });
+  const now = Date.now();
+  return (
+    bookings.data?.some(
+      (b) => b.trainerId === trainerId && b.status === 'pending' && b.holdExpiresAt !== null && Date.parse(b.holdExpiresAt) > now,
+    ) ?? false
+  );
+}
+
+/** The next free time, or that none is open in the bookable two weeks. */
+function NextFreeLine({ nextFreeAt }: { nextFreeAt: string | null }) {
+  if (nextFreeAt) return <NextFree at={nextFreeAt} className="gap-2 text-ink [&>svg]:size-5 [&>svg]:text-subtle" />;
+  return (
+    <p className="flex items-center gap-2 text-muted">
+      <CalendarClock className="size-5 text-subtle" aria-hidden="true" />
+      No free times in the next 14 days
+    </p>
+  );
+}
 
 /** The trainer looking at their own public profile: their id is their own account's. */
 function useIsOwnProfile(trainerId: string) {
@@ -78,13 +123,14 @@ function BackLink() {
 }
 
 /** Price, rating, subscribers and the two actions: sticky beside the profile on desktop. */
-function BookingCard({ trainer, onBook, isOwn, onMessage }: BookingActionProps) {
+function BookingCard({ trainer, onBook, isOwn, onMessage, hasHold }: BookingActionProps) {
   const { book, message } = useTrainerActions(trainer.firstName, { onBook, onMessage });
   return (
     <div className="rounded-card border border-line bg-canvas p-6 shadow-card">
       <p className="text-2xl font-bold text-ink">Price: {formatPrice(trainer.price)}</p>
       <p className="text-sm text-subtle">per one-hour session</p>
       <div className="mt-5 space-y-3 text-sm">
+        <NextFreeLine nextFreeAt={trainer.nextFreeAt} />
         <p className="flex items-center gap-2 text-ink">
           <Star className="size-5 fill-accent text-ink" aria-hidden="true" />
           {trainer.ratingCount > 0 && (
@@ -115,7 +161,7 @@ function BookingCard({ trainer, onBook, isOwn, onMessage }: BookingActionProps) 
           <>
             <Button size="lg" className="w-full max-lg:hidden" onClick={book}>
               <CalendarCheck className="size-5" aria-hidden="true" />
-              Book now!
+              {hasHold ? 'Continue to payment' : 'Book now!'}
             </Button>
             <Button variant="outline" size="lg" className="w-full" aria-label={`Message ${trainer.firstName}`} onClick={message}>
               <MessageCircle className="size-5" aria-hidden="true" />
@@ -132,7 +178,7 @@ function BookingCard({ trainer, onBook, isOwn, onMessage }: BookingActionProps) 
 const BOTTOM_BAR_VAR = '--bottom-bar-height';
 
 /** Phones: the price and 'Book now!' stay at the bottom of the screen. */
-function MobileBookingBar({ trainer, onBook, isOwn }: BookingActionProps) {
+function MobileBookingBar({ trainer, onBook, isOwn, hasHold }: BookingActionProps) {
   const { book } = useTrainerActions(trainer.firstName, { onBook });
   const barRef = useRef<HTMLDivElement>(null);
   // The layout's floating corner (back to top, cookie notice) reads this to sit above the bar.
@@ -161,7 +207,7 @@ function MobileBookingBar({ trainer, onBook, isOwn }: BookingActionProps) {
           <EditProfileLink />
         ) : (
           <Button size="lg" onClick={book}>
-            Book now!
+            {hasHold ? 'Continue to payment' : 'Book now!'}
           </Button>
         )}
       </div>
@@ -175,6 +221,7 @@ function TrainerProfile({ trainer, sections }: { trainer: TTrainerProfile; secti
   const isOwn = useIsOwnProfile(trainer._id);
   const openBooking = () => setIsBookingOpen(true);
   const [isChatOpen, setIsChatOpen] = useState(false);
+  const hasHold = useHasOwnHold(trainer._id);
   return (
     <>
       <title>{`${fullName} · Spotter`}</title>
@@ -212,7 +259,13 @@ function TrainerProfile({ trainer, sections }: { trainer: TTrainerProfile; secti
         </div>
 
         <aside aria-label="Booking" className="lg:sticky lg:top-24 lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:self-start">
-          <BookingCard trainer={trainer} onBook={openBooking} isOwn={isOwn} onMessage={() => setIsChatOpen(true)} />
+          <BookingCard
+            trainer={trainer}
+            onBook={openBooking}
+            isOwn={isOwn}
+            onMessage={() => setIsChatOpen(true)}
+            hasHold={hasHold}
+          />
         </aside>
 
         <div className="min-w-0 space-y-10">
@@ -241,8 +294,12 @@ function TrainerProfile({ trainer, sections }: { trainer: TTrainerProfile; secti
           </section>
         </div>
       </div>
-      <MobileBookingBar trainer={trainer} onBook={openBooking} isOwn={isOwn} />
-      {sections.booking(trainer, { isOpen: isBookingOpen, onOpenChange: setIsBookingOpen })}
+      <MobileBookingBar trainer={trainer} onBook={openBooking} isOwn={isOwn} hasHold={hasHold} />
+      {sections.booking(trainer, {
+        isOpen: isBookingOpen,
+        onOpenChange: setIsBookingOpen,
+        onMessage: () => setIsChatOpen(true),
+      })}
       {!isOwn && sections.chat?.(trainer, { isOpen: isChatOpen, onOpenChange: setIsChatOpen })}
     </>
   );

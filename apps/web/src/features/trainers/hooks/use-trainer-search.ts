@@ -43,6 +43,8 @@ export function useTrainerSearch() {
         minRating: undefined,
         gender: undefined,
         city: undefined,
+        available: undefined,
+        availableOn: undefined,
         favoritesOnly: false,
       }),
     [update],

@@ -6,7 +6,19 @@ import { parseTrainerSearch, toTrainersQuery, writeTrainerSearch } from './train
 
 const parse = (search: string) => parseTrainerSearch(new URLSearchParams(search));
 
-const KEYS = ['q', 'minPrice', 'maxPrice', 'minRating', 'gender', 'city', 'sort', 'page', 'favorites'] as const;
+const KEYS = [
+  'q',
+  'minPrice',
+  'maxPrice',
+  'minRating',
+  'gender',
+  'city',
+  'available',
+  'availableOn',
+  'sort',
+  'page',
+  'favorites',
+] as const;
 /** What the shared schema makes of an address (as parseTrainerSearch did before it was written out). */
 const bySchema = (params: URLSearchParams) => {
   const { favorites, ...search } = ZTrainerListSearch.parse(Object.fromEntries(KEYS.map((k) => [k, params.get(k) ?? undefined])));
@@ -52,7 +64,21 @@ describe('the trainer list address', () => {
       minRating: numbers,
       gender: ['', 'male', 'female', 'Male', 'other', ' male', 'male '],
       city: ['', 'Cairo', 'cairo', 'Port Said', 'Sharm El Sheikh', 'Atlantis', ' Cairo'],
-      sort: ['', 'rating', 'price_asc', 'price_desc', 'newest', 'cheapest', 'RATING', ' newest', 'newest '],
+      available: ['', 'today', 'week', 'mornings', 'evenings', 'Today', ' week', 'weekend', 'morning'],
+      availableOn: [
+        '',
+        '2030-01-07',
+        '2030-02-29',
+        '2032-02-29',
+        '2030-13-01',
+        '2030-1-7',
+        ' 2030-01-07',
+        '2030-01-07T00:00',
+        '20300107',
+        'today',
+        '+02030-01-07',
+      ],
+      sort: ['', 'rating', 'price_asc', 'price_desc', 'newest', 'soonest', 'cheapest', 'RATING', ' newest', 'newest ', 'Soonest'],
       page: [...numbers, '100000', '100001'],
       favorites: ['', '0', '1', 'true', ' 1'],
     };
@@ -72,7 +98,7 @@ describe('the trainer list address', () => {
       }
     }
     const all = new URLSearchParams(
-      'q=run&minPrice=10&maxPrice=5&minRating=4&gender=male&city=Luxor&sort=newest&page=9&favorites=1',
+      'q=run&minPrice=10&maxPrice=5&minRating=4&gender=male&city=Luxor&available=evenings&availableOn=2030-01-07&sort=soonest&page=9&favorites=1',
     );
     expect(parseTrainerSearch(all)).toEqual(bySchema(all));
     expect(parseTrainerSearch(new URLSearchParams())).toEqual(bySchema(new URLSearchParams()));
@@ -83,7 +109,25 @@ describe('the trainer list address', () => {
     // numbers, near-numbers and the choices' own characters, so most values are close calls
     const text = fc.oneof(
       fc.string({ unit: fc.constantFrom(...'0123456789.-+eExXbo_ \tInfaN'.split('')), maxLength: 8 }),
-      fc.constantFrom('male', 'female', 'Cairo', 'Port Said', 'rating', 'newest', 'price_asc', '1', '4.5', '100000'),
+      fc.constantFrom(
+        'male',
+        'female',
+        'Cairo',
+        'Port Said',
+        'rating',
+        'newest',
+        'soonest',
+        'price_asc',
+        'today',
+        'week',
+        'mornings',
+        'evenings',
+        '2030-01-07',
+        '2030-02-30',
+        '1',
+        '4.5',
+        '100000',
+      ),
       fc.string({ maxLength: 120 }),
     );
     const address = fc.array(fc.tuple(fc.constantFrom(...KEYS), text), { maxLength: 12 });
@@ -98,7 +142,9 @@ describe('the trainer list address', () => {
 
   it('reads every filter', () => {
     expect(
-      parse('q=yoga%20&minPrice=100&maxPrice=300&minRating=4.5&gender=female&city=Giza&sort=price_asc&page=3&favorites=1'),
+      parse(
+        'q=yoga%20&minPrice=100&maxPrice=300&minRating=4.5&gender=female&city=Giza&available=mornings&availableOn=2030-01-07&sort=soonest&page=3&favorites=1',
+      ),
     ).toEqual({
       q: 'yoga ',
       minPrice: 100,
@@ -106,7 +152,9 @@ describe('the trainer list address', () => {
       minRating: 4.5,
       gender: 'female',
       city: 'Giza',
-      sort: 'price_asc',
+      available: 'mornings',
+      availableOn: '2030-01-07',
+      sort: 'soonest',
       page: 3,
       favoritesOnly: true,
     });
@@ -122,9 +170,9 @@ describe('the trainer list address', () => {
   });
 
   it('writes back only what differs from the defaults, and reads it the same again', () => {
-    const search = parse('gender=male&sort=newest&page=2');
+    const search = parse('gender=male&available=week&availableOn=2030-01-07&sort=soonest&page=2');
     const written = writeTrainerSearch(search);
-    expect(written.toString()).toBe('gender=male&sort=newest&page=2');
+    expect(written.toString()).toBe('gender=male&available=week&availableOn=2030-01-07&sort=soonest&page=2');
     expect(parseTrainerSearch(written)).toEqual(search);
   });
 

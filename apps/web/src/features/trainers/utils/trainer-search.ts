@@ -2,6 +2,7 @@ import {
   CITY_SUGGESTIONS,
   GENDERS,
   MIN_RATING_OPTIONS,
+  TRAINER_AVAILABLE,
   TRAINER_LIST_LIMITS,
   TRAINER_SORTS,
   type TTrainerListSearch,
@@ -10,6 +11,7 @@ import type { TrainersQuery } from '@/lib/api/trainers';
 
 export type TrainerSort = TTrainerListSearch['sort'];
 export type Gender = NonNullable<TTrainerListSearch['gender']>;
+export type TrainerAvailable = NonNullable<TTrainerListSearch['available']>;
 
 /** Everything the trainer list shows, as held in the address (docs/product.md#trainer-list-search: shareable). */
 export type TrainerSearch = Omit<TTrainerListSearch, 'favorites' | 'minRating'> & {
@@ -22,13 +24,32 @@ export { MIN_RATING_OPTIONS };
 export const MAX_PRICE = TRAINER_LIST_LIMITS.priceMax;
 const PAGE_SIZE = TRAINER_LIST_LIMITS.pageSize;
 
-const SEARCH_KEYS = ['q', 'minPrice', 'maxPrice', 'minRating', 'gender', 'city', 'sort', 'page', 'favorites'] as const;
+const SEARCH_KEYS = [
+  'q',
+  'minPrice',
+  'maxPrice',
+  'minRating',
+  'gender',
+  'city',
+  'available',
+  'availableOn',
+  'sort',
+  'page',
+  'favorites',
+] as const;
 
 /** A whole number in [min, max] as the shared schema coerces it (`Number`), or undefined; empty is missing. */
 function wholeNumber(value: string | null, min: number, max: number) {
   if (value === null || value === '') return undefined;
   const n = Number(value);
   return Number.isInteger(n) && n >= min && n <= max ? n : undefined;
+}
+
+/** A calendar date (YYYY-MM-DD) that exists, as the shared `ZIsoDate` reads it; undefined otherwise. */
+function isoDate(value: string | null) {
+  if (value === null || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === value ? value : undefined;
 }
 
 /**
@@ -48,6 +69,8 @@ export function parseTrainerSearch(params: URLSearchParams): TrainerSearch {
     minRating: MIN_RATING_OPTIONS.find((option) => option === Number(get('minRating'))),
     gender: GENDERS.find((gender) => gender === get('gender')),
     city: CITY_SUGGESTIONS.find((city) => city === get('city')),
+    available: TRAINER_AVAILABLE.find((available) => available === get('available')),
+    availableOn: isoDate(get('availableOn')),
     sort: TRAINER_SORTS.find((sort) => sort === get('sort')) ?? DEFAULT_SORT,
     page: wholeNumber(get('page'), 1, TRAINER_LIST_LIMITS.pageMax) ?? 1,
     favoritesOnly: get('favorites') === '1',
@@ -65,6 +88,8 @@ export function writeTrainerSearch(search: TrainerSearch, params = new URLSearch
     minRating: search.minRating?.toString(),
     gender: search.gender,
     city: search.city,
+    available: search.available,
+    availableOn: search.availableOn,
     sort: search.sort === DEFAULT_SORT ? undefined : search.sort,
     page: search.page > 1 ? String(search.page) : undefined,
     favorites: search.favoritesOnly ? '1' : undefined,
@@ -91,6 +116,8 @@ export function toTrainersQuery(search: TrainerSearch, favoriteIds: string[]): T
     minRating: search.minRating,
     gender: search.gender,
     city: search.city,
+    available: search.available,
+    availableOn: search.availableOn,
     sort: search.sort,
     page: search.page,
     limit: PAGE_SIZE,
@@ -106,4 +133,6 @@ export const hasActiveFilters = (search: TrainerSearch) =>
   search.minRating !== undefined ||
   search.gender !== undefined ||
   search.city !== undefined ||
+  search.available !== undefined ||
+  search.availableOn !== undefined ||
   search.favoritesOnly;
