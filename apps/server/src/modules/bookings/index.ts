@@ -2,3 +2,9 @@
 export { bookingsModule, createBookingsServices } from './bookings.module';
 // read joins for other modules' repos (docs/decisions/018-read-joins-across-modules.md)
 export { completedSessionOf, subscriberCount } from './bookings.repo';
+// the socket's booking frame, each side's view (the chats module pushes it)
+export { bookingViewsForPush } from './booking-push';
+// a trainer's offered slots, the booking dialog's (docs/product.md#booking-and-payment): `freeSlots(ctx, { trainerId })`
+// with a `slotStateReader` as `ctx.slotStates`, or `offeredSlots(state)` from a state read elsewhere
+export { freeSlots, offeredSlots } from './free-slots';
+export { slotStateReader, type SlotState } from './availability.repo';
