@@ -234,3 +234,14 @@ describe('mails and .ics', () => {
     expect(mimePart(eml, 'text/calendar')).not.toContain('LOCATION:');
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('has the no-show route and the cancellation’s optional reason, from the shared schemas', async () => {
+    const doc = (await t.app.inject('/api/docs/json')).json();
+    const noShowOp = doc.paths['/api/bookings/{id}/no-show'].post;
+    expect(Object.keys(noShowOp.responses)).toEqual(expect.arrayContaining(['200', '403', '404', '409']));
+    expect(JSON.stringify(noShowOp.responses['200'])).toContain('canMarkNoShow');
+    const cancelOp = doc.paths['/api/bookings/{id}/cancel'].post;
+    expect(JSON.stringify(cancelOp.requestBody)).toContain('reason');
+  });
+});
