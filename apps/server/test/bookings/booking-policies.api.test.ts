@@ -109,6 +109,23 @@ describe('date overrides', () => {
     expect((await holdAt(user.token, trainer.id, at('2027-01-06T18:00:00Z'))).statusCode).toBe(201);
   });
 
+  it("leaves a date out of the answer once it is past in the trainer's zone", async () => {
+    const trainer = await bookableTrainer(t, {
+      timeZone: 'Asia/Tokyo',
+      overrides: [
+        { date: '2027-01-04', hours: [] },
+        { date: '2027-01-05', hours: [] },
+      ],
+    });
+    const overridesAt = async (now: string) => {
+      clock.setNow(new Date(now));
+      return (await clock.app.inject({ url: '/api/trainer/availability', headers: auth(trainer.token) })).json().overrides;
+    };
+    // 14:59 UTC is 23:59 on 4 January in Tokyo; 15:00 UTC is midnight there
+    expect(await overridesAt('2027-01-04T14:59:00Z')).toHaveLength(2);
+    expect(await overridesAt('2027-01-04T15:00:00Z')).toEqual([{ date: '2027-01-05', hours: [] }]);
+  });
+
   it('extra hours on a date of a weekday without hours', async () => {
     const trainer = await bookableTrainer(t, { weekly: [], overrides: [{ date: '2027-01-09', hours: [7] }] });
     expect(await slotsAt(trainer.id, MONDAY_8)).toEqual([at('2027-01-09T07:00:00Z')]);

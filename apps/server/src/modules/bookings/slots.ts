@@ -130,6 +130,18 @@ export function weeklySlots({
   return slots.sort((a, b) => a - b);
 }
 
+/** When the zone's next local day begins (ms): an answer that leaves out past dates changes then. */
+export function nextLocalMidnight(instant: number, timeZone: string): number {
+  const w = wallClock(instant, timeZone);
+  const next = new Date(Date.UTC(w.year, w.month - 1, w.day + 1));
+  // a midnight skipped by a clock change: its first hour that exists
+  for (let hour = 0; hour < 3; hour++) {
+    const at = localHourToUtc(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), hour, timeZone);
+    if (at !== undefined && at > instant) return at;
+  }
+  return instant + HOUR;
+}
+
 /**
  * Overrides as stored and answered: one per date (the last given wins), hours unique and sorted,
  * dates before `today` ('YYYY-MM-DD' in the trainer's zone) left out, soonest first.
