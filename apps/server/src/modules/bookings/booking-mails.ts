@@ -47,7 +47,7 @@ function sessionTime(at: Date, timeZone: string) {
 const REASON_MAX = 500;
 
 /** The place as people read it: the address, 'At the client’s home (area)', 'Online: <link>'. */
-export function placeText(location: TSessionLocation | null): string | undefined {
+function placeText(location: TSessionLocation | null): string | undefined {
   if (!location) return undefined;
   const text = location.text.replace(/[\p{Cc}\u2028\u2029]/gu, ' ').trim();
   if (location.kind === 'client') return text ? `At the client’s home (${text})` : 'At the client’s home';

@@ -6,10 +6,10 @@ import type { BookingRow } from './bookings.repo';
 const HOUR = 60 * 60_000;
 const DAY = 24 * HOUR;
 /** A trainer may mark a session a no-show from its start until this long after its end. */
-export const NO_SHOW_WINDOW_MS = 7 * DAY;
+const NO_SHOW_WINDOW_MS = 7 * DAY;
 
 /** Who looks at a booking: its user, or its trainer. */
-export type BookingViewer = 'user' | 'trainer';
+type BookingViewer = 'user' | 'trainer';
 
 /**
  * What a booking looks like to its user or its trainer, with the status as of `now`

@@ -48,7 +48,7 @@ export async function announceBooking(
   await ctx.events.publish(tx, ctx.events.channels.booking, JSON.stringify(payload));
 }
 /** The `booking` channel's payload: the booking and its user (`u`) and trainer (`t`). */
-export type BookingEvent = { id: string; u: string; t: string };
+type BookingEvent = { id: string; u: string; t: string };
 
 /** The provider a stored order or payment was made with (the current one when none is named). */
 export function providerOf(ctx: BookingsContext, name: string | null | undefined): PaymentProvider {

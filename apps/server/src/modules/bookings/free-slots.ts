@@ -13,10 +13,10 @@ const QUARTER_HOUR = 15 * MINUTE;
  * The slots a trainer's state offers (ms, ascending), the booking dialog's: the weekly hours with
  * the date overrides, starting more than the minimum notice after `state.at`, neither taken nor
  * within the buffer of a live session ([start - buffer, end + buffer) overlapping it), in the
- * coming BOOKING_RULES.daysAhead days (docs/product.md#booking-and-payment). Pure: other modules
- * compute a trainer's next free time with it from a state they read.
+ * coming BOOKING_RULES.daysAhead days (docs/product.md#booking-and-payment). Pure: a state in,
+ * the slots out.
  */
-export function offeredSlots(state: SlotState): number[] {
+function offeredSlots(state: SlotState): number[] {
   const { at } = state;
   const timeZone = state.timeZone ?? DEFAULT_TIME_ZONE;
   const weekly = state.weekly ? normaliseWeekly(state.weekly) : [];

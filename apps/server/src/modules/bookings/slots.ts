@@ -80,7 +80,7 @@ export function localHourToUtc(year: number, month: number, day: number, hour: n
 }
 
 /** A date's own hours instead of its weekday's ('YYYY-MM-DD', local to the zone); [] is a day off. */
-export type DateOverrides = Array<{ date: string; hours: number[] }>;
+type DateOverrides = Array<{ date: string; hours: number[] }>;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
