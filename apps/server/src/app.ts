@@ -197,6 +197,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
     config,
     jobs,
     log: app.log,
+    events: app.events,
     concurrentReads,
   });
   // photos nobody uses any more (replaced, or uploaded and never set) are removed every hour

@@ -11,12 +11,15 @@ import type { Database, Db, Tx } from '../db/client';
  *   one id per payload, from the same triggers; the token check forgets it, chat sockets close.
  * - `chat`: a new message or read mark, with both accounts (the chats module's push; the personal
  *   cache drops their answers from it too).
+ * - `booking`: a booking was confirmed, cancelled, refunded or marked a no-show, with both accounts
+ *   (the bookings module's announcement; the socket pushes each side the booking as they see it).
  * - `settle`: a process's note to itself that it has seen everything committed before a write.
  */
 export const CHANNELS = {
   change: 'spotter_change',
   account: 'spotter_account',
   chat: 'spotter_chat',
+  booking: 'spotter_booking',
   settle: 'spotter_settle',
 } as const;
 

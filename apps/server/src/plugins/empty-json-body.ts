@@ -10,7 +10,8 @@ import { AppError } from '../lib/app-error';
  * A route whose schema wants a body still refuses an absent one with 400, in the product's words:
  * validated as `{}`, each required field answers its own message (not "expected object, received
  * null"); a schema that `{}` satisfies (optional fields, defaults) is not run on nothing, since an
- * absent body must not reset what defaults would (a trainer's weekly hours).
+ * absent body must not reset what defaults would (a trainer's weekly hours). A schema that accepts
+ * no body at all (`.optional()`, a cancellation's reason) lets the route run without one, as `{}`.
  */
 export function registerEmptyJsonBody(app: FastifyInstance) {
   const parseJson = app.getDefaultJsonParser(
@@ -26,9 +27,11 @@ export function registerEmptyJsonBody(app: FastifyInstance) {
 
   const absent = new WeakSet<FastifyRequest>();
   app.addHook('preValidation', async (req) => {
-    if ((req.body !== undefined && req.body !== null) || !req.routeOptions.schema?.body) return;
-    absent.add(req);
+    const schema = req.routeOptions.schema?.body as { safeParse?: (value: unknown) => { success: boolean } } | undefined;
+    if ((req.body !== undefined && req.body !== null) || !schema) return;
     req.body = {};
+    // a schema that accepts no body at all (`.optional()`) runs its route on `{}`
+    if (!schema.safeParse?.(undefined).success) absent.add(req);
   });
   // before any route's own preHandler: the body passed validation as `{}`, but there was none
   app.addHook('preHandler', async (req) => {

@@ -35,15 +35,13 @@ describe('POST /api/bookings/:id/cancel', () => {
     expect(again.json().message).toBe(BOOKING_MSG.alreadyOver);
   });
 
-  it('twelve hours ahead: 409 with a message, and the booking stays paid', async () => {
+  it('twelve hours ahead: 409 for the user with a message, and the booking stays paid', async () => {
     const trainer = await bookableTrainer(t);
     const me = await createAccount(t, 'user');
     const { bookingId } = await bookAndPay(t, me.token, trainer.id, hourFromNow(12));
-    for (const token of [me.token, trainer.token]) {
-      const res = await cancel(t, token, bookingId);
-      expect(res.statusCode).toBe(409);
-      expect(res.json().message).toBe(BOOKING_MSG.tooLateToCancel);
-    }
+    const res = await cancel(t, me.token, bookingId);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(BOOKING_MSG.tooLateToCancel);
     expect((await bookingRow(bookingId)).status).toBe('confirmed');
     expect((await db.select().from(payments).where(eq(payments.bookingId, bookingId)))[0].status).toBe('completed');
   });

@@ -47,8 +47,11 @@ describe('GET /api/trainers/:id/slots', () => {
     const before = Date.now();
     const res = (await t.app.inject(`/api/trainers/${trainer.id}/slots`)).json();
     expect(res.timeZone).toBe(timeZone);
-    // two of each weekly hour fit in 14 days (no clock change in these zones in the window)
-    expect(res.slots).toHaveLength(8);
+    // two of each weekly hour fit in 14 days (no clock change in these zones in the window), less one
+    // that starts within the trainer's 1-hour notice
+    const expected = weeklySlots({ weekly, timeZone, now: new Date(before), days: 14 }).filter((s) => s > before + 3600_000);
+    expect(expected.length).toBeGreaterThanOrEqual(7);
+    expect(res.slots).toEqual(expected.map((s) => new Date(s).toISOString()));
     expect([...res.slots].sort()).toEqual(res.slots);
     for (const slot of res.slots) {
       expect(slot).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\.000Z$/);
@@ -64,7 +67,8 @@ describe('GET /api/trainers/:id/slots', () => {
     const trainer = await bookableTrainer(t);
     const startsAt = hourFromNow(30);
     const slots = await slotsOf(t, trainer.id);
-    expect(slots[0]).toBe(hourFromNow(0.0001));
+    // the first whole hour past the trainer's 1-hour notice
+    expect(slots[0]).toBe(hourFromNow(1));
     expect(slots).toContain(startsAt);
     const held = await hold(t, user.token, trainer.id, startsAt);
     expect(await slotsOf(t, trainer.id)).not.toContain(startsAt);
@@ -90,6 +94,7 @@ describe('GET /api/trainers/:id/slots', () => {
       expect((await hold(t, holder.token, trainer.id, first)).statusCode).toBe(201);
       heldSlots.set(trainer.id, first);
     }
+    const before = Date.now();
     const unknown = '00000000-0000-4000-8000-00000000abcd';
     const answers = await Promise.all(
       [...trainers.map((tr, i) => (i % 2 ? tr.id.toUpperCase() : tr.id)), unknown].map((id) =>
@@ -99,8 +104,10 @@ describe('GET /api/trainers/:id/slots', () => {
     for (const [i, trainer] of trainers.entries()) {
       const { timeZone, slots } = answers[i].json();
       expect(timeZone).toBe(plans[i].timeZone);
-      // two weeks of two weekly hours, less the held one
-      expect(slots).toHaveLength(heldSlots.has(trainer.id) ? 3 : 4);
+      // two weeks of two weekly hours, less one within the 1-hour notice, less the held one
+      const scheduled = weeklySlots({ ...plans[i], now: new Date(before), days: 14 }).filter((s) => s > before + 3600_000);
+      expect(slots).toHaveLength(scheduled.length - (heldSlots.has(trainer.id) ? 1 : 0));
+      expect(scheduled.length).toBeGreaterThanOrEqual(3);
       if (heldSlots.has(trainer.id)) expect(slots).not.toContain(heldSlots.get(trainer.id));
       for (const slot of slots) {
         const local = localParts(slot, timeZone);

@@ -180,6 +180,13 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     stranger: 404,
     strangerRoles: ['user', 'trainer'],
   },
+  // someone else's booking does not exist for you (its user may not mark a no-show: 403)
+  'POST /api/bookings/:id/no-show': {
+    access: 'any',
+    request: (f) => ({ url: `/api/bookings/${f.bookingId}/no-show` }),
+    stranger: 404,
+    strangerRoles: ['user', 'trainer'],
+  },
   'POST /api/orders': { access: 'user', request: (f) => ({ payload: { bookingId: f.bookingId } }), stranger: 403 },
   'POST /api/orders/:orderID/capture': {
     access: 'user',

@@ -20,18 +20,34 @@ export const EVERY_HOUR = Array.from({ length: 7 }, (_, weekday) => ({ weekday, 
 
 export const auth = (token?: string) => (token ? { authorization: token } : {});
 
-/** A verified trainer with the given price, bookable at every hour of every day (UTC). */
-export async function bookableTrainer(t: TestApp, { price = 200, weekly = EVERY_HOUR, timeZone = 'UTC' } = {}) {
+/**
+ * A verified trainer with the given price, bookable at every hour of every day (UTC), with a 1-hour
+ * minimum notice (the product's default, 12 hours, would keep the next 12 hours' slots from tests).
+ */
+export async function bookableTrainer(
+  t: TestApp,
+  { price = 200, weekly = EVERY_HOUR, timeZone = 'UTC', minNoticeHours = 1, ...policy }: BookableTrainerOptions = {},
+) {
   const trainer = await createAccount(t, 'trainer', { price });
   const res = await t.app.inject({
     method: 'PUT',
     url: '/api/trainer/availability',
     headers: auth(trainer.token),
-    payload: { timeZone, weekly },
+    payload: { timeZone, weekly, minNoticeHours, ...policy },
   });
   if (res.statusCode !== 200) throw new Error(`availability failed: ${res.statusCode} ${res.body}`);
   return trainer;
 }
+
+type BookableTrainerOptions = {
+  price?: number;
+  weekly?: Array<{ weekday: number; hours: number[] }>;
+  timeZone?: string;
+  minNoticeHours?: number;
+  bufferMinutes?: number;
+  overrides?: Array<{ date: string; hours: number[] }>;
+  location?: { kind: 'address' | 'client' | 'online'; text?: string } | null;
+};
 
 /** The start of the whole hour at least `hours` from now, as ISO. */
 export const hourFromNow = (hours: number, from = Date.now()) =>
@@ -46,8 +62,14 @@ export const createOrder = (t: TestApp, token: string | undefined, payload: obje
 export const capture = (t: TestApp, token: string | undefined, orderId: string) =>
   t.app.inject({ method: 'POST', url: `/api/orders/${encodeURIComponent(orderId)}/capture`, headers: auth(token) });
 
-export const cancel = (t: TestApp, token: string | undefined, bookingId: string) =>
-  t.app.inject({ method: 'POST', url: `/api/bookings/${bookingId}/cancel`, headers: auth(token) });
+/** Without a body, as the spec's client sends it; `body` given: sent as JSON. */
+export const cancel = (t: TestApp, token: string | undefined, bookingId: string, body?: object) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/bookings/${bookingId}/cancel`,
+    headers: auth(token),
+    ...(body ? { payload: body } : {}),
+  });
 
 export const slotsOf = async (t: TestApp, trainerId: string) =>
   (await t.app.inject(`/api/trainers/${trainerId}/slots`)).json().slots as string[];

@@ -15,6 +15,7 @@ import type { AvailabilityService } from './availability.service';
 import type { BookingsContext } from './context';
 import { freeSlots } from './free-slots';
 import { setWeeklyHours } from './set-weekly-hours';
+import { nextLocalMidnight } from './slots';
 
 const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 429: ZErrorResponse };
 
@@ -34,11 +35,20 @@ export function availabilityRoutes(
       {
         schema: {
           tags: ['bookings'],
-          summary: 'Your weekly hours and time zone (trainers)',
+          summary: 'Your weekly hours, time zone, minimum notice, buffer, date overrides (from today on) and place (trainers)',
           response: { 200: ZAvailabilityResponse, ...errors },
         },
         preHandler: trainerOnly,
-        config: { cache: { in: 'personal', caller: (req) => callerOf(req).id } },
+        // dates before today are left out of the overrides: the answer changes at the trainer's midnight
+        config: {
+          cache: {
+            in: 'personal',
+            caller: (req) => callerOf(req).id,
+            clock: () => service.now().getTime(),
+            validUntil: (answer: { timeZone: string; overrides: unknown[] }, readAt: number) =>
+              answer.overrides.length ? nextLocalMidnight(readAt, answer.timeZone) : undefined,
+          },
+        },
       },
       async (req) => service.availabilityOf(callerOf(req).id),
     );
@@ -48,7 +58,8 @@ export function availabilityRoutes(
       {
         schema: {
           tags: ['bookings'],
-          summary: 'Set your weekly hours (weekday 0 = Sunday, local start hours 0-23) and IANA time zone (trainers)',
+          summary:
+            'Set your weekly hours (weekday 0 = Sunday, local start hours 0-23), IANA time zone and booking policy; policy fields left out keep their saved values (trainers)',
           body: ZAvailabilityRequest,
           response: { 200: ZAvailabilityResponse, ...errors },
         },

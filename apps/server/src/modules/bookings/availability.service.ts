@@ -1,25 +1,35 @@
-import { BOOKING_RULES, DEFAULT_TIME_ZONE, isId, type TAvailability } from '@spotter/shared';
+import { AVAILABILITY_POLICY, BOOKING_RULES, DEFAULT_TIME_ZONE, isId, type TAvailability } from '@spotter/shared';
 import type { Db } from '../../db/client';
 import * as repo from './availability.repo';
-import { normaliseWeekly, weeklySlots } from './slots';
+import { localDate, normaliseOverrides, normaliseWeekly, weeklySlots } from './slots';
 
 type Deps = { db: Db; now?: () => Date };
 
-/** A trainer's weekly hours, and whether a time is one of their slots (free slots: free-slots.ts). */
+const HOUR = 60 * 60_000;
+
+/** A trainer's weekly hours and policy, and whether a time is one of their slots (free slots: free-slots.ts). */
 export function createAvailabilityService({ db, now = () => new Date() }: Deps) {
+  /** As stored, with the overrides of dates before today (in the trainer's zone) left out. */
   async function availabilityOf(trainerId: string): Promise<TAvailability> {
     const row = await repo.findAvailability(db, trainerId);
-    // TODO(issue 29): notice, buffer, overrides and place stored
-    const policy = { minNoticeHours: 12, bufferMinutes: 0, overrides: [], location: null };
-    return row
-      ? { timeZone: row.timeZone, weekly: normaliseWeekly(row.weekly), ...policy }
-      : { timeZone: DEFAULT_TIME_ZONE, weekly: [], ...policy };
-  }
-
-  /** Every weekly slot of the coming days, taken or not. */
-  async function scheduledSlots(trainerId: string, at: Date) {
-    const { timeZone, weekly } = await availabilityOf(trainerId);
-    return { timeZone, slots: weeklySlots({ weekly, timeZone, now: at, days: BOOKING_RULES.daysAhead }) };
+    if (!row) {
+      return {
+        timeZone: DEFAULT_TIME_ZONE,
+        weekly: [],
+        minNoticeHours: AVAILABILITY_POLICY.minNoticeHours.default,
+        bufferMinutes: 0,
+        overrides: [],
+        location: null,
+      };
+    }
+    return {
+      timeZone: row.timeZone,
+      weekly: normaliseWeekly(row.weekly),
+      minNoticeHours: row.minNoticeHours,
+      bufferMinutes: row.bufferMinutes,
+      overrides: normaliseOverrides(row.overrides, localDate(now().getTime(), row.timeZone)),
+      location: row.location ?? null,
+    };
   }
 
   return {
@@ -28,10 +38,16 @@ export function createAvailabilityService({ db, now = () => new Date() }: Deps) 
     /** The service's clock (tests move it). */
     now,
 
-    /** Whether `startsAt` is one of the trainer's weekly slots in the bookable window (taken or not). */
-    async isScheduledSlot(trainerId: string, startsAt: Date, at: Date): Promise<boolean> {
-      const { slots } = await scheduledSlots(trainerId, at);
-      return slots.includes(startsAt.getTime());
+    /**
+     * Whether `startsAt` is one of the slots the trainer's hours offer at `at` (weekly hours, date
+     * overrides, the minimum notice), taken or not; with the policy a hold then needs (the buffer,
+     * the place).
+     */
+    async slotRule(trainerId: string, startsAt: Date, at: Date) {
+      const a = await availabilityOf(trainerId);
+      const slots = weeklySlots({ ...a, now: at, days: BOOKING_RULES.daysAhead });
+      const scheduled = slots.includes(startsAt.getTime()) && startsAt.getTime() > at.getTime() + a.minNoticeHours * HOUR;
+      return { scheduled, bufferMinutes: a.bufferMinutes, location: a.location, timeZone: a.timeZone };
     },
 
     /** By an id from a body (a booking's trainer), where anything that is not an id names nothing. */

@@ -1,3 +1,4 @@
+import { cancellationPolicy, formatDateTimeIn, zoneLabel, type TSessionLocation } from '@spotter/shared';
 import { buildIcs } from './ics';
 import { fromCents } from '../../lib/money';
 import type { Mail } from '../mail';
@@ -17,6 +18,11 @@ type BookingMailInput = {
   currency: string;
   /** Whether a cancelled session's payment went back. */
   refunded?: boolean;
+  /** Where the session takes place (null: never set). */
+  location: TSessionLocation | null;
+  /** Who cancelled a cancelled session, and the trainer's reason. */
+  cancelledBy?: 'user' | 'trainer' | null;
+  cancelReason?: string | null;
   link: string;
   now: Date;
 };
@@ -33,19 +39,20 @@ export const plainName = (s: string) =>
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** "Tuesday, 24 November 2026 at 10:00 (Africa/Cairo)" */
+/** 'Mon 30 Nov, 07:00 (Cairo time, GMT+2)': the shared words (packages/shared/src/booking-policy.ts). */
 function sessionTime(at: Date, timeZone: string) {
-  const local = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(at);
-  return `${local} (${timeZone})`;
+  return `${formatDateTimeIn(at, timeZone)} (${zoneLabel(timeZone, at)})`;
+}
+
+const REASON_MAX = 500;
+
+/** The place as people read it: the address, 'At the client’s home (area)', 'Online: <link>'. */
+function placeText(location: TSessionLocation | null): string | undefined {
+  if (!location) return undefined;
+  const text = location.text.replace(/[\p{Cc}\u2028\u2029]/gu, ' ').trim();
+  if (location.kind === 'client') return text ? `At the client’s home (${text})` : 'At the client’s home';
+  if (location.kind === 'online') return `Online: ${text}`;
+  return text;
 }
 
 /** The mail to one side of a booking, with the session as an .ics attachment. */
@@ -56,23 +63,38 @@ export function bookingMail(input: BookingMailInput): Mail {
   const price = `$${fromCents(input.priceCents).toFixed(2)}`;
   const forUser = input.to.role === 'user';
   const withWhom = forUser ? `your session with ${other}` : `the session ${other} booked with you`;
+  const place = placeText(input.location);
+  const placeLine = place ? ` Place: ${place}.` : '';
+  // the same words as the booking dialog and the session card (docs/product.md#booking-and-payment)
+  const policy = cancellationPolicy({ startsAt: input.startsAt, now: input.now, timeZone: input.timeZone }).text;
+  const byTrainer = input.cancelledBy === 'trainer';
+  // the trainer's reason as one line of plain text
+  const why = (input.cancelReason ?? '')
+    .replace(/[\p{Cc}\u2028\u2029]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, REASON_MAX);
+  const cancelledIntro = byTrainer
+    ? forUser
+      ? `${other} cancelled your session on ${when}.${why ? ` Reason: ${why}.` : ''} The payment of ${price} is refunded in full.`
+      : `You cancelled the session ${other} booked with you on ${when}.${why ? ` Reason: ${why}.` : ''} ${other} is refunded in full (${price}).`
+    : `${withWhom[0].toUpperCase()}${withWhom.slice(1)} on ${when} is cancelled.${input.refunded ? ` The payment of ${price} is refunded.` : ''}`;
   const copy = {
     confirmed: {
       subject: forUser ? `Booked: your session with ${other}` : `New booking: ${other}`,
       intro: forUser
-        ? `Your one-hour session with ${other} on ${when} is booked and paid (${price}).`
-        : `${other} booked a one-hour session with you on ${when} and paid ${price}.`,
-      outro:
-        'The session is attached as a calendar file. It can be cancelled with a full refund until 24 hours before it starts.',
+        ? `Your one-hour session with ${other} on ${when} is booked and paid (${price}).${placeLine}`
+        : `${other} booked a one-hour session with you on ${when} and paid ${price}.${placeLine}`,
+      outro: `The session is attached as a calendar file. ${policy}.`,
     },
     reminder: {
       subject: forUser ? `Tomorrow: your session with ${other}` : `Tomorrow: session with ${other}`,
-      intro: `A reminder of ${withWhom} on ${when}.`,
+      intro: `A reminder of ${withWhom} on ${when}.${placeLine}`,
       outro: 'The session is attached as a calendar file.',
     },
     cancelled: {
       subject: forUser ? `Cancelled: your session with ${other}` : `Cancelled: session with ${other}`,
-      intro: `${withWhom[0].toUpperCase()}${withWhom.slice(1)} on ${when} is cancelled.${input.refunded ? ` The payment of ${price} is refunded.` : ''}`,
+      intro: cancelledIntro,
       outro: 'The attached calendar file removes it from your calendar. The slot is free again.',
     },
   }[input.kind];
@@ -82,7 +104,13 @@ export function bookingMail(input: BookingMailInput): Mail {
     start: input.startsAt,
     end: input.endsAt,
     summary: forUser ? `Training session with ${other}` : `Training session: ${other}`,
-    description: `Spotter booking ${input.bookingId}. ${input.link}`,
+    description: [
+      `Spotter booking ${input.bookingId}.`,
+      ...(input.kind === 'cancelled' ? [] : [`${policy}.`]),
+      ...(place ? [`Place: ${place}.`] : []),
+      input.link,
+    ].join('\n'),
+    location: place,
     stamp: input.now,
     cancelled: input.kind === 'cancelled',
   });

@@ -1,18 +1,33 @@
-import { BOOKING_RULES, type TBooking } from '@spotter/shared';
+import { BOOKING_RULES, DEFAULT_TIME_ZONE, type TBooking } from '@spotter/shared';
 import { fromCents } from '../../lib/money';
 import { FORMER_MEMBER } from '../accounts';
 import type { BookingRow } from './bookings.repo';
 
 const HOUR = 60 * 60_000;
+const DAY = 24 * HOUR;
+/** A trainer may mark a session a no-show from its start until this long after its end. */
+const NO_SHOW_WINDOW_MS = 7 * DAY;
 
-/** What a booking looks like to the caller, with the status as of `now`. */
-export function toBooking(row: BookingRow, now: Date): TBooking {
+/** Who looks at a booking: its user, or its trainer. */
+type BookingViewer = 'user' | 'trainer';
+
+/**
+ * What a booking looks like to its user or its trainer, with the status as of `now`
+ * (docs/product.md#booking-and-payment): the user cancels a paid session for a refund until 24 hours
+ * before it starts; the trainer cancels a paid session any time before it starts (always refunded in
+ * full) and marks a no-show once it started.
+ */
+export function toBooking(row: BookingRow, now: Date, viewer: BookingViewer): TBooking {
+  const at = now.getTime();
   const lapsed = row.status === 'pending' && (!row.holdExpiresAt || row.holdExpiresAt <= now);
   const over = row.status === 'confirmed' && row.endsAt <= now;
   const status = lapsed ? 'expired' : over ? 'completed' : row.status;
-  const isRefundable = status === 'confirmed' && row.startsAt.getTime() - now.getTime() > BOOKING_RULES.cancelHours * HOUR;
+  const started = row.startsAt.getTime() <= at;
+  const deadline = row.startsAt.getTime() - BOOKING_RULES.cancelHours * HOUR;
+  const isRefundable = status === 'confirmed' && (viewer === 'trainer' ? !started : deadline > at);
   const trainerGone = row.trainerDeletedAt !== null;
   const userGone = row.userDeletedAt !== null;
+  const cancelled = row.status === 'cancelled' || row.status === 'refunded';
   return {
     _id: row.id,
     trainerId: row.trainerId,
@@ -29,20 +44,30 @@ export function toBooking(row: BookingRow, now: Date): TBooking {
     userLastName: userGone ? FORMER_MEMBER.lastName : row.userLastName,
     canCancel: status === 'pending' || isRefundable,
     isRefundable,
-    // TODO(issue 29): the trainer's zone and place, who cancelled, the trainer's actions
-    cancellableUntil: isRefundable ? new Date(row.startsAt.getTime() - BOOKING_RULES.cancelHours * HOUR).toISOString() : null,
-    timeZone: 'Africa/Cairo',
-    location: null,
-    cancelledBy: null,
-    cancelReason: null,
-    canMarkNoShow: false,
+    cancellableUntil: (status === 'confirmed' || status === 'pending') && deadline > at ? new Date(deadline).toISOString() : null,
+    timeZone: row.timeZone ?? DEFAULT_TIME_ZONE,
+    location: row.location ?? null,
+    cancelledBy: cancelled ? (row.cancelledBy ?? null) : null,
+    cancelReason: cancelled ? (row.cancelReason ?? null) : null,
+    canMarkNoShow: viewer === 'trainer' && canMarkNoShow(row, now),
   };
+}
+
+/** Whether the session's trainer may mark it a no-show at `now`: paid, started, and ended at most 7 days ago. */
+export function canMarkNoShow(row: Pick<BookingRow, 'status' | 'startsAt' | 'endsAt'>, now: Date): boolean {
+  const at = now.getTime();
+  return (
+    (row.status === 'confirmed' || row.status === 'completed') &&
+    row.startsAt.getTime() <= at &&
+    at < row.endsAt.getTime() + NO_SHOW_WINDOW_MS
+  );
 }
 
 /**
  * When a list of bookings shown at `at` changes by itself, without a write (ms; undefined: never):
- * a hold runs out (the booking leaves the list), a session ends (completed, and no longer
- * upcoming), the cancellation deadline passes (no longer refundable).
+ * a hold runs out (the booking leaves the list), the cancellation deadline passes (no longer
+ * refundable), a session starts (the trainer can no longer cancel it, and can mark a no-show) or
+ * ends (completed, and no longer upcoming), the no-show window closes.
  */
 export function nextChangeOf(list: readonly TBooking[], at: Date): number | undefined {
   let next = Infinity;
@@ -50,9 +75,14 @@ export function nextChangeOf(list: readonly TBooking[], at: Date): number | unde
     if (t > at.getTime() && t < next) next = t;
   };
   for (const b of list) {
-    consider(Date.parse(b.endsAt));
+    const endsAt = Date.parse(b.endsAt);
+    consider(endsAt);
     if (b.status === 'pending' && b.holdExpiresAt) consider(Date.parse(b.holdExpiresAt));
-    if (b.status === 'confirmed') consider(Date.parse(b.startsAt) - BOOKING_RULES.cancelHours * HOUR);
+    if (b.status === 'confirmed') {
+      consider(Date.parse(b.startsAt) - BOOKING_RULES.cancelHours * HOUR);
+      consider(Date.parse(b.startsAt));
+    }
+    if (b.status === 'confirmed' || b.status === 'completed') consider(endsAt + NO_SHOW_WINDOW_MS);
   }
   return next === Infinity ? undefined : next;
 }

@@ -14,7 +14,7 @@ import { paymentsRoutes } from './payments.routes';
 import { createPaymentsService } from './payments.service';
 import { bookingsRoutes } from './bookings.routes';
 import { createBookingsService } from './bookings.service';
-import type { BookingsContext } from './context';
+import type { BookingEvents, BookingsContext } from './context';
 
 type BookingsModuleDeps = {
   database: Database;
@@ -45,17 +45,18 @@ export function createBookingsServices({
   jobs,
   now,
   log,
+  events,
   concurrentReads,
-}: Omit<BookingsModuleDeps, 'auth' | 'services' | 'limits'> & { log: FastifyBaseLogger }) {
+}: Omit<BookingsModuleDeps, 'auth' | 'services' | 'limits'> & { log: FastifyBaseLogger; events: BookingEvents }) {
   const db = database.db;
   const clock = now ?? (() => new Date());
   const availability = createAvailabilityService({ db, now: clock });
   const slotStates = slotStateReader(db, clock, BOOKING_RULES.daysAhead, concurrentReads);
-  const bookings = createBookingsService({ db, availability, jobs, mailer, publicUrl: config.publicUrl, now: clock });
+  const bookings = createBookingsService({ db, jobs, mailer, publicUrl: config.publicUrl, now: clock });
   const { provider, providers } = createPaymentProviders(config.paypal, log);
   const payments = createPaymentsService({ db, provider, bookings });
   /** What the use cases (hold-slot.ts, capture-order.ts…) are given. */
-  const context: BookingsContext = { db, jobs, log, now: clock, provider, providers, availability, slotStates };
+  const context: BookingsContext = { db, jobs, log, now: clock, provider, providers, availability, slotStates, events };
   return { availability, bookings, payments, context };
 }
 type BookingsServices = ReturnType<typeof createBookingsServices>;
@@ -63,7 +64,8 @@ type BookingsServices = ReturnType<typeof createBookingsServices>;
 /** Availability and slots, bookings, and their payments (docs/product.md#booking-and-payment). */
 export function bookingsModule({ auth, services, limits = { writes: [] }, ...deps }: BookingsModuleDeps) {
   return async function (app: FastifyInstance) {
-    const { availability, bookings, payments, context } = services ?? createBookingsServices({ ...deps, log: app.log });
+    const { availability, bookings, payments, context } =
+      services ?? createBookingsServices({ ...deps, log: app.log, events: app.events });
     await app.register(availabilityRoutes(availability, context, auth, limits));
     await app.register(bookingsRoutes(bookings, context, auth, limits));
     await app.register(paymentsRoutes(payments, context, auth, limits));

@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, isNotNull, isNull, lte, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, lt, lte, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
-import { accounts, bookings } from '../../db/schema';
+import { accounts, availability, bookings } from '../../db/schema';
+import type { SessionLocation } from './availability.repo';
 
 type Q = Db | Tx;
 const trainer = alias(accounts, 'trainer');
@@ -20,6 +21,11 @@ const bookingColumns = {
   provider: bookings.provider,
   providerOrderId: bookings.providerOrderId,
   createdAt: bookings.createdAt,
+  location: bookings.location,
+  cancelledBy: bookings.cancelledBy,
+  cancelReason: bookings.cancelReason,
+  /** The trainer's zone (null when they never set hours: the default zone). */
+  timeZone: availability.timeZone,
   trainerFirstName: trainer.firstName,
   trainerLastName: trainer.lastName,
   trainerEmail: trainer.email,
@@ -35,7 +41,8 @@ const withNames = (db: Q) =>
     .select(bookingColumns)
     .from(bookings)
     .innerJoin(trainer, eq(trainer.id, bookings.trainerId))
-    .innerJoin(member, eq(member.id, bookings.userId));
+    .innerJoin(member, eq(member.id, bookings.userId))
+    .leftJoin(availability, eq(availability.trainerId, bookings.trainerId));
 
 export async function findBooking(db: Q, id: string) {
   const [row] = await withNames(db).where(eq(bookings.id, id)).limit(1);
@@ -155,7 +162,16 @@ export async function expireLapsedHoldAt(tx: Tx, trainerId: string, startsAt: Da
  */
 export async function insertHold(
   tx: Tx,
-  values: { trainerId: string; userId: string; startsAt: Date; endsAt: Date; priceCents: number; holdExpiresAt: Date; now: Date },
+  values: {
+    trainerId: string;
+    userId: string;
+    startsAt: Date;
+    endsAt: Date;
+    priceCents: number;
+    holdExpiresAt: Date;
+    location: SessionLocation | null;
+    now: Date;
+  },
 ) {
   const { now, ...rest } = values;
   const [row] = await tx
@@ -164,6 +180,30 @@ export async function insertHold(
     .onConflictDoNothing()
     .returning({ id: bookings.id });
   return row?.id;
+}
+
+/**
+ * Whether the trainer has a live session (confirmed, or a hold not run out) overlapping [from, until),
+ * other than one starting at `except` (that slot's own conflict is the unique index's).
+ */
+export async function hasLiveSessionNear(
+  q: Q,
+  { trainerId, from, until, except, now }: { trainerId: string; from: Date; until: Date; except: Date; now: Date },
+) {
+  const [row] = await q
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.trainerId, trainerId),
+        lt(bookings.startsAt, until),
+        gt(bookings.endsAt, from),
+        ne(bookings.startsAt, except),
+        or(eq(bookings.status, 'confirmed'), and(eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now))),
+      ),
+    )
+    .limit(1);
+  return !!row;
 }
 
 /** Ties the payment order to a live hold, at the price charged; false when the hold is gone. */
@@ -220,7 +260,7 @@ export async function changeStatus(
   from: 'pending' | 'confirmed',
   to: 'cancelled' | 'refunded' | 'expired' | 'completed',
   now: Date,
-  extra: { requireLapsedHold?: boolean } = {},
+  extra: { requireLapsedHold?: boolean; cancelledBy?: 'user' | 'trainer'; cancelReason?: string | null } = {},
 ) {
   const rows = await q
     .update(bookings)
@@ -228,7 +268,9 @@ export async function changeStatus(
       status: to,
       holdExpiresAt: null,
       updatedAt: now,
-      ...(to === 'cancelled' || to === 'refunded' ? { cancelledAt: now } : {}),
+      ...(to === 'cancelled' || to === 'refunded'
+        ? { cancelledAt: now, cancelledBy: extra.cancelledBy ?? null, cancelReason: extra.cancelReason || null }
+        : {}),
     })
     .where(
       and(eq(bookings.id, id), eq(bookings.status, from), extra.requireLapsedHold ? lte(bookings.holdExpiresAt, now) : undefined),
@@ -237,15 +279,25 @@ export async function changeStatus(
   return rows.length > 0;
 }
 
+/** A paid session (confirmed, or over and completed) becomes a no-show; false when it no longer is paid. */
+export async function markNoShow(q: Q, id: string, now: Date) {
+  const rows = await q
+    .update(bookings)
+    .set({ status: 'no-show', updatedAt: now })
+    .where(and(eq(bookings.id, id), or(eq(bookings.status, 'confirmed'), eq(bookings.status, 'completed'))))
+    .returning({ id: bookings.id });
+  return rows.length > 0;
+}
+
 /**
- * The trainer's subscribers as a scalar subquery: distinct users with a paid (confirmed or
- * completed) booking. The trainers repo reads it beside the profile, in the same statement.
+ * The trainer's subscribers as a scalar subquery: distinct users with a paid (confirmed,
+ * completed or a no-show) booking. The trainers repo reads it beside the profile, in the same statement.
  * `trainerId` must render qualified (drizzle leaves a one-table select's columns bare, and a bare
  * "id" here would be the booking's).
  */
 export const subscriberCount = (trainerId: SQLWrapper) =>
   sql<number>`(select count(distinct b.user_id)::int from ${bookings} as b
-    where b.trainer_id = ${trainerId} and b.status in ('confirmed', 'completed'))`;
+    where b.trainer_id = ${trainerId} and b.status in ('confirmed', 'completed', 'no-show'))`;
 
 /** Whether the user had a paid session with the trainer that is over. */
 export async function hasCompletedSession(db: Q, userId: string, trainerId: string, now: Date) {

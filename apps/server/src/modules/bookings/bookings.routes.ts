@@ -1,12 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ZBookingResponse, ZBookingsResponse, ZCreateBookingRequest, ZErrorResponse } from '@spotter/shared';
+import {
+  BOOKING_MSG,
+  ZBookingResponse,
+  ZBookingsResponse,
+  ZCreateBookingRequest,
+  ZErrorResponse,
+  ZIdParam,
+  ZNoShowResponse,
+} from '@spotter/shared';
 import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
 import { nextChangeOf } from './booking-view';
 import type { BookingsService } from './bookings.service';
 import type { BookingsContext } from './context';
 import { HoldCooldown, holdSlot } from './hold-slot';
+import { markNoShow } from './mark-no-show';
 
 const errors = {
   400: ZErrorResponse,
@@ -60,6 +69,20 @@ export function bookingsRoutes(service: BookingsService, ctx: BookingsContext, a
         },
       },
       async (req) => ({ bookings: await service.listBookings(callerOf(req)) }),
+    );
+
+    r.post(
+      '/bookings/:id/no-show',
+      {
+        schema: {
+          tags: ['bookings'],
+          summary: 'Mark that the client did not come (the session’s trainer, after it started; no money moves)',
+          params: ZIdParam(BOOKING_MSG.notFound),
+          response: { 200: ZNoShowResponse, ...errors },
+        },
+        preHandler: [auth.requireAuth(), ...limits.writes],
+      },
+      async (req) => markNoShow(ctx, { caller: callerOf(req), bookingId: req.params.id }),
     );
   };
 }

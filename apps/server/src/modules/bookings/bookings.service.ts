@@ -1,8 +1,7 @@
-import { isId, type TBooking } from '@spotter/shared';
+import { DEFAULT_TIME_ZONE, isId, type TBooking } from '@spotter/shared';
 import type { Db } from '../../db/client';
 import type { JobRunner } from '../../platform/jobs';
 import type { Caller } from '../../plugins/auth';
-import type { AvailabilityService } from './availability.service';
 import type { Mailer } from '../mail';
 import { FORMER_MEMBER } from '../accounts';
 import { BOOKING_JOBS, type MailJob } from './booking-jobs';
@@ -14,7 +13,6 @@ const JOB = BOOKING_JOBS;
 
 type BookingsDeps = {
   db: Db;
-  availability: AvailabilityService;
   jobs: JobRunner;
   mailer: Mailer;
   publicUrl: string;
@@ -25,7 +23,7 @@ type BookingsDeps = {
  * The bookings' reads and durable jobs (hold expiry, completion, mails). The writes are use cases,
  * one per file (hold-slot.ts, create-order.ts, capture-order.ts, cancel-booking.ts…).
  */
-export function createBookingsService({ db, availability, jobs, mailer, publicUrl, now = () => new Date() }: BookingsDeps) {
+export function createBookingsService({ db, jobs, mailer, publicUrl, now = () => new Date() }: BookingsDeps) {
   /** Sends one side of a booking its mail; skipped for a deleted account or a reminder of a session no longer on. */
   async function sendBookingMail(job: MailJob, at: Date) {
     const row = await repo.findBooking(db, job.bookingId);
@@ -33,7 +31,7 @@ export function createBookingsService({ db, availability, jobs, mailer, publicUr
     if (job.kind === 'reminder' && (row.status !== 'confirmed' || row.startsAt <= at)) return;
     const toUser = job.to === 'user';
     if (toUser ? row.userDeletedAt : row.trainerDeletedAt) return;
-    const { timeZone } = await availability.availabilityOf(row.trainerId);
+    const timeZone = row.timeZone ?? DEFAULT_TIME_ZONE;
     await mailer.send(
       bookingMail({
         kind: job.kind,
@@ -56,6 +54,9 @@ export function createBookingsService({ db, availability, jobs, mailer, publicUr
         priceCents: row.priceCents,
         currency: row.currency,
         refunded: job.refunded,
+        location: row.location ?? null,
+        cancelledBy: row.cancelledBy,
+        cancelReason: row.cancelReason,
         link: `${publicUrl}/${job.to}/profile`,
         now: at,
       }),
@@ -76,12 +77,12 @@ export function createBookingsService({ db, availability, jobs, mailer, publicUr
   return {
     async listBookings(caller: Caller): Promise<TBooking[]> {
       const at = now();
-      return (await repo.listBookingsOf(db, caller, at)).map((r) => toBooking(r, at));
+      return (await repo.listBookingsOf(db, caller, at)).map((r) => toBooking(r, at, caller.role));
     },
 
     async listUpcomingConfirmed(caller: Caller): Promise<TBooking[]> {
       const at = now();
-      return (await repo.listUpcomingConfirmed(db, caller, at)).map((r) => toBooking(r, at));
+      return (await repo.listUpcomingConfirmed(db, caller, at)).map((r) => toBooking(r, at, caller.role));
     },
 
     /** The 'verified session' mark of a review (docs/product.md#reviews). */

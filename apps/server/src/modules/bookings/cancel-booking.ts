@@ -9,32 +9,44 @@ import { refundBooking } from './refund-booking';
 import { releaseHold } from './release-hold';
 
 /**
- * Cancels a booking (its id validated by the route) for its user or trainer; 404 for anyone else.
- * A hold is released; a confirmed session more than 24 h ahead is refunded through the provider and
- * its slot freed; later than that, 409.
+ * Cancels a booking (its id validated by the route) for its user or trainer; 404 for anyone else
+ * (docs/product.md#booking-and-payment). A hold is released. A confirmed session is refunded in full
+ * through the provider and its slot freed: by its user until 24 h before it starts (later, 409), by
+ * its trainer at any time before it starts, with a reason the user sees.
  */
 export async function cancelBooking(
   ctx: BookingsContext,
-  { caller, bookingId }: { caller: Caller; bookingId: string },
+  { caller, bookingId, reason }: { caller: Caller; bookingId: string; reason?: string },
 ): Promise<{ message: string; booking: TBooking }> {
   const { db, log } = ctx;
   const row = await bookingsRepo.findBooking(db, bookingId);
   if (!row || (row.userId !== caller.id && row.trainerId !== caller.id)) throw new AppError('NOT_FOUND', BOOKING_MSG.notFound);
-  const bookingNow = async () => toBooking((await bookingsRepo.findBooking(db, row.id))!, ctx.now());
-  const view = toBooking(row, ctx.now());
+  const by = row.trainerId === caller.id ? 'trainer' : 'user';
+  const bookingNow = async () => toBooking((await bookingsRepo.findBooking(db, row.id))!, ctx.now(), by);
+  const view = toBooking(row, ctx.now(), by);
   if (view.status === 'pending') {
-    if (!(await releaseHold(ctx, { booking: row }))) throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
+    if (!(await releaseHold(ctx, { booking: row, by }))) throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
     return { message: BOOKING_MSG.cancelled, booking: await bookingNow() };
   }
   if (view.status !== 'confirmed') throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
-  if (!view.isRefundable) throw new AppError('CANCEL_TOO_LATE', BOOKING_MSG.tooLateToCancel);
+  // the user's 24 hours; the trainer's: until it starts
+  if (!view.isRefundable) {
+    throw by === 'user'
+      ? new AppError('CANCEL_TOO_LATE', BOOKING_MSG.tooLateToCancel)
+      : new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
+  }
 
   const payment = await paymentsRepo.findPaymentOfBooking(db, row.id);
   if (!payment || payment.status !== 'completed') {
     log.error({ bookingId: row.id }, 'a confirmed booking without a completed payment');
     throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
   }
-  const changed = await refundBooking(ctx, { payment, reason: 'cancelled by ' + caller.role });
+  const changed = await refundBooking(ctx, {
+    payment,
+    reason: 'cancelled by ' + by,
+    cancelledBy: by,
+    cancelReason: by === 'trainer' ? reason || null : null,
+  });
   if (!changed) throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
-  return { message: BOOKING_MSG.refunded, booking: await bookingNow() };
+  return { message: by === 'trainer' ? BOOKING_MSG.trainerCancelled : BOOKING_MSG.refunded, booking: await bookingNow() };
 }

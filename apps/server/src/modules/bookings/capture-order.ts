@@ -13,7 +13,7 @@ import type { Caller } from '../../plugins/auth';
 import { BOOKING_JOBS, enqueueBookingMails, runBookingMails } from './booking-jobs';
 import { toBooking } from './booking-view';
 import * as bookingsRepo from './bookings.repo';
-import { providerOf, requireUser, type BookingsContext } from './context';
+import { announceBooking, providerOf, requireUser, type BookingsContext } from './context';
 import * as paymentsRepo from './payments.repo';
 import { refundBooking } from './refund-booking';
 
@@ -55,6 +55,7 @@ function captureAnswer(
  */
 async function confirm(ctx: BookingsContext, tx: Tx, row: bookingsRepo.BookingRow, at: Date) {
   if (!(await bookingsRepo.confirmBooking(tx, row.id, at))) return { confirmed: false, mailJobs: [] };
+  await announceBooking(ctx, tx, row);
   const mailJobs = await enqueueBookingMails(ctx, tx, row.id, 'confirmed');
   const remindAt = new Date(row.startsAt.getTime() - BOOKING_RULES.reminderHours * HOUR);
   // a session booked for the next 24 hours gets no reminder: its confirmation is just out
@@ -86,13 +87,13 @@ export async function captureOrder(
   if (!row) throw new AppError('NOT_FOUND', PAYMENT_MSG.orderNotFound);
   if (row.userId !== user.id) throw new AppError('FORBIDDEN', PAYMENT_MSG.orderNotFound);
   const p = providerOf(ctx, row.provider);
-  const bookingNow = async () => toBooking((await bookingsRepo.findBooking(db, row.id))!, ctx.now());
+  const bookingNow = async () => toBooking((await bookingsRepo.findBooking(db, row.id))!, ctx.now(), 'user');
 
   /** The stored result of an earlier (or a concurrent, just committed) capture of this order. */
   const storedAnswer = async () => {
     const stored = await paymentsRepo.findPaymentByOrder(db, p.name, orderId);
     const fresh = stored && (await bookingsRepo.findBooking(db, row.id));
-    return stored && fresh ? captureAnswer(orderId, stored, toBooking(fresh, ctx.now())) : undefined;
+    return stored && fresh ? captureAnswer(orderId, stored, toBooking(fresh, ctx.now(), 'user')) : undefined;
   };
   const earlier = await storedAnswer();
   if (earlier) return earlier;
@@ -119,7 +120,7 @@ export async function captureOrder(
       purchase_units: [
         { reference_id: row.id, payments: { captures: capture ? [{ id: capture.id, status: capture.status }] : [] } },
       ],
-      booking: toBooking(row, ctx.now()),
+      booking: toBooking(row, ctx.now(), 'user'),
     };
   }
   if (capture.amountCents !== undefined && capture.amountCents !== row.priceCents) {
@@ -153,7 +154,7 @@ export async function captureOrder(
     const fresh = await bookingsRepo.findBooking(db, row.id);
     // a concurrent capture of the same order confirmed it: answer what it stored
     if (again && fresh && ['confirmed', 'completed', 'refunded'].includes(fresh.status))
-      return captureAnswer(orderId, again, toBooking(fresh, ctx.now()));
+      return captureAnswer(orderId, again, toBooking(fresh, ctx.now(), 'user'));
     // the booking was cancelled while the money moved: give it back at once
     if (again && again.status === 'completed')
       await refundBooking(ctx, { payment: again, reason: 'the booking was cancelled during its capture' });

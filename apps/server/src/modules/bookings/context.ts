@@ -1,12 +1,15 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { ROLE_MSG } from '@spotter/shared';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { Caller } from '../../plugins/auth';
 import type { JobRunner } from '../../platform/jobs';
 import type { slotStateReader } from './availability.repo';
 import type { AvailabilityService } from './availability.service';
 import { ProviderUnavailableError, type PaymentProvider, type ProviderName } from './payments/payment-provider';
+
+/** The platform's events (`app.events`, docs/architecture.md#how-a-push-travels): channel names and a publish bound to a write. */
+export type BookingEvents = Pick<FastifyInstance['events'], 'channels' | 'publish'>;
 
 /**
  * What every use case of the module is given, built once per app by `createBookingsServices`
@@ -27,7 +30,25 @@ export type BookingsContext = {
   availability: AvailabilityService;
   /** A trainer's slot states (hours, taken slots), read in batches with other visitors' (docs/decisions/026-batched-reads.md). */
   slotStates: ReturnType<typeof slotStateReader>;
+  /** Announces a booking's change to both sides' sockets, with the write's transaction. */
+  events: BookingEvents;
 };
+
+/**
+ * Announces, with the transaction of the write, that a booking was confirmed, cancelled, refunded or
+ * marked a no-show: after the commit every process pushes it to the user's and the trainer's
+ * sockets, each as they see it (the chats module's socket hub, docs/architecture.md#how-a-push-travels).
+ */
+export async function announceBooking(
+  ctx: Pick<BookingsContext, 'events'>,
+  tx: Tx,
+  booking: { id: string; userId: string; trainerId: string },
+): Promise<void> {
+  const payload: BookingEvent = { id: booking.id, u: booking.userId, t: booking.trainerId };
+  await ctx.events.publish(tx, ctx.events.channels.booking, JSON.stringify(payload));
+}
+/** The `booking` channel's payload: the booking and its user (`u`) and trainer (`t`). */
+type BookingEvent = { id: string; u: string; t: string };
 
 /** The provider a stored order or payment was made with (the current one when none is named). */
 export function providerOf(ctx: BookingsContext, name: string | null | undefined): PaymentProvider {

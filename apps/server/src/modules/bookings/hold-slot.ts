@@ -33,9 +33,11 @@ export async function holdSlot(
   const priceCents = trainer.priceCents;
   const at = ctx.now();
   const startsAt = new Date(input.startsAt);
-  if (!(await availability.isScheduledSlot(trainer.id, startsAt, at))) {
-    throw new AppError('VALIDATION_FAILED', BOOKING_MSG.notASlot, { startsAt: BOOKING_MSG.notASlot });
-  }
+  // not offered (outside the hours, an override's day off, inside the minimum notice): the dialog's slots only
+  const rule = await availability.slotRule(trainer.id, startsAt, at);
+  const notASlot = () => new AppError('VALIDATION_FAILED', BOOKING_MSG.notASlot, { startsAt: BOOKING_MSG.notASlot });
+  if (!rule.scheduled) throw notASlot();
+  const endsAt = new Date(startsAt.getTime() + BOOKING_RULES.sessionMinutes * MINUTE);
   const holdExpiresAt = new Date(at.getTime() + BOOKING_RULES.holdMinutes * MINUTE);
   const id = await db.transaction(async (tx) => {
     await repo.lockAccount(tx, user.id);
@@ -52,12 +54,25 @@ export async function holdSlot(
     });
     if (endedAt) throw new HoldCooldown(endedAt.getTime() + HOLD_COOLDOWN_MS - at.getTime());
     await repo.expireLapsedHoldAt(tx, trainer.id, startsAt, at);
+    if (rule.bufferMinutes > 0) {
+      // holds of neighbouring slots by others wait for each other here, so two cannot both pass the buffer
+      await repo.lockAccount(tx, trainer.id);
+      const near = await repo.hasLiveSessionNear(tx, {
+        trainerId: trainer.id,
+        from: new Date(startsAt.getTime() - rule.bufferMinutes * MINUTE),
+        until: new Date(endsAt.getTime() + rule.bufferMinutes * MINUTE),
+        except: startsAt,
+        now: at,
+      });
+      if (near) throw notASlot();
+    }
     const bookingId = await repo.insertHold(tx, {
       trainerId: trainer.id,
       userId: user.id,
       startsAt,
-      endsAt: new Date(startsAt.getTime() + BOOKING_RULES.sessionMinutes * MINUTE),
+      endsAt,
       priceCents,
+      location: rule.location,
       holdExpiresAt,
       now: at,
     });
@@ -65,5 +80,5 @@ export async function holdSlot(
     await jobs.enqueue(tx, { kind: BOOKING_JOBS.expireHold, runAt: holdExpiresAt, payload: { bookingId } });
     return bookingId;
   });
-  return toBooking((await repo.findBooking(db, id))!, at);
+  return toBooking((await repo.findBooking(db, id))!, at, 'user');
 }

@@ -2,3 +2,9 @@
 export { bookingsModule, createBookingsServices } from './bookings.module';
 // read joins for other modules' repos (docs/decisions/018-read-joins-across-modules.md)
 export { completedSessionOf, subscriberCount } from './bookings.repo';
+// the socket's booking frame, each side's view (the chats module pushes it)
+export { bookingViewsForPush } from './booking-push';
+// a trainer's offered slots, the booking dialog's (docs/product.md#booking-and-payment):
+// `freeSlots({ slotStates: slotStateReader(db, now, BOOKING_RULES.daysAhead) }, { trainerId })`
+export { freeSlots } from './free-slots';
+export { slotStateReader } from './availability.repo';

@@ -5,6 +5,7 @@ import {
   BOOKING_MSG,
   DEFAULT_CODE_OF_STATUS,
   PAYMENT_MSG,
+  ZCancelBookingRequest,
   ZCancelBookingResponse,
   ZCaptureResponse,
   ZCreateOrderRequest,
@@ -119,15 +120,17 @@ export function paymentsRoutes(service: PaymentsService, ctx: BookingsContext, a
       {
         schema: {
           tags: ['bookings'],
-          summary: 'Cancel a booking (its user or trainer): a hold is released; a paid session more than 24 h ahead is refunded',
+          summary:
+            'Cancel a booking (its user or trainer): a hold is released; a paid session is refunded in full, by its user more than 24 h ahead, by its trainer any time before it starts (with an optional reason the user sees)',
           params: ZIdParam(BOOKING_MSG.notFound),
+          body: ZCancelBookingRequest,
           response: { 200: ZCancelBookingResponse, ...errors, 502: ZErrorResponse, 504: ZErrorResponse },
         },
         preHandler: [auth.requireAuth(), ...limits.writes],
       },
       async (req, reply) => {
         try {
-          return await cancelBooking(ctx, { caller: callerOf(req), bookingId: req.params.id });
+          return await cancelBooking(ctx, { caller: callerOf(req), bookingId: req.params.id, reason: req.body?.reason });
         } catch (err) {
           return sendProviderError(reply, err);
         }

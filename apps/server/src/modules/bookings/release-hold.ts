@@ -1,4 +1,4 @@
-import type { BookingsContext } from './context';
+import { announceBooking, type BookingsContext } from './context';
 import * as repo from './bookings.repo';
 
 /**
@@ -7,11 +7,13 @@ import * as repo from './bookings.repo';
  * docs/decisions/035-hold-cooldown-and-whole-inbox.md).
  */
 export async function releaseHold(
-  ctx: Pick<BookingsContext, 'db' | 'now'>,
-  { booking }: { booking: Pick<repo.BookingRow, 'id' | 'userId'> },
+  ctx: Pick<BookingsContext, 'db' | 'now' | 'events'>,
+  { booking, by }: { booking: Pick<repo.BookingRow, 'id' | 'userId' | 'trainerId'>; by: 'user' | 'trainer' },
 ): Promise<boolean> {
   return ctx.db.transaction(async (tx) => {
     await repo.lockAccount(tx, booking.userId);
-    return repo.changeStatus(tx, booking.id, 'pending', 'cancelled', ctx.now());
+    if (!(await repo.changeStatus(tx, booking.id, 'pending', 'cancelled', ctx.now(), { cancelledBy: by }))) return false;
+    await announceBooking(ctx, tx, booking);
+    return true;
   });
 }

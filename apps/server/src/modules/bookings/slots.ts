@@ -79,31 +79,48 @@ export function localHourToUtc(year: number, month: number, day: number, hour: n
   return instant;
 }
 
+/** A date's own hours instead of its weekday's ('YYYY-MM-DD', local to the zone); [] is a day off. */
+type DateOverrides = Array<{ date: string; hours: number[] }>;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The local date ('YYYY-MM-DD') of an instant in a zone. */
+export function localDate(instant: number, timeZone: string): string {
+  const w = wallClock(instant, timeZone);
+  return `${w.year}-${pad(w.month)}-${pad(w.day)}`;
+}
+
 /**
  * Start times (ms since epoch, ascending) of the weekly hours that begin after `now` and no
- * later than `days` days after it.
+ * later than `days` days after it; on a date with an override, its hours replace the weekday's
+ * (docs/product.md#booking-and-payment).
  */
 export function weeklySlots({
   weekly,
   timeZone,
   now,
   days,
+  overrides = [],
 }: {
   weekly: Weekly;
   timeZone: string;
   now: Date;
   days: number;
+  overrides?: DateOverrides;
 }): number[] {
   const from = now.getTime();
   const until = from + days * DAY;
   const hoursByWeekday = new Map(weekly.map((w) => [w.weekday, [...new Set(w.hours)].sort((a, b) => a - b)]));
-  if (![...hoursByWeekday.values()].some((h) => h.length)) return [];
+  const hoursByDate = new Map(overrides.map((o) => [o.date, [...new Set(o.hours)].sort((a, b) => a - b)]));
+  if (![...hoursByWeekday.values(), ...hoursByDate.values()].some((h) => h.length)) return [];
   const today = wallClock(from, timeZone);
   const slots: number[] = [];
   // local dates from today to one past the window's end, whatever the zone's offset
   for (let i = 0; i <= days + 1; i++) {
     const date = new Date(Date.UTC(today.year, today.month - 1, today.day + i));
-    const hours = hoursByWeekday.get(date.getUTCDay());
+    const hours = hoursByDate.size
+      ? (hoursByDate.get(date.toISOString().slice(0, 10)) ?? hoursByWeekday.get(date.getUTCDay()))
+      : hoursByWeekday.get(date.getUTCDay());
     if (!hours) continue;
     for (const hour of hours) {
       const start = localHourToUtc(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), hour, timeZone);
@@ -111,6 +128,35 @@ export function weeklySlots({
     }
   }
   return slots.sort((a, b) => a - b);
+}
+
+/** When the zone's next local day begins (ms): an answer that leaves out past dates changes then. */
+export function nextLocalMidnight(instant: number, timeZone: string): number {
+  const w = wallClock(instant, timeZone);
+  const next = new Date(Date.UTC(w.year, w.month - 1, w.day + 1));
+  // a midnight skipped by a clock change: its first hour that exists
+  for (let hour = 0; hour < 3; hour++) {
+    const at = localHourToUtc(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), hour, timeZone);
+    if (at !== undefined && at > instant) return at;
+  }
+  return instant + HOUR;
+}
+
+/**
+ * Overrides as stored and answered: one per date (the last given wins), hours unique and sorted,
+ * dates before `today` ('YYYY-MM-DD' in the trainer's zone) left out, soonest first.
+ */
+export function normaliseOverrides(overrides: DateOverrides, today: string): DateOverrides {
+  const byDate = new Map<string, number[]>();
+  for (const { date, hours } of overrides)
+    byDate.set(
+      date,
+      [...new Set(hours)].sort((a, b) => a - b),
+    );
+  return [...byDate.entries()]
+    .filter(([date]) => date >= today)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([date, hours]) => ({ date, hours }));
 }
 
 /** Each weekday once, in order, its hours unique and sorted; days without hours left out. */

@@ -9,6 +9,7 @@ import { createClientAddress } from '../../platform/client-address';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { TokenService } from '../../lib/tokens';
 import type { Auth } from '../../plugins/auth';
+import { bookingViewsForPush } from '../bookings';
 import type { Mailer } from '../mail';
 import { chatsRoutes } from './chats.routes';
 import { createChatsService, sweepUnreadChats } from './chats.service';
@@ -56,6 +57,7 @@ export function chatsModule(deps: ChatsDeps) {
       service,
       log: app.log,
       options: { ...config.ws, ...deps.hub },
+      bookingViews: (id) => bookingViewsForPush(database.db, id, new Date()),
     });
     const clientAddress = createClientAddress(config.trustProxy);
     deps.countSockets?.(() => hub.stats().sockets);
@@ -110,6 +112,12 @@ export function chatsModule(deps: ChatsDeps) {
       () => hub.resync(),
     );
     await app.events.subscribe(app.events.channels.account, (p) => hub.onAccountEvent(p));
+    // bookings confirmed, cancelled, refunded or marked a no-show: each side's view to their sockets
+    await app.events.subscribe(
+      app.events.channels.booking,
+      (p) => hub.onBookingEvent(p),
+      () => hub.resync(),
+    );
 
     const sweep = setInterval(() => {
       sweepUnreadChats({ db: database.db, mailer: deps.mailer, publicUrl: config.publicUrl, log: app.log }).catch((err) =>

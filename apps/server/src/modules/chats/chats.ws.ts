@@ -4,6 +4,7 @@ import {
   WS_CLOSE,
   ZWsClientFrame,
   type Role,
+  type TBooking,
   type TChatMessage,
   type TWsServerFrame,
 } from '@spotter/shared';
@@ -59,6 +60,8 @@ export function createChatHub(deps: {
   service: ChatsService;
   log: FastifyBaseLogger;
   options?: HubOptions;
+  /** A booking as its user and its trainer each see it (the bookings module's), for the `booking` frame. */
+  bookingViews?: (bookingId: string) => Promise<{ user: TBooking; trainer: TBooking } | undefined>;
 }) {
   const { db, tokens, service, log } = deps;
   const authTimeoutMs = deps.options?.authTimeoutMs ?? CHAT_LIMITS.authTimeoutMs;
@@ -287,6 +290,37 @@ export function createChatHub(deps: {
       }
       const data = Buffer.from(JSON.stringify(frame));
       for (const c of to) sendRaw(c, data);
+    },
+
+    /**
+     * A `spotter_booking` notification (a booking confirmed, cancelled, refunded or marked a no-show):
+     * push it to this process's sockets of its user and its trainer, each the booking as they see it.
+     */
+    async onBookingEvent(payload: string) {
+      let event: { id: string; u: string; t: string };
+      try {
+        event = JSON.parse(payload);
+      } catch {
+        return;
+      }
+      const toUser = targets(event.u);
+      const toTrainer = targets(event.t);
+      if ((!toUser.length && !toTrainer.length) || !deps.bookingViews) return;
+      let views: Awaited<ReturnType<NonNullable<typeof deps.bookingViews>>>;
+      try {
+        views = await deps.bookingViews(event.id);
+      } catch (err) {
+        // stored but not readable now: the clients fetch their bookings again
+        log.warn({ err, bookingId: event.id }, 'booking push read failed; its people told to resync');
+        const data = Buffer.from(JSON.stringify({ type: 'resync' } satisfies TWsServerFrame));
+        for (const c of [...toUser, ...toTrainer]) sendRaw(c, data);
+        return;
+      }
+      if (!views) return;
+      const userFrame = Buffer.from(JSON.stringify({ type: 'booking', booking: views.user } satisfies TWsServerFrame));
+      const trainerFrame = Buffer.from(JSON.stringify({ type: 'booking', booking: views.trainer } satisfies TWsServerFrame));
+      for (const c of toUser) sendRaw(c, userFrame);
+      for (const c of toTrainer) sendRaw(c, trainerFrame);
     },
 
     /** A `spotter_account` notification: close that account's sockets whose token no longer holds. */
