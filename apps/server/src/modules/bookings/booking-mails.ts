@@ -115,14 +115,21 @@ export function bookingMail(input: BookingMailInput): Mail {
     cancelled: input.kind === 'cancelled',
   });
 
-  const text = `Hi ${firstName},\n\n${copy.intro}\n\nYour bookings: ${input.link}\n\n${copy.outro}\n\n— Spotter, find your personal trainer\n`;
+  // where the session can be cancelled (the user inside the policy, the trainer at any time before it starts)
+  const action =
+    input.kind === 'cancelled'
+      ? { label: forUser ? 'See my sessions' : 'See my schedule', line: 'Your bookings' }
+      : forUser
+        ? { label: 'See or cancel this session', line: 'See or cancel it in your sessions' }
+        : { label: 'See or cancel this session', line: 'See, message or cancel it in your schedule' };
+  const text = `Hi ${firstName},\n\n${copy.intro}\n\n${action.line}: ${input.link}\n\n${copy.outro}\n\n— Spotter, find your personal trainer\n`;
   const html = `<!doctype html><html><body style="margin:0;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#0f172a">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
 <table role="presentation" width="100%" style="max-width:520px;background:#ffffff;border-radius:12px;padding:32px">
 <tr><td style="font-size:22px;font-weight:bold;color:#0b1220">Spotter</td></tr>
 <tr><td style="padding-top:16px;font-size:16px;line-height:1.5">Hi ${escapeHtml(firstName)},</td></tr>
 <tr><td style="padding-top:8px;font-size:16px;line-height:1.5">${escapeHtml(copy.intro)}</td></tr>
-<tr><td style="padding:24px 0"><a href="${escapeHtml(input.link)}" style="background:#c6f432;color:#0b1220;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">See my bookings</a></td></tr>
+<tr><td style="padding:24px 0"><a href="${escapeHtml(input.link)}" style="background:#c6f432;color:#0b1220;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">${action.label}</a></td></tr>
 <tr><td style="font-size:13px;color:#475569;line-height:1.5">${escapeHtml(copy.outro)}</td></tr>
 </table></td></tr></table></body></html>`;
 
