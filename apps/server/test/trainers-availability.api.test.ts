@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createAccount, useTestApp } from './helper';
 import { bookableTrainer, hold, slotsOf } from './support/bookings';
+import { until } from './support/until';
 
 const t = await useTestApp();
 const HOUR = 3600_000;
@@ -185,6 +186,17 @@ describe('after a booking', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(await idsOf(`ids=${trainer.id}&available=mornings`)).toEqual([trainer.id]);
+    expect((await list(`ids=${trainer.id}`))[0].nextFreeAt).toBe((await offered(trainer.id))[0]);
+  });
+
+  it('a change written by hand in SQL (as another process would) shows within a second', async () => {
+    const trainer = await bookableTrainer(t, { weekly: everyDay([19]) });
+    expect(await idsOf(`ids=${trainer.id}&available=mornings`)).toEqual([]);
+    await t.database.db.execute(
+      sql`update availability set weekly = ${JSON.stringify(everyDay([9]))}::jsonb where trainer_id = ${trainer.id}`,
+    );
+    // PGlite: the next answer; PostgreSQL: once the notification arrives (docs/caching.md)
+    await until(async () => (await idsOf(`ids=${trainer.id}&available=mornings`)).length === 1, 'the morning hours', 1000);
     expect((await list(`ids=${trainer.id}`))[0].nextFreeAt).toBe((await offered(trainer.id))[0]);
   });
 });
