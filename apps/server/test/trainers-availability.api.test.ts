@@ -112,6 +112,16 @@ describe('available and availableOn', () => {
     for (const [query, test] of cases) {
       expect((await idsOf(`${ids}&${query}`)).sort(), query).toEqual(expected(test));
     }
+    // the same from the slots themselves, when the per-trainer summaries have run out (a slot passed
+    // since): a different page size, as the cache keeps the answers above (this write announces nothing)
+    await t.database.db.execute(
+      sql`update trainer_slot_refreshes set valid_until = '-infinity' where trainer_id = any(${`{${all.join(',')}}`}::uuid[])`,
+    );
+    for (const [query, test] of cases) {
+      expect((await idsOf(`${ids}&${query}&limit=99`)).sort(), query).toEqual(expected(test));
+    }
+    const soonest = await list(`${ids}&sort=soonest&limit=98`);
+    for (const item of soonest) expect(item.nextFreeAt).toBe(slotsBy.get(item._id)![0] ?? null);
     // the plain cases, spelled out
     expect(await idsOf(`${ids}&available=evenings`)).toContain(evenings.id);
     expect(await idsOf(`${ids}&available=evenings`)).not.toContain(mornings.id);

@@ -294,10 +294,18 @@ export const trainerFreeSlots = pgTable(
     // a trainer's first offered slot, and the filters, read from the index alone
     // (migration 0014 adds INCLUDE (starts_at, local_date, local_hour, day_starts_at))
     index('trainer_free_slots_offered_idx').on(t.trainerId, t.offeredUntil),
+    // the trainers with a slot on a date (availableOn), from the date's side; (INCLUDE as above)
+    index('trainer_free_slots_date_idx').on(t.localDate, t.trainerId),
   ],
 );
 
-/** When each trainer's free slots were last computed (on the bookings module's clock). */
+/**
+ * When each trainer's free slots were last computed (on the bookings module's clock), and what the
+ * list sorts and filters on, as of `summarised_at`: the first offered slot (its start and the start of
+ * its local date), the first offered morning and evening slot. They hold until `valid_until`, when
+ * the first offered slot passes its notice; the list reads the slots themselves for a trainer whose
+ * summary has run out, and a sweep brings it up to date (docs/decisions/040-finding-free-trainers.md).
+ */
 export const trainerSlotRefreshes = pgTable(
   'trainer_slot_refreshes',
   {
@@ -305,8 +313,15 @@ export const trainerSlotRefreshes = pgTable(
       .primaryKey()
       .references(() => accounts.id, { onDelete: 'cascade' }),
     refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull(),
+    nextStartsAt: timestamp('next_starts_at', { withTimezone: true }),
+    nextDayStartsAt: timestamp('next_day_starts_at', { withTimezone: true }),
+    nextMorningAt: timestamp('next_morning_at', { withTimezone: true }),
+    nextEveningAt: timestamp('next_evening_at', { withTimezone: true }),
+    validUntil: timestamp('valid_until', { withTimezone: true })
+      .notNull()
+      .default(sql`'infinity'`),
   },
-  (t) => [index('trainer_slot_refreshes_at_idx').on(t.refreshedAt)],
+  (t) => [index('trainer_slot_refreshes_at_idx').on(t.refreshedAt), index('trainer_slot_refreshes_valid_idx').on(t.validUntil)],
 );
 
 export const BOOKING_STATUS = ['pending', 'confirmed', 'completed', 'cancelled', 'refunded', 'expired', 'no-show'] as const;

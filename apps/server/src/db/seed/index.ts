@@ -260,8 +260,8 @@ export async function seedBulkTrainers(db: Db, count: number) {
               from generate_series(0, 6) d where (d + n) % 7 < 3 + n % 3),
            (array[2, 4, 6, 12])[1 + n % 4],
            (array[0, 15, 30])[1 + n % 3]
-    from (select id, substring(email from 'bulk-(\d+)@')::int as n,
-                 (array[6, 10, 13, 17, 18])[1 + substring(email from 'bulk-(\d+)@')::int % 5] as b
+    from (select id, split_part(split_part(email, '@', 1), '-', 2)::int as n,
+                 (array[6, 10, 13, 17, 18])[1 + split_part(split_part(email, '@', 1), '-', 2)::int % 5] as b
           from accounts where email like 'bulk-%@spotter.test') a
     on conflict do nothing`);
   await db.execute(sql`analyze accounts`);

@@ -2,7 +2,7 @@ import { BOOKING_RULES } from '@spotter/shared';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { freeSlots, slotStateReader, type BookingsContext } from '../bookings';
-import { minNotices, staleTrainerIds, storeFreeSlots, type FreeSlotRow } from './free-slots.repo';
+import { minNotices, staleTrainerIds, storeFreeSlots, summarise, type FreeSlotRow } from './free-slots.repo';
 
 const HOUR = 60 * 60_000;
 const DAY = 24 * HOUR;
@@ -17,6 +17,8 @@ const HORIZON_EXTRA = DAY;
 const STALE_AFTER = 6 * HOUR;
 /** How often a process sweeps (a read also sweeps first when the last sweep is older than `STALE_AFTER`). */
 const SWEEP_EVERY = HOUR;
+/** How often the summaries whose first slot passed are brought up to date (the list reads the slots for them meanwhile). */
+const SUMMARISE_EVERY = 60_000;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 /** The local date (YYYY-MM-DD), hour and minute of an instant in a zone. */
@@ -236,8 +238,18 @@ export function createFreeSlotsIndex({ db, ctx, concurrentReads }: { db: Db; ctx
         sweepWanted = true;
         run().catch(onError);
       }, SWEEP_EVERY);
+      let summarising: Promise<void> | undefined;
+      const summaries = setInterval(() => {
+        summarising ??= summarise(db, now().getTime())
+          .catch(onError)
+          .finally(() => (summarising = undefined));
+      }, SUMMARISE_EVERY);
       timer.unref();
-      return () => clearInterval(timer);
+      summaries.unref();
+      return () => {
+        clearInterval(timer);
+        clearInterval(summaries);
+      };
     },
     /** Waits for a run under way (before the database closes). */
     async idle(): Promise<void> {

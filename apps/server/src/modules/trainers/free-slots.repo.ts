@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { AVAILABLE_HOURS } from '@spotter/shared';
+import type { Db, Tx } from '../../db/client';
 import { LISTED_TRAINER } from '../../db/schema';
 import { idArray } from '../../lib/id-array';
 
@@ -53,6 +54,7 @@ export async function storeFreeSlots(
       await tx.execute(sql`
         insert into trainer_slot_refreshes (trainer_id, refreshed_at)
         select id, ${iso(at)}::timestamptz from unnest(${idArray(listed)}::uuid[]) as id`);
+      await summarise(tx, at, listed);
     }
   });
 }
@@ -71,4 +73,23 @@ export async function staleTrainerIds(db: Db, before: number | undefined): Promi
     select r.trainer_id::text from trainer_slot_refreshes r join accounts a on a.id = r.trainer_id
     where not (${LISTED_TRAINER})`);
   return rowsOf<{ id: string }>(result).map((r) => r.id);
+}
+
+/**
+ * Brings the summaries (`trainer_slot_refreshes`: the first offered slot, morning and evening, and
+ * until when they hold) up to date as of `at`: of `ids`, or of every trainer whose summary ran out.
+ */
+export async function summarise(db: Db | Tx, at: number, ids?: string[]): Promise<void> {
+  const t = sql`${iso(at)}::timestamptz`;
+  const hours = (which: 'mornings' | 'evenings') =>
+    sql`s.local_hour >= ${AVAILABLE_HOURS[which][0]} and s.local_hour < ${AVAILABLE_HOURS[which][1]}`;
+  await db.execute(sql`
+    update trainer_slot_refreshes r
+    set (next_starts_at, next_day_starts_at, next_morning_at, next_evening_at, valid_until) = (
+      select min(s.starts_at), (array_agg(s.day_starts_at order by s.starts_at))[1],
+             min(s.starts_at) filter (where ${hours('mornings')}),
+             min(s.starts_at) filter (where ${hours('evenings')}),
+             coalesce(min(s.offered_until), 'infinity')
+      from trainer_free_slots s where s.trainer_id = r.trainer_id and s.offered_until > ${t})
+    where ${ids ? sql`r.trainer_id = any(${idArray(ids)}::uuid[])` : sql`r.valid_until <= ${t}`}`);
 }

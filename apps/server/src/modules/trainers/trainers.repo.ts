@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accounts, LISTED_TRAINER, trainerFreeSlots as slots } from '../../db/schema';
+import { accounts, LISTED_TRAINER, trainerFreeSlots as slots, trainerSlotRefreshes as summary } from '../../db/schema';
 import { idArray } from '../../lib/id-array';
 import { subscriberCount } from '../bookings';
 import { createBatchLoader } from '../../platform/batch-loader';
@@ -30,7 +30,10 @@ export const publicTrainerColumns = {
   ratingCount: accounts.ratingCount,
 };
 
-const DAY = 24 * 60 * 60_000;
+const WINDOW = `${BOOKING_RULES.daysAhead} days`;
+
+const timeOf = (at: SQLWrapper | number): SQL =>
+  typeof at === 'number' ? sql`${new Date(at).toISOString()}::timestamptz` : sql`${at}::timestamptz`;
 
 /**
  * The offered slots of the trainer of the row, as of `at` (ms since epoch, on the bookings module's
@@ -38,39 +41,73 @@ const DAY = 24 * 60 * 60_000;
  * notice (`offered_until`) and inside the bookable window (docs/decisions/040-finding-free-trainers.md).
  */
 function offeredSlots(at: SQLWrapper | number, extra: SQL[] = []): SQL {
-  const atParam = typeof at === 'number' ? sql`${new Date(at).toISOString()}::timestamptz` : sql`${at}::timestamptz`;
+  const t = timeOf(at);
   return sql.join(
     [
       sql`${slots.trainerId} = ${accounts.id}`,
-      sql`${slots.offeredUntil} > ${atParam}`,
-      sql`${slots.startsAt} <= ${atParam} + ${`${BOOKING_RULES.daysAhead} days`}::interval`,
+      sql`${slots.offeredUntil} > ${t}`,
+      sql`${slots.startsAt} <= ${t} + ${WINDOW}::interval`,
       ...extra,
     ],
     sql` and `,
   );
 }
 
+/** The summary (free-slots.repo.ts) of the trainer of the row still holds at `at`. */
+const summaryHolds = (at: SQLWrapper | number) => sql`${summary.validUntil} > ${timeOf(at)}`;
+
 /**
- * The start of the trainer's first offered slot, epoch milliseconds or null: the first by
- * `offered_until` is the first by start (one notice per trainer), found at the front of the index.
+ * The start of the trainer's first offered slot (null: none in the window), from the summary joined
+ * on the row while it holds, else from the slots (the first by `offered_until` is the first by start:
+ * one notice per trainer). Needs `summary` left-joined.
  */
-export function nextFreeOf(at: SQLWrapper | number): SQL<number | null> {
-  return sql<number | null>`(select (extract(epoch from ${slots.startsAt}) * 1000)::float8 from ${slots}
-    where ${offeredSlots(at)} order by ${slots.offeredUntil} limit 1)`;
+function nextFreeExpr(at: SQLWrapper | number): SQL {
+  const t = timeOf(at);
+  const first = sql`case when ${summaryHolds(at)} then ${summary.nextStartsAt} else (select ${slots.startsAt} from ${slots}
+    where ${offeredSlots(at)} order by ${slots.offeredUntil} limit 1) end`;
+  return sql`(case when ${first} <= ${t} + ${WINDOW}::interval then ${first} end)`;
 }
 
-/** Whether the trainer has an offered slot that the list's availability filters ask for, in their own zone. */
+/** `nextFreeExpr` as epoch milliseconds. */
+export const nextFreeOf = (at: SQLWrapper | number): SQL<number | null> =>
+  sql<number | null>`(extract(epoch from ${nextFreeExpr(at)}) * 1000)::float8`;
+
+/**
+ * Whether the trainer has an offered slot that the list's availability filters ask for, in their own
+ * zone: from the summary while it holds (else the slots); with a date, from the slots of that date.
+ */
 function availableWhere(f: TrainerFilters, at: number): SQL | undefined {
   if (!f.available && !f.availableOn) return undefined;
-  const extra: SQL[] = [];
-  if (f.available === 'today') extra.push(sql`${slots.dayStartsAt} <= ${new Date(at).toISOString()}::timestamptz`);
-  if (f.available === 'week') extra.push(sql`${slots.startsAt} <= ${new Date(at + 7 * DAY).toISOString()}::timestamptz`);
-  if (f.available === 'mornings' || f.available === 'evenings') {
-    const [from, to] = AVAILABLE_HOURS[f.available];
-    extra.push(sql`${slots.localHour} >= ${from} and ${slots.localHour} < ${to}`);
+  const t = timeOf(at);
+  const hoursOf = (which: 'mornings' | 'evenings') =>
+    sql`${slots.localHour} >= ${AVAILABLE_HOURS[which][0]} and ${slots.localHour} < ${AVAILABLE_HOURS[which][1]}`;
+  const slotLevel: SQL[] = [];
+  if (f.available === 'today') slotLevel.push(sql`${slots.dayStartsAt} <= ${t}`);
+  if (f.available === 'week') slotLevel.push(sql`${slots.startsAt} <= ${t} + '7 days'::interval`);
+  if (f.available === 'mornings' || f.available === 'evenings') slotLevel.push(hoursOf(f.available));
+  if (f.availableOn) {
+    // the trainers with such a slot on that date, found from the date's side of the index
+    return sql`${accounts.id} in (select ${slots.trainerId} from ${slots} where ${sql.join(
+      [
+        sql`${slots.localDate} = ${f.availableOn}::date`,
+        sql`${slots.offeredUntil} > ${t}`,
+        sql`${slots.startsAt} <= ${t} + ${WINDOW}::interval`,
+        ...slotLevel,
+      ],
+      sql` and `,
+    )})`;
   }
-  if (f.availableOn) extra.push(sql`${slots.localDate} = ${f.availableOn}::date`);
-  return sql`exists (select 1 from ${slots} where ${offeredSlots(at, extra)})`;
+  const fromSlots = sql`exists (select 1 from ${slots} where ${offeredSlots(at, slotLevel)})`;
+  const until = sql`${t} + ${WINDOW}::interval`;
+  const fromSummary =
+    f.available === 'week'
+      ? sql`${summary.nextStartsAt} <= ${t} + '7 days'::interval`
+      : f.available === 'today'
+        ? sql`${summary.nextDayStartsAt} <= ${t} and ${summary.nextStartsAt} <= ${until}`
+        : f.available === 'mornings'
+          ? sql`${summary.nextMorningAt} <= ${until}`
+          : sql`${summary.nextEveningAt} <= ${until}`;
+  return sql`(case when ${summaryHolds(at)} then ${fromSummary} else ${fromSlots} end)`;
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -102,7 +139,7 @@ const orderOf = (sort: TrainerSort, at: number): SQL[] =>
     price_desc: [desc(accounts.priceCents), desc(accounts.id)],
     newest: [sql`${accounts.createdAt} desc nulls last`, asc(accounts.id)],
     // by the next free slot, trainers with none last, ties by id
-    soonest: [sql`${nextFreeOf(at)} asc nulls last`, asc(accounts.id)],
+    soonest: [sql`${nextFreeExpr(at)} asc nulls last`, asc(accounts.id)],
   })[sort];
 
 /**
@@ -115,9 +152,11 @@ export function findTrainers(
 ) {
   const at = opts.at ?? Date.now();
   const order = orderOf(opts.sort, at);
+  // the summary of free slots (unused by the other orders and filters: the planner leaves the join out)
   const pageIds = db
     .select({ id: accounts.id })
     .from(accounts)
+    .leftJoin(summary, eq(summary.trainerId, accounts.id))
     .where(whereOf(opts.filters, at))
     .orderBy(...order)
     .limit(opts.limit)
@@ -125,6 +164,7 @@ export function findTrainers(
   return db
     .select({ ...publicTrainerColumns, nextFreeAt: nextFreeOf(at) })
     .from(accounts)
+    .leftJoin(summary, eq(summary.trainerId, accounts.id))
     .where(inArray(accounts.id, pageIds))
     .orderBy(...order);
 }
@@ -136,11 +176,12 @@ export type PublicTrainerRow = Awaited<ReturnType<typeof findTrainers>>[number];
  */
 export async function countTrainers(db: Db, filters: TrainerFilters, cap: number, at = Date.now()): Promise<number> {
   const where = whereOf(filters, at);
+  const joined = sql`left join ${summary} on ${summary.trainerId} = ${accounts.id}`;
   const [{ n }] = await db
     .select({ n: sql<number>`count(*)::int` })
-    .from(sql`(select 1 from ${accounts} where ${where} limit ${cap + 1}) as capped`);
+    .from(sql`(select 1 from ${accounts} ${joined} where ${where} limit ${cap + 1}) as capped`);
   if (n <= cap) return n;
-  const plan = await db.execute(sql`explain (format json) select 1 from ${accounts} where ${where}`);
+  const plan = await db.execute(sql`explain (format json) select 1 from ${accounts} ${joined} where ${where}`);
   const rows = (plan as unknown as { rows: Array<Record<string, unknown>> }).rows;
   const json = rows[0]?.['QUERY PLAN'];
   const parsed = (typeof json === 'string' ? JSON.parse(json) : json) as Array<{ Plan: { 'Plan Rows': number } }>;
@@ -160,6 +201,7 @@ export function findTrainerProfilesQuery(db: Db) {
       nextFreeAt: nextFreeOf(sql.placeholder('at')),
     })
     .from(accounts)
+    .leftJoin(summary, eq(summary.trainerId, accounts.id))
     .where(and(sql`${accounts.id} = any(${sql.placeholder('ids')}::uuid[])`, LISTED_TRAINER));
 }
 type ProfileRow = PublicTrainerRow & { subscribers: number };
