@@ -98,7 +98,8 @@ describe('as the clock moves', () => {
     clock = new Date(start + 4 * DAY);
     const later = (await get(`/api/trainers/${trainer.id}/slots`)).slots as string[];
     expect(later).toEqual([occurrence(1), occurrence(2)]);
-    expect((await get(`/api/trainers?${q}&limit=23`)).viewAllTrainers[0].nextFreeAt).toBe(occurrence(1));
+    // the answer kept from before runs out on the next quarter hour: the same address answers anew
+    expect((await get(`/api/trainers?${q}`)).viewAllTrainers[0].nextFreeAt).toBe(occurrence(1));
     expect((await get(`/api/trainerData/${trainer.id}`)).trainerData.nextFreeAt).toBe(occurrence(1));
     const onThird = await get(`/api/trainers?${q}&availableOn=${utcDate(Date.parse(occurrence(2)))}&limit=23`);
     expect(onThird.viewAllTrainers.map((x: { _id: string }) => x._id)).toEqual([trainer.id]);

@@ -44,6 +44,14 @@ function changeOf(payload: string): { kind: string; ids?: string[] } | undefined
   return { kind: payload.slice(0, colon), ids: ids.length ? ids : undefined };
 }
 
+const QUARTER_HOUR = 15 * 60_000;
+/**
+ * A slot starts on a quarter hour and stops being offered a whole number of hours before (the
+ * notice), so `nextFreeAt` and the availability filters change by themselves only on a quarter hour:
+ * an answer is kept until the next one (docs/caching.md).
+ */
+const untilNextQuarter = (_answer: unknown, readAt: number) => (Math.floor(readAt / QUARTER_HOUR) + 1) * QUARTER_HOUR;
+
 /** Public and the same for every caller, so answered from the read cache (docs/decisions/019-read-cache.md). */
 export function trainersRoutes(service: TrainersService) {
   return async function (app: FastifyInstance) {
@@ -75,7 +83,14 @@ export function trainersRoutes(service: TrainersService) {
           querystring: ZTrainersQuery,
           response: { 200: ZTrainersResponse, 400: ZErrorResponse },
         },
-        config: { cache: { in: 'public', key: (req) => listKey(req.query) } },
+        config: {
+          cache: {
+            in: 'public',
+            key: (req) => listKey(req.query),
+            clock: () => service.now().getTime(),
+            validUntil: untilNextQuarter,
+          },
+        },
       },
       async (req) => service.listTrainers(req.query),
     );
@@ -89,7 +104,7 @@ export function trainersRoutes(service: TrainersService) {
           params: ZIdParam(SERVER_MSG.trainerNotFound),
           response: { 200: ZTrainerProfileResponse, 404: ZErrorResponse },
         },
-        config: { cache: { in: 'public' } },
+        config: { cache: { in: 'public', clock: () => service.now().getTime(), validUntil: untilNextQuarter } },
       },
       async (req) => ({ trainerData: await service.getTrainerProfile(req.params.id.toLowerCase()) }),
     );

@@ -40,6 +40,8 @@ export function createTrainersService({ db, bookings, concurrentReads }: Deps) {
   return {
     /** Keeps the stored free slots level with the bookings module's (free-slots-index.ts). */
     freeSlotsIndex,
+    /** The bookings module's clock, which `nextFreeAt` and the availability filters are read on. */
+    now,
 
     async listTrainers({ sort, page, limit, ...filters }: TTrainersQueryParsed): Promise<TTrainersResponse> {
       await freeSlotsIndex.fresh();
