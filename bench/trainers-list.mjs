@@ -98,13 +98,15 @@ for (let i = 0; i < 100; i++) {
   await sleep(200);
 }
 
-// what a change to the accounts does to the read cache: every process drops its answers (docs/caching.md)
+// what a change to the ratings does to the read cache: every process drops its public answers
+// (docs/caching.md), and nothing else is recomputed (an `accounts` change without ids would also
+// send the free slots' sweep looking for trainers never computed: docs/decisions/040-finding-free-trainers.md)
 const pg = createRequire(join(root, 'apps/server/package.json'))('pg');
 const announcer = new pg.Client({ connectionString: url });
 await announcer.connect();
 async function forgetCachedAnswers() {
   if (opt.cached) return;
-  await announcer.query("notify spotter_change, 'accounts'");
+  await announcer.query("notify spotter_change, 'ratings'");
   await sleep(30); // the server's listener drops its answers when the notification arrives
 }
 
@@ -158,7 +160,27 @@ const queries = [
   'q=omar%20farouk&sort=rating&page=50',
   'q=coach&sort=rating&page=200',
   'q=number%20123&sort=rating',
+  // by the next free slot, and trainers free in the next 7 days (issue 29), from the stored free slots
+  'sort=soonest',
+  'sort=soonest&page=200',
+  'available=week&sort=rating',
+  'available=week&sort=rating&page=200',
+  'available=evenings&sort=soonest',
+  `availableOn=${new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10)}&sort=price_asc`,
 ];
+// the server computes every trainer's free slots as it starts: the first answer waits for them
+{
+  const started = performance.now();
+  // (at 100,000 trainers this takes minutes, longer than a fetch waits: the database is asked instead)
+  const listed = `select count(*) from accounts where role = 'trainer' and deleted_at is null
+    and email_verified_at is not null and price_cents is not null`;
+  const missing = () => Number(psql(`select (${listed}) - (select count(*) from trainer_slot_refreshes)`, url).stdout) || 0;
+  while (missing() > 0) await sleep(1000);
+  await fetch(`${base}/api/trainers?sort=soonest`).then((r) => r.json());
+  const stored = psql('select count(*) from trainer_free_slots', url).stdout.trim();
+  console.log(`free slots of every trainer computed in ${((performance.now() - started) / 1000).toFixed(1)} s (${stored} slots)`);
+  spawnSync('psql', [url, '-qc', 'vacuum analyze trainer_free_slots']);
+}
 const loadBefore = loadavg()[0];
 for (const q of queries) await measure(q, 10); // warm-up
 const rows = [];

@@ -248,7 +248,9 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           limits.perIp,
         ),
       );
-      await api.register(trainersRoutes(createTrainersService({ db: database.db, concurrentReads })));
+      await api.register(
+        trainersRoutes(createTrainersService({ db: database.db, bookings: bookingServices.context, concurrentReads })),
+      );
       await api.register(
         reviewsRoutes(
           createReviewsService({

@@ -217,6 +217,7 @@ describe('answers from memory', () => {
         'firstName',
         'gender',
         'lastName',
+        'nextFreeAt',
         'picture',
         'price',
         'rating',

@@ -41,6 +41,34 @@ describe('demo seed', () => {
       expect(list.total).toBe(first.trainers);
       // stored as a path, answered as an absolute URL on PUBLIC_URL
       expect(list.viewAllTrainers[0].picture.startsWith(`${t.config.publicUrl}/api/avatars/`)).toBe(true);
+      // every demo trainer has weekly hours; the first of the default list can be booked at once
+      const hours = (await t.database.db.execute(sql`select
+          (select count(*)::int from availability v join accounts a on a.id = v.trainer_id where a.role = 'trainer') trainers,
+          (select count(distinct weekly)::int from availability) patterns,
+          (select count(distinct time_zone)::int from availability) zones,
+          (select count(distinct location->>'kind')::int from availability) places,
+          (select count(*)::int from availability where buffer_minutes > 0) buffered,
+          (select min(min_notice_hours)::int from availability) min_notice,
+          (select max(min_notice_hours)::int from availability) max_notice`)) as unknown as {
+        rows: Array<Record<string, number>>;
+      };
+      expect(hours.rows[0]).toMatchObject({ trainers: first.trainers, zones: 3, places: 3, min_notice: 2, max_notice: 12 });
+      expect(hours.rows[0].patterns).toBeGreaterThan(10);
+      expect(hours.rows[0].buffered).toBeGreaterThan(5);
+      const top = (await t.app.inject('/api/trainers')).json().viewAllTrainers[0];
+      const [{ notice }] = (
+        (await t.database.db.execute(
+          sql`select min_notice_hours::int as notice from availability where trainer_id = ${top._id}`,
+        )) as unknown as { rows: Array<{ notice: number }> }
+      ).rows;
+      // the slots outside the trainer's minimum notice (the booking dialog's, once free-slots.ts applies it)
+      const slots = ((await t.app.inject(`/api/trainers/${top._id}/slots`)).json().slots as string[]).filter(
+        (s) => Date.parse(s) > Date.now() + notice * 3600_000,
+      );
+      expect(slots.length).toBeGreaterThan(10);
+      expect(top.nextFreeAt).toBe(slots[0]);
+      const profile = (await t.app.inject(`/api/trainerData/${top._id}`)).json().trainerData;
+      expect(profile.nextFreeAt).toBe(slots[0]);
       const login = await t.app.inject({
         method: 'POST',
         url: '/api/trainers/login',

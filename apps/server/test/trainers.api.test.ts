@@ -74,6 +74,7 @@ describe('GET /api/trainers', () => {
         'firstName',
         'gender',
         'lastName',
+        'nextFreeAt',
         'picture',
         'price',
         'rating',
@@ -81,7 +82,7 @@ describe('GET /api/trainers', () => {
         'title',
       ].sort(),
     );
-    expect(first).toMatchObject({ price: 150, rating: 4.8 });
+    expect(first).toMatchObject({ price: 150, rating: 4.8, nextFreeAt: null });
   });
 
   it('sorts by price both ways and by newest', async () => {
@@ -301,7 +302,7 @@ describe('public answers never read private columns', () => {
       .toSQL().sql;
     const one = repo.findTrainerProfilesQuery(t.database.db).toSQL().sql;
     for (const sql of [page, one]) {
-      expect(sql).toMatch(/^select "id", "first_name"/);
+      expect(sql).toMatch(/^select ("accounts"\.)?"id", ("accounts"\.)?"first_name"/);
       for (const column of PRIVATE) expect(sql).not.toContain(column);
     }
   });
@@ -310,8 +311,9 @@ describe('public answers never read private columns', () => {
     const repo = await import('../src/modules/trainers/trainers.repo');
     const [row] = await repo.findTrainers(t.database.db, { filters: { city }, sort: 'rating', limit: 1, offset: 0 });
     const one = await repo.trainerProfileReader(t.database.db)(row.id);
-    expect(Object.keys(row).sort()).toEqual(Object.keys(repo.publicTrainerColumns).sort());
-    expect(Object.keys(one!).sort()).toEqual([...Object.keys(repo.publicTrainerColumns), 'subscribers'].sort());
+    // and the next free slot's start, from the free slots stored for the list
+    expect(Object.keys(row).sort()).toEqual([...Object.keys(repo.publicTrainerColumns), 'nextFreeAt'].sort());
+    expect(Object.keys(one!).sort()).toEqual([...Object.keys(repo.publicTrainerColumns), 'subscribers', 'nextFreeAt'].sort());
     expect(Object.keys(repo.publicTrainerColumns)).not.toEqual(expect.arrayContaining(['passwordHash']));
   });
 

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   customType,
+  date,
   primaryKey,
   smallint,
   check,
@@ -267,6 +268,61 @@ export const availability = pgTable('availability', {
   location: jsonb('location').$type<{ kind: 'address' | 'client' | 'online'; text: string }>(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Each listed trainer's free slots as the booking dialog offers them (the bookings module's own
+ * computation), kept by the trainers module for the list's availability filter, its `soonest` sort
+ * and `nextFreeAt` (docs/decisions/040-finding-free-trainers.md). `offered_until`: the slot's start
+ * less the trainer's minimum notice, past which it is no longer offered; `local_date`, `local_hour`
+ * and `day_starts_at` (the instant the local date begins): in the trainer's zone. Not a source of
+ * truth: rebuilt from availability and bookings whenever they change.
+ */
+export const trainerFreeSlots = pgTable(
+  'trainer_free_slots',
+  {
+    trainerId: uuid('trainer_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    offeredUntil: timestamp('offered_until', { withTimezone: true }).notNull(),
+    localDate: date('local_date').notNull(),
+    localHour: smallint('local_hour').notNull(),
+    dayStartsAt: timestamp('day_starts_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.trainerId, t.startsAt] }),
+    // a trainer's first offered slot, and the filters, read from the index alone
+    // (migration 0014 adds INCLUDE (starts_at, local_date, local_hour, day_starts_at))
+    index('trainer_free_slots_offered_idx').on(t.trainerId, t.offeredUntil),
+    // the trainers with a slot on a date (availableOn), from the date's side; (INCLUDE as above)
+    index('trainer_free_slots_date_idx').on(t.localDate, t.trainerId),
+  ],
+);
+
+/**
+ * When each trainer's free slots were last computed (on the bookings module's clock), and what the
+ * list sorts and filters on, as of `summarised_at`: the first offered slot (its start and the start of
+ * its local date), the first offered morning and evening slot. They hold until `valid_until`, when
+ * the first offered slot passes its notice; the list reads the slots themselves for a trainer whose
+ * summary has run out, and a sweep brings it up to date (docs/decisions/040-finding-free-trainers.md).
+ */
+export const trainerSlotRefreshes = pgTable(
+  'trainer_slot_refreshes',
+  {
+    trainerId: uuid('trainer_id')
+      .primaryKey()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    refreshedAt: timestamp('refreshed_at', { withTimezone: true }).notNull(),
+    nextStartsAt: timestamp('next_starts_at', { withTimezone: true }),
+    nextDayStartsAt: timestamp('next_day_starts_at', { withTimezone: true }),
+    nextMorningAt: timestamp('next_morning_at', { withTimezone: true }),
+    nextEveningAt: timestamp('next_evening_at', { withTimezone: true }),
+    validUntil: timestamp('valid_until', { withTimezone: true })
+      .notNull()
+      .default(sql`'infinity'`),
+  },
+  (t) => [index('trainer_slot_refreshes_at_idx').on(t.refreshedAt), index('trainer_slot_refreshes_valid_idx').on(t.validUntil)],
+);
 
 export const BOOKING_STATUS = ['pending', 'confirmed', 'completed', 'cancelled', 'refunded', 'expired', 'no-show'] as const;
 /** The statuses that hold a slot; the partial unique index below lets one such booking per slot exist. */

@@ -74,6 +74,11 @@ function dropFor(change: Change | undefined, caches: { public: ReadCache; person
       return;
     case 'bookings':
     case 'availability':
+      // a trainer's free slots: the list's `nextFreeAt`, availability filters and soonest order
+      // (docs/decisions/040-finding-free-trainers.md)
+      caches.public.bump();
+      personal(change.ids);
+      return;
     case 'messages':
       personal(change.ids);
       return;

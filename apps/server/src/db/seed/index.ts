@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { CITY_SUGGESTIONS } from '@spotter/shared';
 import type { Db } from '../client';
-import { accounts, reviews } from '../schema';
+import { accounts, availability, reviews } from '../schema';
 import { hashPassword } from '../../lib/passwords';
 import { avatarUrl } from '../../lib/avatar-url';
 import { toCents } from '../../lib/money';
@@ -105,6 +105,59 @@ export function buildDemoAccounts() {
   return { users, trainers, verified };
 }
 
+type DemoHours = Omit<typeof availability.$inferInsert, 'trainerId' | 'updatedAt'>;
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
+/** Weekly patterns (weekdays 0 = Sunday): mornings, evenings, split days, long weekends. */
+const WEEK_PATTERNS: Array<(shift: number) => Array<{ weekday: number; hours: number[] }>> = [
+  // weekday mornings and evenings
+  (s) => [0, 1, 2, 3, 4].map((weekday) => ({ weekday, hours: [...range(7 + s, 10 + s), ...range(18, 21)] })),
+  // evenings only
+  (s) => [0, 1, 2, 3, 4, 6].map((weekday) => ({ weekday, hours: range(17 + (s % 2), 21 + (s % 2)) })),
+  // mornings only
+  (s) => [6, 0, 1, 2, 3].map((weekday) => ({ weekday, hours: range(6 + s, 11 + s) })),
+  // long weekends and a few weekday afternoons
+  (s) => [
+    { weekday: 5, hours: range(9 + s, 17) },
+    { weekday: 6, hours: range(9, 16 - s) },
+    { weekday: 1, hours: range(13, 16) },
+    { weekday: 3, hours: range(13 + s, 17) },
+  ],
+  // every day, around noon
+  (s) => range(0, 7).map((weekday) => ({ weekday, hours: range(10 + s, 14 + s) })),
+];
+const DEMO_ZONES = ['Africa/Cairo', 'Africa/Cairo', 'Africa/Cairo', 'Africa/Cairo', 'Asia/Dubai', 'Europe/London'] as const;
+
+/**
+ * The demo trainers' weekly hours, each different (days, hours, zone, minimum notice of 2 to 12
+ * hours, some with a buffer, a place of each kind), so that every demo trainer can be booked: the
+ * first of the list from a fresh start too (test/seed.api.test.ts).
+ */
+export function demoAvailability(count: number, cities: Array<string | null | undefined>): DemoHours[] {
+  const rand = rng(2029);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
+  return Array.from({ length: count }, (_, i) => {
+    const weekly = WEEK_PATTERNS[i % WEEK_PATTERNS.length](Math.floor(rand() * 3));
+    // one day of the week off now and then
+    if (weekly.length > 4 && rand() < 0.4) weekly.splice(Math.floor(rand() * weekly.length), 1);
+    const city = cities[i] ?? 'Cairo';
+    const kind = (['address', 'client', 'online'] as const)[i % 3];
+    const text =
+      kind === 'address'
+        ? `${pick(['Gold’s Gym', 'Samia Allouba Studio', 'Club Sporting', 'Iron Yard', 'Fit Hub'])}, ${city}`
+        : kind === 'client'
+          ? `At your home in ${city}`
+          : `https://meet.spotter.test/${i.toString(36)}-demo`;
+    return {
+      timeZone: i === 0 ? 'Africa/Cairo' : pick(DEMO_ZONES),
+      weekly,
+      minNoticeHours: i === 0 ? 2 : pick([2, 3, 4, 6, 8, 12]),
+      bufferMinutes: i === 0 ? 0 : pick([0, 0, 15, 30]),
+      overrides: [],
+      location: { kind, text },
+    };
+  });
+}
+
 export async function seedDemo(db: Db) {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const { users, trainers: withSeeds, verified } = buildDemoAccounts();
@@ -140,6 +193,15 @@ export async function seedDemo(db: Db) {
       }
     });
     if (reviewRows.length) await tx.insert(reviews).values(reviewRows).onConflictDoNothing();
+    // weekly hours, so that every demo trainer is bookable from a fresh start
+    const hours = demoAvailability(
+      trainers.length,
+      trainers.map((t) => t.city),
+    );
+    await tx
+      .insert(availability)
+      .values(trainers.map((t, i) => ({ trainerId: idOf.get(`trainer:${t.email}`)!, ...hours[i] })))
+      .onConflictDoNothing();
     await tx.execute(sql`
       update accounts a set
         rating_avg = coalesce((select round(avg(r.rating), 2) from reviews r where r.trainer_id = a.id), 0),
@@ -187,5 +249,20 @@ export async function seedBulkTrainers(db: Db, count: number) {
       on conflict do nothing`);
   }
   await db.execute(refreshRatingScores(sql`email like 'bulk-%@spotter.test'`));
+  // weekly hours for each (the list's availability filters and soonest order have slots to find):
+  // three to five days, a morning, an evening or a midday block, some trainers in another zone
+  await db.execute(sql`
+    insert into availability (trainer_id, time_zone, weekly, min_notice_hours, buffer_minutes)
+    select a.id,
+           (array['Africa/Cairo','Africa/Cairo','Africa/Cairo','Asia/Dubai','Europe/London'])[1 + n % 5],
+           (select jsonb_agg(jsonb_build_object('weekday', d, 'hours',
+                     (select jsonb_agg(h) from generate_series(b, b + 2 + n % 3) h)))
+              from generate_series(0, 6) d where (d + n) % 7 < 3 + n % 3),
+           (array[2, 4, 6, 12])[1 + n % 4],
+           (array[0, 15, 30])[1 + n % 3]
+    from (select id, split_part(split_part(email, '@', 1), '-', 2)::int as n,
+                 (array[6, 10, 13, 17, 18])[1 + split_part(split_part(email, '@', 1), '-', 2)::int % 5] as b
+          from accounts where email like 'bulk-%@spotter.test') a
+    on conflict do nothing`);
   await db.execute(sql`analyze accounts`);
 }

@@ -4,7 +4,9 @@ export { bookingsModule, createBookingsServices } from './bookings.module';
 export { completedSessionOf, subscriberCount } from './bookings.repo';
 // the socket's booking frame, each side's view (the chats module pushes it)
 export { bookingViewsForPush } from './booking-push';
-// a trainer's offered slots, the booking dialog's (docs/product.md#booking-and-payment):
-// `freeSlots({ slotStates: slotStateReader(db, now, BOOKING_RULES.daysAhead) }, { trainerId })`
+// a trainer's offered slots, the booking dialog's (docs/product.md#booking-and-payment): `freeSlots(ctx, { trainerId })`
+// with a `slotStateReader` as `ctx.slotStates`; the trainer list finds free trainers from them
+// (docs/decisions/040-finding-free-trainers.md)
 export { freeSlots } from './free-slots';
 export { slotStateReader } from './availability.repo';
+export type { BookingsContext } from './context';

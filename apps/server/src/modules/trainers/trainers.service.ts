@@ -3,6 +3,8 @@ import { SERVER_MSG } from '@spotter/shared';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { fromCents } from '../../lib/money';
+import type { BookingsContext } from '../bookings';
+import { createFreeSlotsIndex } from './free-slots-index';
 import * as repo from './trainers.repo';
 
 const COUNT_CAP = 2_000;
@@ -22,19 +24,34 @@ const toPublicTrainer = (row: repo.PublicTrainerRow): TPublicTrainer => ({
   ratingCount: row.ratingCount,
 });
 
-/** `concurrentReads`: profile reads under way at once (1 on PGlite; platform/batch-loader.ts). */
-type Deps = { db: Db; concurrentReads?: number };
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
-export function createTrainersService({ db, concurrentReads }: Deps) {
-  const profileOf = repo.trainerProfileReader(db, concurrentReads);
+/**
+ * `concurrentReads`: profile reads under way at once (1 on PGlite; platform/batch-loader.ts).
+ * `bookings`: the bookings module's context, whose free slots (and clock) `nextFreeAt` and the
+ * availability filters follow (docs/decisions/040-finding-free-trainers.md).
+ */
+type Deps = { db: Db; bookings: BookingsContext; concurrentReads?: number };
+
+export function createTrainersService({ db, bookings, concurrentReads }: Deps) {
+  const now = () => bookings.now();
+  const profileOf = repo.trainerProfileReader(db, concurrentReads, now);
+  const freeSlotsIndex = createFreeSlotsIndex({ db, ctx: bookings, concurrentReads });
   return {
+    /** Keeps the stored free slots level with the bookings module's (free-slots-index.ts). */
+    freeSlotsIndex,
+    /** The bookings module's clock, which `nextFreeAt` and the availability filters are read on. */
+    now,
+
     async listTrainers({ sort, page, limit, ...filters }: TTrainersQueryParsed): Promise<TTrainersResponse> {
+      await freeSlotsIndex.fresh();
+      const at = now().getTime();
       const [rows, total] = await Promise.all([
-        repo.findTrainers(db, { filters, sort, limit, offset: (page - 1) * limit }),
-        repo.countTrainers(db, filters, COUNT_CAP),
+        repo.findTrainers(db, { filters, sort, limit, offset: (page - 1) * limit, at }),
+        repo.countTrainers(db, filters, COUNT_CAP, at),
       ]);
       return {
-        viewAllTrainers: rows.map((row) => ({ ...toPublicTrainer(row), nextFreeAt: null })),
+        viewAllTrainers: rows.map((row) => ({ ...toPublicTrainer(row), nextFreeAt: isoOrNull(row.nextFreeAt) })),
         total,
         totalIsEstimate: total > COUNT_CAP,
         page,
@@ -44,9 +61,10 @@ export function createTrainersService({ db, concurrentReads }: Deps) {
 
     /** A listed trainer by an id the route validated (ZIdParam), with subscribers (docs/product.md#numbers-from-data). */
     async getTrainerProfile(id: string): Promise<TTrainerProfile> {
+      await freeSlotsIndex.fresh();
       const row = await profileOf(id);
       if (!row) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
-      return { ...toPublicTrainer(row), nextFreeAt: null, subscribers: row.subscribers };
+      return { ...toPublicTrainer(row), nextFreeAt: isoOrNull(row.nextFreeAt), subscribers: row.subscribers };
     },
   };
 }
