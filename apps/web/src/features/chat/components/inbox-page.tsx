@@ -38,7 +38,13 @@ function Inbox({ role, account }: { role: Role; account: OwnAccount }) {
   const conversations = useConversations(viewer);
   const [params] = useSearchParams();
   const selectedId = params.get('with');
-  const selected = conversations.data?.find((c) => c.counterpartId === selectedId);
+  // A conversation not started yet opens empty when the link names the person (the schedule's 'Message <client>').
+  const newName = params.get('name');
+  const selected =
+    conversations.data?.find((c) => c.counterpartId === selectedId) ??
+    (selectedId && newName && conversations.data
+      ? { counterpartId: selectedId, firstName: newName, lastName: '', unread: 0 }
+      : undefined);
   // docs/product.md#roles-and-permissions: replying in the trainer inbox is for trainers.
   const refusal = () => {
     if (sessionRole === role) return false;
