@@ -93,9 +93,6 @@ export const formatDateTime = (iso: string) =>
     new Date(iso),
   );
 
-/** "09:00–10:00" of a session in the viewer's time zone. */
-export const formatTimeRange = (startIso: string, endIso: string) => `${formatTime(startIso)}–${formatTime(endIso)}`;
-
 /**
  * How long ago a message came, as the inbox shows it (docs/product.md#inbox: 'N min'): minutes for the
  * first hour, then hours, then days; '0 min' for just now (or a clock slightly ahead).

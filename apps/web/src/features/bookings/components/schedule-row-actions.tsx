@@ -24,7 +24,7 @@ const clientName = (b: TBooking) => `${b.userFirstName} ${b.userLastName}`.trim(
 const when = (b: TBooking) => formatDateTimeIn(b.startsAt, b.timeZone);
 
 /** The trainer's inbox opened on the conversation with this client, as the inbox's own rows open it (`?with=`). */
-export function conversationHref(booking: TBooking) {
+function conversationHref(booking: TBooking) {
   const params = new URLSearchParams({ with: booking.userId, name: booking.userFirstName });
   return `${paths.inbox.trainer.getHref()}?${params.toString()}`;
 }

@@ -11,7 +11,7 @@ import { DayRanges } from './day-ranges';
 export type DraftOverride = { date: string; ranges: HourRange[] };
 
 /** Today's date (YYYY-MM-DD) in the zone, where overrides start. */
-export function todayIn(timeZone: string, now = new Date()) {
+function todayIn(timeZone: string, now = new Date()) {
   try {
     return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
   } catch {
