@@ -112,7 +112,7 @@ const selectClass =
   'mt-1.5 min-h-11 w-full max-w-sm rounded-xl border border-line-strong bg-canvas px-3 text-ink focus-visible:outline-none focus-visible:ring-3 focus-visible:ring-accent-ink/40';
 
 function Subsection({ title, description, children }: { title: string; description?: string; children: React.ReactNode }) {
-  const id = `availability-${title.toLowerCase().replaceAll(/[^a-z]+/g, '-')}`;
+  const id = `availability-part-${title.toLowerCase().replaceAll(/[^a-z]+/g, '-')}`;
   return (
     <section aria-labelledby={id} className="space-y-3 border-t border-line pt-5 first:border-t-0 first:pt-0">
       <div>
@@ -215,13 +215,13 @@ function AvailabilityForm({ availability }: { availability: TAvailability }) {
       </Subsection>
 
       <Subsection title="Weekly hours" description="Each range is one-hour sessions: 09:00–12:00 offers 09:00, 10:00 and 11:00.">
-        <ul className="space-y-3">
+        <div className="space-y-3">
           {WEEKDAYS.map(({ weekday, name }) => {
             const ranges = draft.week[weekday] ?? [];
             const headingId = `availability-day-${weekday}`;
             const isOn = ranges.length > 0;
             return (
-              <li key={weekday} role="group" aria-labelledby={headingId} className="rounded-xl border border-line p-3 sm:p-4">
+              <div key={weekday} role="group" aria-labelledby={headingId} className="rounded-xl border border-line p-3 sm:p-4">
                 <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
                   <label className="flex min-h-11 cursor-pointer items-center gap-3">
                     <input
@@ -250,10 +250,10 @@ function AvailabilityForm({ availability }: { availability: TAvailability }) {
                     Copy to weekdays
                   </button>
                 )}
-              </li>
+              </div>
             );
           })}
-        </ul>
+        </div>
         <p role="status" className="text-sm text-muted">
           {copied}
         </p>
