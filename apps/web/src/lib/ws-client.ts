@@ -4,6 +4,7 @@ import { WS_CLOSE, ZWsServerFrame, formatDateTimeIn, type TBooking, type TWsServ
 import { bookingKeys } from './api/bookings';
 import { applyRead, catchUp, receiveMessage, useChatViewer, type ChatViewer } from './api/chats';
 import { paymentKeys } from './api/payments';
+import { bookingUpdates } from './booking-updates';
 import { useSession } from './session';
 import { notify } from './toast';
 
@@ -78,7 +79,7 @@ export function bookingToast(viewer: ChatViewer, booking: TBooking, before: TBoo
 /**
  * A booking of the viewer was made, moved, cancelled, refunded or marked a no-show (the `booking`
  * push): every view of bookings and payments reloads (the schedule, My sessions, the slots), and a
- * toast says what the other side did.
+ * toast and the header's badge say what the other side did.
  */
 export function receiveBooking(queryClient: QueryClient, viewer: ChatViewer, booking: TBooking) {
   if (booking.userId !== viewer.id && booking.trainerId !== viewer.id) return;
@@ -87,7 +88,10 @@ export function receiveBooking(queryClient: QueryClient, viewer: ChatViewer, boo
     .flatMap(([, rows]) => rows ?? [])
     .find((row) => row._id === booking._id);
   const toast = bookingToast(viewer, booking, before);
-  if (toast) notify.message(toast);
+  if (toast) {
+    notify.message(toast);
+    bookingUpdates.add();
+  }
   void queryClient.invalidateQueries({ queryKey: bookingKeys.all });
   void queryClient.invalidateQueries({ queryKey: paymentKeys.all });
 }
