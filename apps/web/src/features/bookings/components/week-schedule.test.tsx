@@ -1,6 +1,6 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { formatDateTimeIn, type TAvailability, type TBooking } from '@spotter/shared';
+import { formatDateTimeIn, zoneCity, zoneLabel, type TAvailability, type TBooking } from '@spotter/shared';
 import { testTrainer } from '@/testing/accounts';
 import { callsOf, stubApi } from '@/testing/fake-api';
 import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
@@ -8,6 +8,9 @@ import { useChatSocket } from '@/lib/ws-client';
 import { WeekSchedule } from './week-schedule';
 
 const HOUR = 60 * 60_000;
+const LOCAL_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** A trainer's zone no test machine is in (GMT+14), so the switch between the two zones always shows. */
+const FAR_ZONE = 'Pacific/Kiritimati';
 /** A whole hour some hours from now, so the session falls in this week's list. */
 const hoursFromNow = (n: number) => new Date(Math.floor(Date.now() / HOUR) * HOUR + n * HOUR).toISOString();
 
@@ -78,13 +81,24 @@ const rowOf = async (name: string) => {
 afterEach(() => localStorage.clear());
 
 describe('WeekSchedule', () => {
-  it('lists the week in the trainer’s zone, named, with Message and Cancel on a session and no "Free"', async () => {
+  it('lists the week in the browser’s zone or the trainer’s, named, with Message and Cancel on a session and no "Free"', async () => {
     logInAsTrainer();
-    serve({ bookings: [makeBooking()] });
-    renderWithProviders(<WeekSchedule />);
+    const booking = makeBooking({ timeZone: FAR_ZONE });
+    serve({ bookings: [booking], availability: availability({ timeZone: FAR_ZONE }) });
+    const { user } = renderWithProviders(<WeekSchedule />);
 
-    const row = await rowOf('Mariam Hassan');
-    expect(screen.getByText(/^Times in Cairo time, GMT\+[23]\.$/)).toBeInTheDocument();
+    const time = (zone: string) =>
+      new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+        new Date(booking.startsAt),
+      );
+    let row = await rowOf('Mariam Hassan');
+    expect(screen.getByText(/^Times in/)).toHaveTextContent(`Times in ${zoneLabel(LOCAL_ZONE, new Date())}.`);
+    expect(row).toHaveTextContent(`${time(LOCAL_ZONE)}–`);
+    await user.click(screen.getByRole('button', { name: 'Show in Kiritimati time' }));
+    expect(screen.getByText(/^Times in/)).toHaveTextContent('Times in Kiritimati time, GMT+14.');
+    row = await rowOf('Mariam Hassan');
+    expect(row).toHaveTextContent(`${time(FAR_ZONE)}–`);
+    expect(screen.getByRole('button', { name: `Show in ${zoneCity(LOCAL_ZONE)} time` })).toBeInTheDocument();
     expect(screen.getByText('1 session this week.')).toBeInTheDocument();
     expect(within(row).getByRole('link', { name: 'Message Mariam' })).toHaveAttribute(
       'href',
@@ -151,7 +165,7 @@ describe('WeekSchedule', () => {
     const { user } = renderWithProviders(<WeekSchedule />);
 
     const history = await screen.findByRole('list', { name: 'History' });
-    expect(history).toHaveTextContent(formatDateTimeIn(started.startsAt, 'Africa/Cairo'));
+    expect(history).toHaveTextContent(formatDateTimeIn(started.startsAt, LOCAL_ZONE));
     expect(within(history).queryByRole('button', { name: /^Cancel/ })).not.toBeInTheDocument();
     await user.click(within(history).getByRole('button', { name: /^Mark no-show: Mariam Hassan/ }));
     const dialog = screen.getByRole('dialog', { name: 'Mark as a no-show?' });

@@ -1,5 +1,6 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { formatDateTimeIn, zoneLabel, type TBooking } from '@spotter/shared';
+import { formatDateTimeIn, zoneCity, zoneLabel, type TBooking } from '@spotter/shared';
 import { cardLinkClass, SectionCard } from '@/components/section-card';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -92,12 +93,12 @@ function SessionRow({ session, timeZone }: { session: TBooking; timeZone: string
   );
 }
 
-function HistoryRow({ booking }: { booking: TBooking }) {
+function HistoryRow({ booking, timeZone }: { booking: TBooking; timeZone: string }) {
   const detail = settlement(booking);
   return (
     <li className="space-y-2 px-4 py-3 text-sm">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <span className="font-semibold text-ink tabular-nums">{formatDateTimeIn(booking.startsAt, booking.timeZone)}</span>
+        <span className="font-semibold text-ink tabular-nums">{formatDateTimeIn(booking.startsAt, timeZone)}</span>
         <span className="text-ink">
           {booking.userFirstName} {booking.userLastName}
         </span>
@@ -120,8 +121,13 @@ export function WeekSchedule() {
   const bookings = useBookings(token);
   const availability = useAvailability();
   const account = useOwnAccount('trainer');
+  const [isInTrainerZone, setIsInTrainerZone] = useState(false);
   const now = new Date();
-  const timeZone = availability.data?.timeZone ?? bookings.data?.[0]?.timeZone ?? browserZone();
+  const localZone = browserZone();
+  const trainerZone = availability.data?.timeZone ?? bookings.data?.[0]?.timeZone ?? localZone;
+  // the browser's zone, with a switch to the trainer's own when they differ (docs/product.md#booking-and-payment)
+  const timeZone = isInTrainerZone ? trainerZone : localZone;
+  const otherZone = isInTrainerZone ? localZone : trainerZone;
   const hasHours = availability.data ? isBookable(availability.data) : null;
   const ownAccount = account.data && 'price' in account.data ? account.data : null;
 
@@ -184,7 +190,7 @@ export function WeekSchedule() {
         ) : (
           <ul aria-label="History" className="divide-y divide-line rounded-xl border border-line">
             {history.map((booking) => (
-              <HistoryRow key={booking._id} booking={booking} />
+              <HistoryRow key={booking._id} booking={booking} timeZone={timeZone} />
             ))}
           </ul>
         )}
@@ -195,7 +201,20 @@ export function WeekSchedule() {
   return (
     <SectionCard
       title="Your schedule"
-      note={`Times in ${zoneLabel(timeZone, now)}.`}
+      note={
+        <>
+          Times in {zoneLabel(timeZone, now)}.{' '}
+          {otherZone !== timeZone && (
+            <button
+              type="button"
+              onClick={() => setIsInTrainerZone(!isInTrainerZone)}
+              className="min-h-11 font-semibold text-accent-ink underline underline-offset-4 hover:text-ink"
+            >
+              Show in {zoneCity(otherZone)} time
+            </button>
+          )}
+        </>
+      }
       action={
         <Link to={`${paths.settings.trainer.getHref()}#availability`} className={cardLinkClass}>
           Edit availability

@@ -189,30 +189,28 @@ function AvailabilityForm({ availability }: { availability: TAvailability }) {
 
   return (
     <form noValidate onSubmit={onSubmit} className="space-y-6">
-      <Subsection title="Time zone">
-        <div>
-          <label htmlFor="availability-time-zone" className="block text-sm font-semibold text-ink">
-            Time zone
-          </label>
-          <select
-            id="availability-time-zone"
-            value={draft.timeZone}
-            onChange={(event) => change({ timeZone: event.target.value })}
-            aria-describedby="availability-time-zone-hint"
-            className={selectClass}
-          >
-            {zones.map((zone) => (
-              <option key={zone} value={zone}>
-                {zone.replaceAll('_', ' ')}
-              </option>
-            ))}
-          </select>
-          <p id="availability-time-zone-hint" className="mt-1 text-sm text-subtle">
-            {safeZoneLabel(draft.timeZone)}. Your hours are in this zone; clients see them in their own local time.
-          </p>
-          {errors.timeZone && <p className="mt-1 text-sm font-medium text-danger">{errors.timeZone}</p>}
-        </div>
-      </Subsection>
+      <div>
+        <label htmlFor="availability-time-zone" className="block text-sm font-semibold text-ink">
+          Time zone
+        </label>
+        <select
+          id="availability-time-zone"
+          value={draft.timeZone}
+          onChange={(event) => change({ timeZone: event.target.value })}
+          aria-describedby="availability-time-zone-hint"
+          className={selectClass}
+        >
+          {zones.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone.replaceAll('_', ' ')}
+            </option>
+          ))}
+        </select>
+        <p id="availability-time-zone-hint" className="mt-1 text-sm text-subtle">
+          {safeZoneLabel(draft.timeZone)}. Your hours are in this zone; clients see them in their own local time.
+        </p>
+        {errors.timeZone && <p className="mt-1 text-sm font-medium text-danger">{errors.timeZone}</p>}
+      </div>
 
       <Subsection title="Weekly hours" description="Each range is one-hour sessions: 09:00–12:00 offers 09:00, 10:00 and 11:00.">
         <div className="space-y-3">
