@@ -114,7 +114,9 @@ test('a trainer cancels a session inside 24 hours from the schedule; the user’
   await expectNoAxeViolations(trainerPage);
 
   // Cancel, with a reason the client sees: always a full refund.
-  await row.getByRole('button', { name: new RegExp(`^Cancel the session with ${user.fullName}`) }).click();
+  const cancel = row.getByRole('button', { name: new RegExp(`^Cancel the session with ${user.fullName}`) });
+  await expect(cancel, 'the trainer may cancel a paid session at any time, inside 24 hours too').toBeVisible();
+  await cancel.click();
   const dialog = trainerPage.getByRole('dialog', { name: 'Cancel this session?' });
   await expect(dialog).toContainText('The client is refunded in full');
   await dialog.getByLabel(`Reason for ${user.firstName}`).fill(reason);
