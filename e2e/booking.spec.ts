@@ -53,9 +53,10 @@ test('a trainer opens hours, a user books and pays with the demo provider, both 
   const availability = page.locator('#availability');
   await expect(availability.getByLabel('Time zone')).toHaveValue('Africa/Cairo');
   for (const day of WEEKDAYS) {
-    const hour = availability.getByRole('button', { name: `${day} 10:00`, exact: true });
-    await hour.click();
-    await expect(hour).toHaveAttribute('aria-pressed', 'true');
+    const group = availability.getByRole('group', { name: day, exact: true });
+    await group.getByRole('checkbox').check();
+    await group.getByRole('combobox', { name: `${day}, hours 1, from` }).selectOption('10:00');
+    await group.getByRole('combobox', { name: `${day}, hours 1, until` }).selectOption('11:00');
   }
   await availability.getByRole('button', { name: 'Save availability' }).click();
   await expect(availability.getByText('Your availability is saved')).toBeVisible();

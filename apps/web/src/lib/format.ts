@@ -105,10 +105,6 @@ export const formatDateTime = (iso: string, timeZone?: string) =>
 export const formatWeekdayTime = (iso: string, timeZone?: string) =>
   `${local({ weekday: 'short' }, timeZone).format(new Date(iso))} ${formatTime(iso, timeZone)}`;
 
-/** "09:00–10:00" of a session in the viewer's time zone (or `timeZone`). */
-export const formatTimeRange = (startIso: string, endIso: string, timeZone?: string) =>
-  `${formatTime(startIso, timeZone)}–${formatTime(endIso, timeZone)}`;
-
 /**
  * How long ago a message came, as the inbox shows it (docs/product.md#inbox: 'N min'): minutes for the
  * first hour, then hours, then days; '0 min' for just now (or a clock slightly ahead).

@@ -1,8 +1,12 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { WS_CLOSE, ZWsServerFrame, type TWsServerFrame } from '@spotter/shared';
+import { WS_CLOSE, ZWsServerFrame, formatDateTimeIn, type TBooking, type TWsServerFrame } from '@spotter/shared';
+import { bookingKeys } from './api/bookings';
 import { applyRead, catchUp, receiveMessage, useChatViewer, type ChatViewer } from './api/chats';
+import { paymentKeys } from './api/payments';
+import { bookingUpdates } from './booking-updates';
 import { useSession } from './session';
+import { notify } from './toast';
 
 /**
  * The chat socket (/api/ws, docs/product.md#chat): one per tab, authenticated by its first frame (the token
@@ -35,6 +39,62 @@ export const backoffDelay = (attempt: number, random: () => number = Math.random
 
 const chatSocketUrl = (location: Pick<Location, 'protocol' | 'host'> = window.location) =>
   `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws`;
+
+/** 'Tue 07:00' in the booking's zone. */
+const weekdayTime = (b: TBooking) => {
+  const full = formatDateTimeIn(b.startsAt, b.timeZone); // 'Tue 1 Dec, 07:00'
+  return `${full.split(' ')[0]} ${full.split(', ').at(-1)}`;
+};
+
+/**
+ * What a booking push tells the viewer, or null when it is the viewer's own doing (their screen
+ * already said it) or says nothing new. `before` is the booking as the viewer's cache had it.
+ */
+export function bookingToast(viewer: ChatViewer, booking: TBooking, before: TBooking | undefined): string | null {
+  const isTrainer = viewer.role === 'trainer';
+  const other = isTrainer
+    ? { first: booking.userFirstName, last: booking.userLastName }
+    : { first: booking.trainerFirstName, last: booking.trainerLastName };
+  const short = `${other.first} ${other.last.slice(0, 1)}${other.last ? '.' : ''}`.trim();
+  const at = formatDateTimeIn(booking.startsAt, booking.timeZone);
+  switch (booking.status) {
+    case 'confirmed':
+      if (before && before.status === 'confirmed' && before.startsAt !== booking.startsAt) return `Moved: ${short}, now ${at}`;
+      if (before?.status === 'confirmed') return null;
+      return isTrainer ? `New booking: ${short}, ${at}` : null;
+    case 'cancelled':
+    case 'refunded': {
+      if (before?.status === booking.status) return null;
+      if (booking.cancelledBy === viewer.role) return null;
+      const outcome = booking.status === 'refunded' ? 'refunded in full' : 'not refunded';
+      return `${other.first} cancelled ${weekdayTime(booking)}: ${outcome}`;
+    }
+    case 'no-show':
+      return isTrainer || before?.status === 'no-show' ? null : `${other.first} marked ${weekdayTime(booking)} a no-show`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * A booking of the viewer was made, moved, cancelled, refunded or marked a no-show (the `booking`
+ * push): every view of bookings and payments reloads (the schedule, My sessions, the slots), and a
+ * toast and the header's badge say what the other side did.
+ */
+export function receiveBooking(queryClient: QueryClient, viewer: ChatViewer, booking: TBooking) {
+  if (booking.userId !== viewer.id && booking.trainerId !== viewer.id) return;
+  const before = queryClient
+    .getQueriesData<TBooking[]>({ queryKey: [...bookingKeys.all, 'list'] })
+    .flatMap(([, rows]) => rows ?? [])
+    .find((row) => row._id === booking._id);
+  const toast = bookingToast(viewer, booking, before);
+  if (toast) {
+    notify.message(toast);
+    bookingUpdates.add();
+  }
+  void queryClient.invalidateQueries({ queryKey: bookingKeys.all });
+  void queryClient.invalidateQueries({ queryKey: paymentKeys.all });
+}
 
 type ChatSocketOptions = {
   token: string;
@@ -94,6 +154,9 @@ export function connectChatSocket({
         break;
       case 'resync':
         resync();
+        break;
+      case 'booking':
+        receiveBooking(queryClient, viewer, frame.booking);
         break;
       default:
         break;

@@ -1,5 +1,6 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { bookingUpdates } from '@/lib/booking-updates';
 import { renderWithProviders } from '@/testing/render';
 import { Header } from './header';
 
@@ -24,6 +25,22 @@ describe('Header', () => {
     expect(screen.queryByRole('link', { name: 'Become A Trainer' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Sign up' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Log in' })).not.toBeInTheDocument();
+  });
+
+  it('counts booking changes pushed while the tab is open on the profile icon, until the profile is opened', async () => {
+    localStorage.setItem('token', 'header.payload.signature');
+    localStorage.setItem('userType', 'user');
+    const { user } = renderWithProviders(<Header />, { route: '/trainers', path: '*' });
+
+    act(() => {
+      bookingUpdates.add();
+      bookingUpdates.add();
+    });
+    const link = screen.getByRole('link', { name: 'My profile, 2 booking updates' });
+    expect(screen.getByTestId('booking-updates-badge')).toHaveTextContent('2');
+    await user.click(link);
+    expect(await screen.findByRole('link', { name: 'My profile' })).toHaveAttribute('href', '/user/profile');
+    expect(screen.queryByTestId('booking-updates-badge')).not.toBeInTheDocument();
   });
 
   it('logs out: forgets the session and goes home', async () => {

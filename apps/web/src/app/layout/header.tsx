@@ -1,8 +1,9 @@
 import { LogIn, LogOut, MessageCircle, UserRound } from 'lucide-react';
-import { lazy, Suspense } from 'react';
-import { Link, NavLink } from 'react-router';
+import { lazy, Suspense, useEffect } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { Logo } from '@/components/ui/logo';
+import { bookingUpdates, useBookingUpdates } from '@/lib/booking-updates';
 import { useLogout } from '@/lib/logout';
 import { cn } from '@/lib/cn';
 import { paths } from '@/lib/paths';
@@ -23,6 +24,40 @@ const navLinkClass =
   'relative inline-flex min-h-11 items-center rounded-md px-3 text-sm font-medium text-on-ink-muted transition-colors duration-150 ' +
   'hover:text-on-ink aria-[current]:text-accent after:absolute after:inset-x-3 after:bottom-1.5 after:h-0.5 after:rounded-full ' +
   'after:bg-accent after:opacity-0 aria-[current]:after:opacity-100';
+
+/**
+ * The profile icon, with a badge counting booking changes the other side made while the tab was
+ * open (lib/booking-updates.ts); opening the profile, where the sessions and the schedule are, clears it.
+ */
+function ProfileLink({ role }: { role: 'user' | 'trainer' }) {
+  const updates = useBookingUpdates();
+  const href = paths.profile[role].getHref();
+  const { pathname } = useLocation();
+  const isOnProfile = pathname === href;
+  useEffect(() => {
+    if (isOnProfile && updates > 0) bookingUpdates.clear();
+  }, [isOnProfile, updates]);
+  const label = updates > 0 ? `My profile, ${updates} booking ${updates === 1 ? 'update' : 'updates'}` : 'My profile';
+  return (
+    <Link
+      to={href}
+      aria-label={label}
+      title={label}
+      className={buttonClasses({ variant: 'on-ink', size: 'icon', className: 'relative' })}
+    >
+      <UserRound className="size-6" aria-hidden="true" />
+      {updates > 0 && (
+        <span
+          aria-hidden="true"
+          data-testid="booking-updates-badge"
+          className="absolute top-0.5 right-0.5 inline-flex h-5 min-w-5 items-center justify-center rounded-full bg-accent px-1 text-xs font-bold text-ink"
+        >
+          {updates > 99 ? '99+' : updates}
+        </span>
+      )}
+    </Link>
+  );
+}
 
 export function Header() {
   const session = useSession();
@@ -74,14 +109,7 @@ export function Header() {
               >
                 <ChatLink role={session.role ?? 'user'} />
               </Suspense>
-              <Link
-                to={paths.profile[session.role ?? 'user'].getHref()}
-                aria-label="My profile"
-                title="My profile"
-                className={buttonClasses({ variant: 'on-ink', size: 'icon' })}
-              >
-                <UserRound className="size-6" aria-hidden="true" />
-              </Link>
+              <ProfileLink role={session.role ?? 'user'} />
               <button
                 type="button"
                 onClick={() => void logout()}

@@ -9,7 +9,7 @@ import { trainerKeys } from './trainers';
  * sessions (a user's) or schedule (a trainer's), holding a slot and cancelling. One fetcher per
  * endpoint and one key factory, so a booking or a cancellation refreshes every view of it.
  */
-const bookingKeys = {
+export const bookingKeys = {
   all: ['bookings'] as const,
   /** The caller's sessions or schedule; the token is part of the key, so an account switch never shows another's. */
   list: (viewer: string | null) => [...bookingKeys.all, 'list', viewer] as const,

@@ -110,6 +110,22 @@ describe('InboxPage', () => {
     expect(JSON.parse(String(post?.[1]?.body))).toEqual({ recipientId: 'u1', message: 'Yes, see you' });
   });
 
+  it('opens a conversation not started yet from a link that names the person (the schedule’s Message <client>)', async () => {
+    logInAs('t1', 'trainer');
+    stubApi((url) => {
+      if (url.pathname === '/api/trainerData') return jsonResponse({ trainerData: testTrainer() });
+      if (url.pathname === '/api/conversations') return jsonResponse({ conversations: [] });
+      if (url.pathname === '/api/chats/t1' && url.searchParams.get('userId') === 'u9')
+        return jsonResponse({ allMessages: [], hasMore: false });
+      return undefined;
+    });
+    renderInbox('trainer', '/trainer/chat?with=u9&name=Mariam');
+
+    expect(await screen.findByRole('heading', { level: 2, name: 'Mariam' })).toBeInTheDocument();
+    expect(await screen.findByRole('log', { name: 'Conversation with Mariam' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Your message')).toBeInTheDocument();
+  });
+
   it('shows a user one row per trainer, with a link to the profile, and says when there is nothing yet', async () => {
     logInAs('u1', 'user');
     stubApi((url) => {

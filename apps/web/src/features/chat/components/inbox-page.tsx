@@ -73,7 +73,13 @@ function Inbox({ role, account }: { role: Role; account: OwnAccount }) {
   const conversations = useConversations(viewer);
   const [params] = useSearchParams();
   const selectedId = params.get('with');
-  const selected = conversations.data?.find((c) => c.counterpartId === selectedId);
+  // A conversation not started yet opens empty when the link names the person (the schedule's 'Message <client>').
+  const newName = params.get('name');
+  const selected =
+    conversations.data?.find((c) => c.counterpartId === selectedId) ??
+    (selectedId && newName && conversations.data
+      ? { counterpartId: selectedId, firstName: newName, lastName: '', unread: 0 }
+      : undefined);
   // on a phone the chosen conversation is a full-screen thread, its composer pinned to the bottom
   const isPhone = useIsPhone();
   const isFullScreen = isPhone && !!selected;

@@ -1,12 +1,25 @@
 import { useState } from 'react';
-import { BOOKING_MSG, DEFAULT_TIME_ZONE, type TAvailability } from '@spotter/shared';
+import {
+  AVAILABILITY_POLICY,
+  BOOKING_MSG,
+  DEFAULT_TIME_ZONE,
+  ZAvailabilityRequest,
+  zoneLabel,
+  type TAvailability,
+  type TAvailabilityRequest,
+  type TSessionLocationKind,
+} from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-client';
 import { useAvailability, useSaveAvailability } from '@/lib/api/bookings';
 import { cn } from '@/lib/cn';
 import { notify } from '@/lib/toast';
+import { hoursFromRanges, rangeProblem, rangesFromHours, type HourRange } from '../utils/hour-ranges';
+import { DateOverrides, type DraftOverride } from './date-overrides';
+import { DayRanges } from './day-ranges';
 import { FormError, SavedNote } from './form-feedback';
 import { SettingsSection } from './settings-section';
 
@@ -20,14 +33,66 @@ const WEEKDAYS = [
   { weekday: 6, name: 'Saturday' },
   { weekday: 0, name: 'Sunday' },
 ] as const;
-const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
+const WORKDAYS = [1, 2, 3, 4, 5];
 
-const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
+const LOCATION_CHOICES: { value: '' | TSessionLocationKind; label: string }[] = [
+  { value: '', label: 'Not set' },
+  { value: 'address', label: 'An address' },
+  { value: 'client', label: 'At the client’s home' },
+  { value: 'online', label: 'Online' },
+];
+const LOCATION_TEXT: Record<TSessionLocationKind, { label: string; hint: string }> = {
+  address: { label: 'Address', hint: 'Where clients meet you, e.g. a gym’s name and street.' },
+  client: { label: 'Area (optional)', hint: 'Where you travel to, e.g. Zamalek or Maadi.' },
+  online: { label: 'Meeting link', hint: 'The link clients open, starting with https://' },
+};
 
-type Week = Record<number, number[]>;
+type Week = Record<number, HourRange[]>;
+type Errors = Partial<Record<'timeZone' | 'weekly' | 'minNoticeHours' | 'bufferMinutes' | 'overrides' | 'location', string>>;
 
-const weekFrom = (availability: TAvailability): Week =>
-  Object.fromEntries(availability.weekly.map(({ weekday, hours }) => [weekday, [...hours].sort((a, b) => a - b)]));
+type Draft = {
+  week: Week;
+  timeZone: string;
+  minNotice: string;
+  buffer: number;
+  overrides: DraftOverride[];
+  locationKind: '' | TSessionLocationKind;
+  locationText: string;
+};
+
+const draftFrom = (a: TAvailability): Draft => ({
+  week: Object.fromEntries(a.weekly.map(({ weekday, hours }) => [weekday, rangesFromHours(hours)])),
+  timeZone: a.timeZone || DEFAULT_TIME_ZONE,
+  minNotice: String(a.minNoticeHours),
+  buffer: a.bufferMinutes,
+  overrides: a.overrides.map(({ date, hours }) => ({ date, ranges: rangesFromHours(hours) })),
+  locationKind: a.location?.kind ?? '',
+  locationText: a.location?.text ?? '',
+});
+
+/** The draft as PUT /api/trainer/availability takes it; a number field left empty stays a number the schema refuses. */
+const requestFrom = (d: Draft): TAvailabilityRequest => ({
+  timeZone: d.timeZone,
+  weekly: WEEKDAYS.map(({ weekday }) => ({ weekday, hours: hoursFromRanges(d.week[weekday] ?? []) })).filter(
+    (w) => w.hours.length > 0,
+  ),
+  minNoticeHours: d.minNotice.trim() === '' ? Number.NaN : Number(d.minNotice),
+  bufferMinutes: d.buffer,
+  overrides: d.overrides.map(({ date, ranges }) => ({ date, hours: hoursFromRanges(ranges) })),
+  location: d.locationKind ? { kind: d.locationKind, text: d.locationText } : null,
+});
+
+/** The shared schema's messages, by the field they are shown next to. */
+function errorsOf(request: TAvailabilityRequest): Errors {
+  const parsed = ZAvailabilityRequest.safeParse(request);
+  if (parsed.success) return {};
+  const errors: Errors = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path[0] as keyof Errors;
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}
 
 /** Every zone the browser knows, with the saved one kept even if this browser does not list it. */
 function timeZonesWith(current: string) {
@@ -35,64 +100,105 @@ function timeZonesWith(current: string) {
   return zones.includes(current) ? zones : [current, ...zones];
 }
 
+const safeZoneLabel = (zone: string) => {
+  try {
+    return zoneLabel(zone, new Date());
+  } catch {
+    return zone;
+  }
+};
+
+const selectClass =
+  'mt-1.5 min-h-11 w-full max-w-sm rounded-xl border border-line-strong bg-canvas px-3 text-ink focus-visible:outline-none focus-visible:ring-3 focus-visible:ring-accent-ink/40';
+
+function Subsection({ title, description, children }: { title: string; description?: string; children: React.ReactNode }) {
+  const id = `availability-part-${title.toLowerCase().replaceAll(/[^a-z]+/g, '-')}`;
+  return (
+    <section aria-labelledby={id} className="space-y-3 border-t border-line pt-5 first:border-t-0 first:pt-0">
+      <div>
+        <h3 id={id} className="font-display text-lg font-bold text-ink">
+          {title}
+        </h3>
+        {description && <p className="mt-0.5 text-sm text-muted">{description}</p>}
+      </div>
+      {children}
+    </section>
+  );
+}
+
 function AvailabilityForm({ availability }: { availability: TAvailability }) {
   const save = useSaveAvailability();
-  const [week, setWeek] = useState<Week>(() => weekFrom(availability));
-  const [timeZone, setTimeZone] = useState(availability.timeZone || DEFAULT_TIME_ZONE);
+  const [draft, setDraft] = useState<Draft>(() => draftFrom(availability));
+  const [errors, setErrors] = useState<Errors>({});
   const [isDirty, setIsDirty] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const [zones] = useState(() => timeZonesWith(availability.timeZone || DEFAULT_TIME_ZONE));
+  const [copied, setCopied] = useState('');
+  const [zones] = useState(() => timeZonesWith(draft.timeZone));
 
-  const change = (next: Week) => {
-    setWeek(next);
+  const change = (patch: Partial<Draft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
     setIsDirty(true);
     setSaved(null);
+    setCopied('');
+  };
+  /** Checks one field against the shared schema once the person leaves it. */
+  const recheck = (field: keyof Errors, next: Draft = draft) =>
+    setErrors((e) => ({ ...e, [field]: errorsOf(requestFrom(next))[field] }));
+  const setDay = (weekday: number, ranges: HourRange[]) => change({ week: { ...draft.week, [weekday]: ranges } });
+
+  const copyToWeekdays = (weekday: number, name: string) => {
+    const ranges = draft.week[weekday] ?? [];
+    const week = { ...draft.week };
+    for (const day of WORKDAYS) week[day] = ranges.map((r) => ({ ...r }));
+    change({ week });
+    setCopied(`${name}’s hours copied to Monday to Friday.`);
   };
 
-  const toggle = (weekday: number, hour: number) => {
-    const hours = week[weekday] ?? [];
-    const next = hours.includes(hour) ? hours.filter((h) => h !== hour) : [...hours, hour].sort((a, b) => a - b);
-    change({ ...week, [weekday]: next });
-  };
+  const hasRangeProblem =
+    Object.values(draft.week).some((ranges) => ranges.some((r) => rangeProblem(r, ranges))) ||
+    draft.overrides.some((o) => o.ranges.some((r) => rangeProblem(r, o.ranges)));
 
   const onSubmit = (event: React.FormEvent) => {
     event.preventDefault();
     setFailure(null);
-    const weekly = WEEKDAYS.map(({ weekday }) => ({ weekday, hours: week[weekday] ?? [] })).filter((day) => day.hours.length > 0);
-    save.mutate(
-      { timeZone, weekly },
-      {
-        onSuccess: (answer) => {
-          notify.success(BOOKING_MSG.availabilitySaved);
-          setSaved(BOOKING_MSG.availabilitySaved);
-          setWeek(weekFrom(answer));
-          setTimeZone(answer.timeZone);
-          setIsDirty(false);
-        },
-        onError: (error) => setFailure(errorMessage(error)),
+    const request = requestFrom(draft);
+    const found = errorsOf(request);
+    setErrors(found);
+    if (hasRangeProblem) {
+      setFailure('Fix the hours marked above, then save.');
+      return;
+    }
+    if (Object.values(found).some(Boolean)) {
+      setFailure('Check the fields marked above, then save.');
+      return;
+    }
+    save.mutate(request, {
+      onSuccess: (answer) => {
+        notify.success(BOOKING_MSG.availabilitySaved);
+        setSaved(BOOKING_MSG.availabilitySaved);
+        setDraft(draftFrom(answer));
+        setIsDirty(false);
       },
-    );
+      onError: (error) => setFailure(errorMessage(error)),
+    });
   };
 
-  const total = Object.values(week).reduce((n, hours) => n + hours.length, 0);
+  const weeklyHours = WEEKDAYS.reduce((n, { weekday }) => n + hoursFromRanges(draft.week[weekday] ?? []).length, 0);
+  const locationText = draft.locationKind ? LOCATION_TEXT[draft.locationKind] : null;
 
   return (
-    <form noValidate onSubmit={onSubmit} className="space-y-5">
+    <form noValidate onSubmit={onSubmit} className="space-y-6">
       <div>
         <label htmlFor="availability-time-zone" className="block text-sm font-semibold text-ink">
           Time zone
         </label>
         <select
           id="availability-time-zone"
-          value={timeZone}
-          onChange={(event) => {
-            setTimeZone(event.target.value);
-            setIsDirty(true);
-            setSaved(null);
-          }}
+          value={draft.timeZone}
+          onChange={(event) => change({ timeZone: event.target.value })}
           aria-describedby="availability-time-zone-hint"
-          className="mt-1.5 min-h-11 w-full max-w-sm rounded-xl border border-line-strong bg-canvas px-3 text-ink"
+          className={selectClass}
         >
           {zones.map((zone) => (
             <option key={zone} value={zone}>
@@ -101,66 +207,152 @@ function AvailabilityForm({ availability }: { availability: TAvailability }) {
           ))}
         </select>
         <p id="availability-time-zone-hint" className="mt-1 text-sm text-subtle">
-          The hours below are in this zone; clients see them in their own local time.
+          {safeZoneLabel(draft.timeZone)}. Your hours are in this zone; clients see them in their own local time.
         </p>
+        {errors.timeZone && <p className="mt-1 text-sm font-medium text-danger">{errors.timeZone}</p>}
       </div>
 
-      <div className="space-y-4">
-        {WEEKDAYS.map(({ weekday, name }) => {
-          const hours = week[weekday] ?? [];
-          const headingId = `availability-day-${weekday}`;
-          return (
-            <div key={weekday} role="group" aria-labelledby={headingId} className="rounded-xl border border-line p-3 sm:p-4">
-              <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
-                <h3 id={headingId} className="font-semibold text-ink">
-                  {name}
-                </h3>
-                <div className="flex items-center gap-3">
-                  <span className="text-sm text-subtle">{hours.length === 0 ? 'Not available' : `${hours.length} h`}</span>
-                  {hours.length > 0 && (
-                    <button
-                      type="button"
-                      onClick={() => change({ ...week, [weekday]: [] })}
-                      className="min-h-11 rounded-full px-3 text-sm font-semibold text-muted underline underline-offset-4 hover:text-ink"
-                    >
-                      Clear {name}
-                    </button>
-                  )}
+      <Subsection title="Weekly hours" description="Each range is one-hour sessions: 09:00–12:00 offers 09:00, 10:00 and 11:00.">
+        <div className="space-y-3">
+          {WEEKDAYS.map(({ weekday, name }) => {
+            const ranges = draft.week[weekday] ?? [];
+            const headingId = `availability-day-${weekday}`;
+            const isOn = ranges.length > 0;
+            return (
+              <div key={weekday} role="group" aria-labelledby={headingId} className="rounded-xl border border-line p-3 sm:p-4">
+                <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
+                  <label className="flex min-h-11 cursor-pointer items-center gap-3">
+                    <input
+                      type="checkbox"
+                      checked={isOn}
+                      onChange={() => setDay(weekday, isOn ? [] : [{ start: 9, end: 17 }])}
+                      aria-describedby={`${headingId}-state`}
+                      className="size-5 accent-ink"
+                    />
+                    <span id={headingId} className="font-semibold text-ink">
+                      {name}
+                    </span>
+                  </label>
+                  <span id={`${headingId}-state`} className="text-sm text-subtle">
+                    {isOn ? `${hoursFromRanges(ranges).length} h` : 'Unavailable'}
+                  </span>
                 </div>
+                {isOn && <DayRanges label={name} ranges={ranges} onChange={(next) => setDay(weekday, next)} />}
+                {isOn && (
+                  <button
+                    type="button"
+                    aria-label={`Copy to weekdays from ${name}`}
+                    onClick={() => copyToWeekdays(weekday, name)}
+                    className="mt-2 min-h-11 rounded-full px-1 text-sm font-semibold text-accent-ink underline underline-offset-4 hover:text-ink"
+                  >
+                    Copy to weekdays
+                  </button>
+                )}
               </div>
-              <div className="grid grid-cols-4 gap-1.5 sm:grid-cols-6 lg:grid-cols-8">
-                {HOURS.map((hour) => {
-                  const isOn = hours.includes(hour);
-                  return (
-                    <button
-                      key={hour}
-                      type="button"
-                      aria-pressed={isOn}
-                      aria-label={`${name} ${hourLabel(hour)}`}
-                      onClick={() => toggle(weekday, hour)}
-                      className={cn(
-                        'min-h-11 rounded-lg border text-sm font-semibold tabular-nums transition-colors duration-150',
-                        isOn
-                          ? 'border-ink bg-accent text-ink'
-                          : 'border-line bg-canvas text-muted hover:border-line-strong hover:text-ink',
-                      )}
-                    >
-                      {hourLabel(hour)}
-                    </button>
-                  );
-                })}
-              </div>
-            </div>
-          );
-        })}
-      </div>
+            );
+          })}
+        </div>
+        <p role="status" className="text-sm text-muted">
+          {copied}
+        </p>
+      </Subsection>
+
+      <Subsection title="Booking rules">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField
+            label="Minimum notice (hours)"
+            type="number"
+            inputMode="numeric"
+            min={AVAILABILITY_POLICY.minNoticeHours.min}
+            max={AVAILABILITY_POLICY.minNoticeHours.max}
+            step={1}
+            value={draft.minNotice}
+            onChange={(event) => change({ minNotice: event.target.value })}
+            onBlur={() => recheck('minNoticeHours')}
+            hint={`Sessions sooner than this are not offered (${AVAILABILITY_POLICY.minNoticeHours.min}–${AVAILABILITY_POLICY.minNoticeHours.max} hours).`}
+            error={errors.minNoticeHours}
+          />
+          <div>
+            <label htmlFor="availability-buffer" className="block text-sm font-semibold text-ink">
+              Buffer between sessions
+            </label>
+            <select
+              id="availability-buffer"
+              value={draft.buffer}
+              onChange={(event) => change({ buffer: Number(event.target.value) })}
+              aria-describedby="availability-buffer-hint"
+              aria-invalid={errors.bufferMinutes ? true : undefined}
+              className={selectClass}
+            >
+              {AVAILABILITY_POLICY.bufferMinutes.map((minutes) => (
+                <option key={minutes} value={minutes}>
+                  {minutes === 0 ? 'No buffer' : `${minutes} minutes`}
+                </option>
+              ))}
+            </select>
+            <p id="availability-buffer-hint" className="mt-1 text-sm text-subtle">
+              Free time kept before and after each booked session.
+            </p>
+            {errors.bufferMinutes && <p className="mt-1 text-sm font-medium text-danger">{errors.bufferMinutes}</p>}
+          </div>
+        </div>
+      </Subsection>
+
+      <Subsection title="Date overrides" description="A day off, a holiday, or other hours on one date. Saved with the rest.">
+        <DateOverrides
+          overrides={draft.overrides}
+          onChange={(overrides) => change({ overrides })}
+          timeZone={draft.timeZone}
+          error={errors.overrides}
+        />
+      </Subsection>
+
+      <Subsection title="Place" description="Shown to clients when they book, on their session and in the mails.">
+        <fieldset>
+          <legend className="mb-1.5 block text-sm font-semibold text-ink">Where sessions take place</legend>
+          <div className="flex flex-wrap gap-3">
+            {LOCATION_CHOICES.map((choice) => (
+              <label
+                key={choice.value}
+                className="flex min-h-11 cursor-pointer items-center gap-2.5 rounded-xl border border-line-strong px-4 has-[:checked]:border-ink has-[:checked]:bg-accent-soft has-[:focus-visible]:ring-3 has-[:focus-visible]:ring-accent-ink/40"
+              >
+                <input
+                  type="radio"
+                  name="availability-location-kind"
+                  value={choice.value}
+                  checked={draft.locationKind === choice.value}
+                  onChange={() => {
+                    change({ locationKind: choice.value });
+                    setErrors((e) => ({ ...e, location: undefined }));
+                  }}
+                  className="size-4 accent-ink focus-visible:outline-none"
+                />
+                <span className="text-sm font-medium text-ink">{choice.label}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        {locationText && (
+          <TextField
+            label={locationText.label}
+            value={draft.locationText}
+            maxLength={AVAILABILITY_POLICY.locationTextMax + 50}
+            onChange={(event) => change({ locationText: event.target.value })}
+            onBlur={() => recheck('location')}
+            hint={locationText.hint}
+            error={errors.location}
+            type={draft.locationKind === 'online' ? 'url' : 'text'}
+            containerClassName="max-w-lg"
+          />
+        )}
+      </Subsection>
 
       <FormError message={failure} />
-      <div className="flex flex-wrap items-center gap-4">
+      <div className={cn('flex flex-wrap items-center gap-4 border-t border-line pt-5')}>
         <Button type="submit" isLoading={save.isPending}>
           Save availability
         </Button>
-        <p className="text-sm text-subtle">{total === 1 ? '1 hour a week' : `${total} hours a week`}</p>
+        <p className="text-sm text-subtle">{weeklyHours === 1 ? '1 hour a week' : `${weeklyHours} hours a week`}</p>
         <SavedNote message={isDirty ? null : saved} />
       </div>
     </form>
@@ -195,16 +387,30 @@ function AvailabilityBody() {
       </Alert>
     );
   }
-  return <AvailabilityForm availability={availability.data} />;
+  const a = availability.data;
+  const isBookable = a.weekly.some((w) => w.hours.length > 0) || a.overrides.some((o) => o.hours.length > 0);
+  return (
+    <>
+      {!isBookable && (
+        <Alert tone="warning" title="Not bookable yet" isLive={false} className="mb-5">
+          Clients can book you once you add your hours below and save.
+        </Alert>
+      )}
+      <AvailabilityForm availability={a} />
+    </>
+  );
 }
 
-/** Trainer settings: the one-hour start times offered each weekday, and their time zone (docs/product.md#booking-and-payment). */
+/**
+ * Trainer settings (docs/product.md#booking-and-payment): weekly hours as ranges per day, the time zone,
+ * the minimum notice and buffer, date overrides and the place, saved together with PUT.
+ */
 export function AvailabilitySection() {
   return (
     <SettingsSection
       id="availability"
       title="Availability"
-      description="Choose the hours you train clients each week. Clients book these one-hour slots up to 14 days ahead."
+      description="When and where you train clients. Clients book one-hour sessions up to 14 days ahead."
     >
       <AvailabilityBody />
     </SettingsSection>

@@ -14,10 +14,12 @@ import { PersonalDetailsForm } from './personal-details-form';
 import { PhotoSection } from './photo-section';
 import { SettingsSection } from './settings-section';
 
+/** In page order; `trainerOnly` sections are left out of a user's page and its navigation. */
 const sections = [
   { id: 'personal-details', label: 'Personal Details' },
   { id: 'photo', label: 'Photo' },
   { id: 'contact-info', label: 'Contact Info' },
+  { id: 'availability', label: 'Availability', trainerOnly: true },
   { id: 'password', label: 'Change password' },
   { id: 'notifications', label: 'Notifications' },
   { id: 'delete-account', label: 'Delete Account' },
@@ -55,16 +57,18 @@ function SettingsContent({ role, account }: { role: Role; account: OwnAccount })
         <h1 className="font-display text-3xl font-bold text-ink">Settings</h1>
         <nav aria-label="Settings sections" className="mt-3">
           <ul className="flex flex-wrap gap-2">
-            {sections.map((section) => (
-              <li key={section.id}>
-                <a
-                  href={`#${section.id}`}
-                  className="inline-flex min-h-11 items-center rounded-full border border-line px-4 text-sm font-medium text-muted hover:border-line-strong hover:text-ink"
-                >
-                  {section.label}
-                </a>
-              </li>
-            ))}
+            {sections
+              .filter((section) => role === 'trainer' || !('trainerOnly' in section))
+              .map((section) => (
+                <li key={section.id}>
+                  <a
+                    href={`#${section.id}`}
+                    className="inline-flex min-h-11 items-center rounded-full border border-line px-4 text-sm font-medium text-muted hover:border-line-strong hover:text-ink"
+                  >
+                    {section.label}
+                  </a>
+                </li>
+              ))}
           </ul>
         </nav>
       </div>

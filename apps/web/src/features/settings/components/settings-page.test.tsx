@@ -1,0 +1,57 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { testTrainer, testUser } from '@/testing/accounts';
+import { stubApi } from '@/testing/fake-api';
+import { jsonResponse, renderWithProviders } from '@/testing/render';
+import { SettingsPage } from './settings-page';
+
+const logIn = (role: 'user' | 'trainer') => {
+  localStorage.setItem('token', 'tok');
+  localStorage.setItem('userType', role);
+};
+
+afterEach(() => localStorage.clear());
+
+describe('SettingsPage navigation', () => {
+  it('gives a trainer’s availability its own place in the settings navigation, after contact info', async () => {
+    logIn('trainer');
+    stubApi((url) => {
+      if (url.pathname === '/api/trainerData') return jsonResponse({ trainerData: testTrainer() });
+      if (url.pathname === '/api/trainer/availability')
+        return jsonResponse({
+          timeZone: 'Africa/Cairo',
+          weekly: [],
+          minNoticeHours: 12,
+          bufferMinutes: 0,
+          overrides: [],
+          location: null,
+        });
+      return undefined;
+    });
+    renderWithProviders(<SettingsPage role="trainer" />, { route: '/trainer/settings' });
+
+    const nav = await screen.findByRole('navigation', { name: 'Settings sections' });
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((l) => l.textContent)).toEqual([
+      'Personal Details',
+      'Photo',
+      'Contact Info',
+      'Availability',
+      'Change password',
+      'Notifications',
+      'Delete Account',
+    ]);
+    expect(within(nav).getByRole('link', { name: 'Availability' })).toHaveAttribute('href', '#availability');
+    expect(await screen.findByRole('region', { name: 'Availability' })).toHaveAttribute('id', 'availability');
+  });
+
+  it('leaves availability out of a user’s settings', async () => {
+    logIn('user');
+    stubApi((url) => (url.pathname === '/api/userData' ? jsonResponse({ userData: testUser() }) : undefined));
+    renderWithProviders(<SettingsPage role="user" />, { route: '/user/settings' });
+
+    const nav = await screen.findByRole('navigation', { name: 'Settings sections' });
+    expect(within(nav).queryByRole('link', { name: 'Availability' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Availability' })).not.toBeInTheDocument();
+  });
+});
