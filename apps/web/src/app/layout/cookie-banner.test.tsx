@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CookieBanner } from './cookie-banner';
 
 const clearCookie = () => {
@@ -60,6 +60,12 @@ describe('CookieBanner and the focus', () => {
     const under = screen.getByRole('button', { name: 'Under' });
     above.getBoundingClientRect = () => box(100, 140);
     under.getBoundingClientRect = () => box(640, 680);
+    // jsdom has no :focus-visible; a browser matches it for keyboard focus
+    let isKeyboard = true;
+    const matches = Element.prototype.matches;
+    vi.spyOn(Element.prototype, 'matches').mockImplementation(function (this: Element, selector: string) {
+      return selector === ':focus-visible' ? isKeyboard : matches.call(this, selector);
+    });
     const scrolled: Element[] = [];
     Element.prototype.scrollIntoView = function (this: Element) {
       scrolled.push(this);
@@ -70,6 +76,14 @@ describe('CookieBanner and the focus', () => {
     await user.tab();
     expect(under).toHaveFocus();
     expect(scrolled).toEqual([under]);
+
+    // a pointer's focus is left alone: scrolling between press and release would lose the click
+    isKeyboard = false;
+    scrolled.length = 0;
+    above.focus();
+    under.focus();
+    expect(scrolled).toEqual([]);
+    isKeyboard = true;
 
     await user.click(screen.getByRole('button', { name: 'Accept' }));
     scrolled.length = 0;

@@ -11,6 +11,14 @@ const acceptCookies = () => {
   document.cookie = `${COOKIE_NAME}=true; path=/; max-age=${ONE_YEAR_SECONDS}; SameSite=Lax`;
 };
 
+const isFocusVisible = (el: Element) => {
+  try {
+    return el.matches(':focus-visible');
+  } catch {
+    return true; // a browser without :focus-visible
+  }
+};
+
 /**
  * While the notice is shown, a control that gets the focus under it is scrolled into view above it
  * (WCAG 2.4.11, focus not obscured): the page's scroll padding keeps the notice's height free at the
@@ -30,8 +38,12 @@ function keepFocusUncovered(notice: () => HTMLElement | null) {
     const target = event.target;
     const box = notice();
     if (!(target instanceof Element) || !box || box.contains(target)) return;
+    // keyboard focus only: scrolling under a pointer between its press and release would lose the click
+    if (!isFocusVisible(target)) return;
     const a = target.getBoundingClientRect();
     const b = box.getBoundingClientRect();
+    // a control, not a landmark or a section given the focus (the main area after 'Back to top')
+    if (a.height > window.innerHeight / 2) return;
     const covered = a.bottom > b.top && a.top < b.bottom && a.right > b.left && a.left < b.right;
     if (covered) target.scrollIntoView({ block: 'center' });
   };

@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { TBooking } from '@spotter/shared';
 import { apiRequest } from '@/lib/api-client';
 import { useRefreshBookings } from '@/lib/api/bookings';
+import { notify } from '@/lib/toast';
 
 /**
  * The trainer's actions on a schedule row (docs/product.md#booking-and-payment): cancel with a reason
@@ -18,7 +19,13 @@ const cancelWithReason = ({ booking, reason }: { booking: Pick<TBooking, '_id'>;
 
 export function useTrainerCancel() {
   const refresh = useRefreshBookings();
-  return useMutation({ mutationFn: cancelWithReason, onSettled: () => refresh() });
+  // the toast is the hook's, not the row's: the socket's booking frame can move the row to the history
+  // (unmounting it) before this answer arrives, and a `mutate` callback would then never run
+  return useMutation({
+    mutationFn: cancelWithReason,
+    onSuccess: ({ message }) => notify.success(message),
+    onSettled: () => refresh(),
+  });
 }
 
 /** POST /api/bookings/:id/no-show. */
@@ -27,5 +34,5 @@ const markNoShow = (booking: Pick<TBooking, '_id'>) =>
 
 export function useMarkNoShow() {
   const refresh = useRefreshBookings();
-  return useMutation({ mutationFn: markNoShow, onSettled: () => refresh() });
+  return useMutation({ mutationFn: markNoShow, onSuccess: ({ message }) => notify.success(message), onSettled: () => refresh() });
 }

@@ -11,7 +11,6 @@ import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatPrice } from '@/lib/format';
 import { paths } from '@/lib/paths';
-import { notify } from '@/lib/toast';
 import { useMarkNoShow, useTrainerCancel } from '../api/trainer-actions';
 
 /** Destructive actions look destructive: a red outline to open, solid red to confirm. */
@@ -53,8 +52,7 @@ function TrainerCancelDialog({ booking }: { booking: TBooking }) {
     cancel.mutate(
       { booking, reason },
       {
-        onSuccess: ({ message }) => {
-          notify.success(message);
+        onSuccess: () => {
           setIsOpen(false);
           setReason('');
         },
@@ -127,10 +125,7 @@ function NoShowDialog({ booking }: { booking: TBooking }) {
   const onConfirm = () => {
     setFailure(null);
     noShow.mutate(booking, {
-      onSuccess: ({ message }) => {
-        notify.success(message);
-        setIsOpen(false);
-      },
+      onSuccess: () => setIsOpen(false),
       onError: (error) => setFailure(errorMessage(error)),
     });
   };
