@@ -132,7 +132,7 @@ const DEMO_ZONES = ['Africa/Cairo', 'Africa/Cairo', 'Africa/Cairo', 'Africa/Cair
  * hours, some with a buffer, a place of each kind), so that every demo trainer can be booked: the
  * first of the list from a fresh start too (test/seed.api.test.ts).
  */
-export function demoAvailability(count: number, cities: Array<string | null | undefined>): DemoHours[] {
+function demoAvailability(count: number, cities: Array<string | null | undefined>): DemoHours[] {
   const rand = rng(2029);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)];
   return Array.from({ length: count }, (_, i) => {

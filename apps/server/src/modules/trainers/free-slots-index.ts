@@ -257,7 +257,6 @@ export function createFreeSlotsIndex({ db, ctx, concurrentReads }: { db: Db; ctx
     },
   };
 }
-export type FreeSlotsIndex = ReturnType<typeof createFreeSlotsIndex>;
 
 function withResolvers(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;

@@ -69,7 +69,7 @@ function nextFreeExpr(at: SQLWrapper | number): SQL {
 }
 
 /** `nextFreeExpr` as epoch milliseconds. */
-export const nextFreeOf = (at: SQLWrapper | number): SQL<number | null> =>
+const nextFreeOf = (at: SQLWrapper | number): SQL<number | null> =>
   sql<number | null>`(extract(epoch from ${nextFreeExpr(at)}) * 1000)::float8`;
 
 /**

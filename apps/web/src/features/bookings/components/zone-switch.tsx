@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { zoneCity, zoneLabel, zoneOffset } from '@spotter/shared';
 import { browserTimeZone } from '@/lib/format';
 
-export type ZoneChoice = 'browser' | 'trainer';
+type ZoneChoice = 'browser' | 'trainer';
 
 /** Whether two zones show different clock times now (Africa/Cairo and Egypt do not). */
 const differ = (a: string, b: string, at: Date) => a !== b && zoneOffset(a, at) !== zoneOffset(b, at);
