@@ -171,3 +171,24 @@ test("a keyboard-only person books from the profile's 'Book now!' to 'Pay' in un
   await expect(dialog).toBeHidden();
   await expect(bookNow).toBeFocused();
 });
+
+test('on a fresh seed the first trainer of the list is bookable: next free time, free slots, and the policy before paying', async ({
+  page,
+  login,
+}) => {
+  await login(); // the demo user
+  await page.goto('/trainers');
+  const firstCard = page.getByRole('article').first();
+  await expect(firstCard).toContainText('Next free:');
+  await firstCard.getByRole('link').first().click();
+  await expect(page.getByText(/Next free: /).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Book now!', exact: true }).first().click();
+  const dialog = page.getByRole('dialog', { name: /^Book a session with / });
+  const times = dialog.getByRole('radiogroup', { name: 'Free times' });
+  await expect(times.getByRole('radio').first()).toBeVisible();
+  await expect(dialog.getByText('No free times in the next 14 days')).toHaveCount(0);
+  await times.getByRole('radio').first().click();
+  await expect(
+    dialog.getByText(/^(Free cancellation until .+ \(.+ time\)|Starts in less than 24 hours: not refundable)$/).first(),
+  ).toBeVisible();
+});

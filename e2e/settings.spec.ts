@@ -51,6 +51,8 @@ async function makePng(page: Page) {
 }
 
 test('a user changes the first name and sees it in the profile header; settings pass axe', async ({ page, login }) => {
+  // three pages, two saves each waiting for its toast to go, and four axe runs: over a minute on a busy machine
+  test.setTimeout(150_000);
   const { email } = await createAccount(page.request, 'user');
   await login({ role: 'user', email, password: PASSWORD });
 

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TAvailability, TAvailabilityRequest, TBooking, TCreateBookingRequest } from '@spotter/shared';
 import { apiRequest } from '../api-client';
+import { notify } from '../toast';
 import { paymentKeys } from './payments';
 import { trainerKeys } from './trainers';
 
@@ -95,6 +96,9 @@ export function useCancelBooking() {
   const refresh = useRefreshBookings();
   return useMutation({
     mutationFn: (booking: Pick<TBooking, '_id' | 'trainerId'>) => cancelBooking(booking._id),
+    // the hook's toast, not the card's: the socket's booking frame can move the card (unmounting its
+    // dialog) before this answer arrives, and a `mutate` callback would then never run
+    onSuccess: ({ message }) => notify.success(message),
     // a 409 (too late, already over) means the list on screen is stale too
     onSettled: (_answer, _error, booking) => refresh(booking.trainerId),
   });

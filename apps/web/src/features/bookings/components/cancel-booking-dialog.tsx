@@ -6,7 +6,6 @@ import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/
 import { errorMessage } from '@/lib/api-client';
 import { useCancelBooking } from '@/lib/api/bookings';
 import { formatDateTime, formatPrice } from '@/lib/format';
-import { notify } from '@/lib/toast';
 
 /** What cancelling does to this booking, as the server last said (`isRefundable` is as of the list's load). */
 function consequence(booking: TBooking) {
@@ -24,10 +23,7 @@ export function CancelBookingDialog({ booking, withName }: { booking: TBooking; 
   const onConfirm = () => {
     setFailure(null);
     cancel.mutate(booking, {
-      onSuccess: ({ message }) => {
-        notify.success(message);
-        setIsOpen(false);
-      },
+      onSuccess: () => setIsOpen(false),
       onError: (error) => setFailure(errorMessage(error)),
     });
   };
