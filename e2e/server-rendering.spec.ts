@@ -89,9 +89,11 @@ test('the browser hydrates the rendered list: the same elements, then filters, h
   await expect(page).toHaveURL(/sort=price_asc/);
   await expect(page.locator('ul[aria-busy]')).toHaveCount(0);
 
-  const card = page.locator('main article').first();
-  const name = (await card.getByRole('heading').textContent()) ?? '';
+  const name = (await page.locator('main article').first().getByRole('heading').textContent()) ?? '';
   const firstName = name.split(' ')[0];
+  // that trainer's card, wherever it is: other tests add trainers meanwhile, and a refetched page may
+  // put a new one first
+  const card = page.locator('main article').filter({ has: page.getByRole('heading', { name, exact: true }) });
   await card.getByRole('button', { name: `Add ${firstName} to favourites`, exact: true }).click();
   await expect(card.getByRole('button', { name: `Remove ${firstName} from favourites`, exact: true })).toHaveAttribute(
     'aria-pressed',
