@@ -1,6 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, plural, test, type Role } from './fixtures';
-import { mailTo, signUpData, uniqueEmail } from './support';
+import { createVerifiedAccount, expect, PASSWORD, test, type Role } from './fixtures';
 
 /**
  * Issue 29's honest policies before paying (docs/product.md#booking-and-payment): the dialog states the
@@ -10,29 +9,10 @@ import { mailTo, signUpData, uniqueEmail } from './support';
  */
 test.use({ timezoneId: 'Africa/Cairo' });
 
-const PASSWORD = 'Strong12';
 const ZONE = 'Africa/Cairo';
 const HOUR = 60 * 60_000;
 
-const uniqueName = () =>
-  `Zed${Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')}`;
-
-/** Signs a fresh, verified account up through the API; answers its token and names. */
-async function createAccount(request: APIRequestContext, role: Role) {
-  const email = uniqueEmail(`policies-${role}`);
-  const firstName = role === 'trainer' ? 'Karim' : 'Salma';
-  const lastName = uniqueName();
-  const response = await request.post(`/api/${plural(role)}/register`, {
-    data: signUpData(role, { firstName, lastName, email, password: PASSWORD }),
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  const mail = await mailTo(email);
-  expect((await request.get(mail.links[0])).ok()).toBe(true);
-  const login = await request.post(`/api/${plural(role)}/login`, { data: { email, password: PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-  const { token } = (await login.json()) as { token: string };
-  return { email, firstName, lastName, fullName: `${firstName} ${lastName}`, token };
-}
+const createAccount = (request: APIRequestContext, role: Role) => createVerifiedAccount(request, role, 'policies');
 
 /**
  * A trainer open every hour of every day with a minimum notice of 1 hour (set through the API), and a

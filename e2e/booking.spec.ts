@@ -1,30 +1,9 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, expectNoAxeViolations, plural, test, type Role } from './fixtures';
-import { mailTo, uniqueEmail, signUpData } from './support';
+import { createVerifiedAccount, expect, expectNoAxeViolations, PASSWORD, test, type Role } from './fixtures';
 
-const PASSWORD = 'Strong12';
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
-/** A letters-only name no other account has. */
-const uniqueName = () =>
-  `Zed${Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')}`;
-
-/** Signs a fresh, verified account up through the API and logs it in; answers its token and names. */
-async function createAccount(request: APIRequestContext, role: Role) {
-  const email = uniqueEmail(`booking-${role}`);
-  const firstName = role === 'trainer' ? 'Karim' : 'Salma';
-  const lastName = uniqueName();
-  const response = await request.post(`/api/${plural(role)}/register`, {
-    data: signUpData(role, { firstName, lastName, email, password: PASSWORD }),
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  const mail = await mailTo(email);
-  expect((await request.get(mail.links[0])).ok()).toBe(true);
-  const login = await request.post(`/api/${plural(role)}/login`, { data: { email, password: PASSWORD } });
-  expect(login.status(), await login.text()).toBe(200);
-  const { token } = (await login.json()) as { token: string };
-  return { email, firstName, lastName, fullName: `${firstName} ${lastName}`, token };
-}
+const createAccount = (request: APIRequestContext, role: Role) => createVerifiedAccount(request, role, 'booking');
 
 /** Logs the tab in as another account, as the login screen would store it. */
 async function switchTo(page: Page, token: string, role: Role) {

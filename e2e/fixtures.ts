@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { mailTo, signUpData, uniqueEmail } from './support';
 
 /**
  * The one `test` of every spec (epic-stack `tests/playwright-utils.ts`). Its `page`:
@@ -15,6 +16,33 @@ export type Role = 'user' | 'trainer';
 export const plural = (role: Role) => (role === 'user' ? 'users' : 'trainers');
 
 export const DEMO_PASSWORD = 'Demo1234';
+
+/** The password of the accounts the specs sign up. */
+export const PASSWORD = 'Strong12';
+
+/** A letters-only last name no other account has. */
+const uniqueName = () =>
+  `Zed${Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')}`;
+
+/**
+ * Signs a fresh account up through the API, verifies it through its mail and logs it in; answers its
+ * token and names (first names 'Karim' for trainers, 'Salma' for users).
+ */
+export async function createVerifiedAccount(request: APIRequestContext, role: Role, prefix: string) {
+  const email = uniqueEmail(`${prefix}-${role}`);
+  const firstName = role === 'trainer' ? 'Karim' : 'Salma';
+  const lastName = uniqueName();
+  const response = await request.post(`/api/${plural(role)}/register`, {
+    data: signUpData(role, { firstName, lastName, email, password: PASSWORD }),
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  const mail = await mailTo(email);
+  expect((await request.get(mail.links[0])).ok()).toBe(true);
+  const login = await request.post(`/api/${plural(role)}/login`, { data: { email, password: PASSWORD } });
+  expect(login.status(), await login.text()).toBe(200);
+  const { token } = (await login.json()) as { token: string };
+  return { email, firstName, lastName, fullName: `${firstName} ${lastName}`, token };
+}
 export const demoEmail = (role: Role) => `${role}@spotter.test`;
 
 const ALLOWED_CONSOLE_ERROR = /Failed to load resource: the server responded with a status of 40[01349]/;
