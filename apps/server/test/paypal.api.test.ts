@@ -6,7 +6,8 @@ import { createAccount, useTestApp } from './helper';
 import { bookableTrainer, bookAndPay, cancel, capture, createOrder, hold, hourFromNow } from './support/bookings';
 import { startFakePaypal } from './support/fake-paypal';
 
-const TIMEOUT_MS = 400;
+// long enough that a loaded 2-core machine still gets a prompt answer (a 500) in time: 400 ms was not
+const TIMEOUT_MS = 2_000;
 const paypal = await startFakePaypal({ slowMs: TIMEOUT_MS * 3 });
 afterAll(() => paypal.close());
 const t = await useTestApp({
@@ -141,7 +142,7 @@ describe('PayPal Orders v2', () => {
     const res = await capture(t, me.token, orderId);
     expect(res.statusCode).toBe(504);
     expect(res.json()).toEqual({ message: PAYMENT_MSG.providerTimeout, statusCode: 504, code: 'PROVIDER_TIMEOUT' });
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 10);
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 5);
     expect(await statusOf(bookingId)).toBe('pending');
     expect(await paymentsOf(bookingId)).toEqual([]);
     expect(paypal.state.ledger.charges.filter((c) => c.orderId === orderId)).toEqual([]);
