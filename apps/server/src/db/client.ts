@@ -121,6 +121,10 @@ async function openPostgres(url: string, statementTimeoutMs?: number): Promise<D
   pool.on('error', () => {
     // an idle client lost its connection; the pool replaces it on next use
   });
+  // A client handed out (a transaction between two statements) that loses its connection emits
+  // 'error', and the pool listens only to idle ones: with no listener the process died. Its queries
+  // fail on their own, and the pool drops it when it is released (test/faults/pool-drop.slow.test.ts).
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const listener = createPgListener(url);
   return {

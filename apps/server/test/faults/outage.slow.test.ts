@@ -21,11 +21,7 @@ pgDescribe('a PostgreSQL outage', () => {
     for (const c of cleanup.reverse()) await c();
   });
 
-  // Stopgap, to be removed: since issue 29 a call during the 'hang' phase was answered with a reset
-  // connection in 2 of 2 full CI runs and 1 of 4 runs alone under load (never before it); suspected:
-  // the free-slot index's queries holding pool connections while the database hangs. Until that is
-  // found, one retry (a new server and database).
-  it('is answered 503 quickly while it lasts, and the server recovers on its own', { timeout: 120_000, retry: 1 }, async () => {
+  it('is answered 503 quickly while it lasts, and the server recovers on its own', { timeout: 120_000 }, async () => {
     const pg = (await createFreshPgDatabase())!;
     cleanup.push(() => pg.drop());
     const url = new URL(pg.url);
