@@ -315,7 +315,21 @@ export const ZPaymentsResponse = z.object({
   feePercent: z.number(),
   currency: z.string(),
   payments: z.array(ZPayment),
-  totals: z.object({ count: z.number(), charged: z.number(), refunded: z.number(), fees: z.number(), net: z.number() }),
+  totals: z.object({
+    count: z.number(),
+    charged: z.number(),
+    refunded: z.number(),
+    fees: z.number(),
+    net: z.number(),
+    /**
+     * Trainers only, each equal to the ledger (docs/decisions/042-money-ledger.md): their share of
+     * sessions paid and not yet due (`pending`), due and waiting for a payout (`payable`, money in
+     * a payout not settled yet included), paid out, and refunded to clients.
+     */
+    pending: z.number().optional(),
+    payable: z.number().optional(),
+    paidOut: z.number().optional(),
+  }),
   /** Confirmed sessions still to come, and what they are worth. */
   upcoming: z.object({ count: z.number(), amount: z.number(), bookings: z.array(ZBooking) }),
 });

@@ -49,6 +49,11 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   /** The payment provider refused (a declined card, an order not approved); its details come along. */
   PAYMENT_DECLINED: 422,
+  /**
+   * The provider captured another amount or currency than the booking's: it was refunded in full at
+   * once and the booking is not confirmed (docs/decisions/042-money-ledger.md).
+   */
+  PAYMENT_MISMATCH: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,

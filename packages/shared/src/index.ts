@@ -16,3 +16,4 @@ export * from './chats';
 export * from './bookings';
 export * from './google-sign-in';
 export * from './booking-policy';
+export * from './money';

@@ -134,7 +134,20 @@ export const BOOKING_MSG = {
 export const PAYMENT_MSG = {
   orderNotFound: 'Order not found',
   providerDown: 'The payment provider is not answering. Nothing was charged; please try again in a moment.',
-  providerTimeout: 'The payment provider took too long to answer. Nothing was recorded as paid; please try again.',
+  providerTimeout:
+    'The payment provider took too long to answer. We are checking whether the payment went through and will e-mail you; trying again never charges twice.',
+  amountMismatch:
+    'The payment provider charged a different amount than this session costs, so it was refunded in full and the session is not booked. Please try again.',
+  lateCaptureRefunded:
+    'Your payment arrived after your hold ended and the time was booked by someone else, so it was refunded in full.',
   providerRejected: 'The payment provider refused this payment',
   demoLabel: 'Demo payment: no money moves',
+} as const;
+
+/** Payout answers (docs/decisions/042-money-ledger.md#payouts). */
+export const PAYOUT_MSG = {
+  addressSaved: 'Your payout address is saved',
+  addressRemoved: 'Your payout address is removed; payouts wait until you add one',
+  onlyTrainers: 'Only trainers receive payouts',
+  returned: 'A payout could not be delivered and is back in your payable balance. Check your payout address.',
 } as const;

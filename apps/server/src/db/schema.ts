@@ -64,6 +64,8 @@ export const accounts = pgTable(
     notifyMarketing: boolean('notify_marketing').notNull().default(false),
     // trainer columns; null for users
     priceCents: integer('price_cents'),
+    /** Where a trainer's payouts go: a PayPal account's e-mail (docs/decisions/042-money-ledger.md). */
+    payoutEmail: text('payout_email'),
     ratingAvg: numeric('rating_avg', { precision: 3, scale: 2, mode: 'number' }).notNull().default(0),
     ratingCount: integer('rating_count').notNull().default(0),
     /** What "Best rated" sorts by: the Bayesian average (docs/decisions/016-bayesian-rating.md); 0 without reviews. */
@@ -440,5 +442,165 @@ export const jobs = pgTable(
     index('jobs_due_idx')
       .on(t.runAt)
       .where(sql`failed_at is null`),
+  ],
+);
+
+/** What a ledger transaction records (docs/decisions/042-money-ledger.md#accounts-and-transactions). */
+export const LEDGER_KINDS = [
+  'payment', // a capture accepted for a booking: world → trainer pending + platform fees
+  'unplaced', // money captured that no booking takes (wrong amount or currency, too late): world → suspense
+  'refund', // money back to the payer: trainer pending + fees (or suspense) → world
+  'payable', // a session's share due to its trainer: pending → payable
+  'payout', // a payout sent: payable → paying
+  'payout-paid', // the provider paid it: paying → world
+  'payout-returned', // unclaimed, returned or failed: paying → payable
+] as const;
+export const PAYMENT_EVENT_KINDS = [
+  'capture-unknown',
+  'capture-settled',
+  'capture-mismatch',
+  'late-capture-refunded',
+  'refund-unknown',
+  'webhook',
+  'ledger-difference',
+] as const;
+export const PAYOUT_STATUSES = ['pending', 'sent', 'paid', 'returned'] as const;
+
+/**
+ * The ledger (docs/decisions/042-money-ledger.md): every movement of money is one transaction of
+ * balanced entries (per currency they sum to zero), written once under a unique key and never
+ * changed; the database refuses an update, a delete or an unbalanced transaction (migration 0015).
+ * Balances are sums of entries; nothing keeps a balance in place.
+ */
+export const ledgerTransactions = pgTable(
+  'ledger_transactions',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    /** What makes a repeated write a no-op: `capture:<provider>:<captureId>`, `refund:<refundId>`… */
+    key: text('key').notNull(),
+    kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
+    /** What it concerns; no foreign keys, so no delete elsewhere can take a ledger row with it. */
+    bookingId: uuid('booking_id'),
+    trainerId: uuid('trainer_id'),
+    userId: uuid('user_id'),
+    provider: text('provider'),
+    providerOrderId: text('provider_order_id'),
+    payoutId: uuid('payout_id'),
+    memo: text('memo').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('ledger_transactions_key_uq').on(t.key),
+    index('ledger_transactions_order_idx').on(t.provider, t.providerOrderId),
+    index('ledger_transactions_booking_idx').on(t.bookingId),
+    index('ledger_transactions_trainer_idx').on(t.trainerId, t.createdAt),
+  ],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    transactionId: uuid('transaction_id')
+      .notNull()
+      .references(() => ledgerTransactions.id),
+    /** `world:<provider>`, `platform:fees`, `trainer:<id>:pending|payable|paying`, `suspense:<provider>:<order>`. */
+    account: text('account').notNull(),
+    currency: text('currency').notNull(),
+    /** Signed cents: money into the account is positive. */
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    index('ledger_entries_account_idx').on(t.account, t.currency),
+    index('ledger_entries_transaction_idx').on(t.transactionId),
+    check('ledger_entries_amount_ck', sql`${t.amountCents} <> 0`),
+  ],
+);
+
+/**
+ * A refund asked of the provider: the row (with its unique key) is written before the call, so
+ * concurrent cancels make one call; its outcome is filled in after (`unknown` until then).
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    key: text('key').notNull(),
+    bookingId: uuid('booking_id'),
+    provider: text('provider', { enum: ['paypal', 'demo'] }).notNull(),
+    providerOrderId: text('provider_order_id').notNull(),
+    captureId: text('capture_id').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['requested', 'completed', 'failed'] }).notNull(),
+    reason: text('reason').notNull(),
+    providerRefundId: text('provider_refund_id'),
+    raw: jsonb('raw'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('refunds_key_uq').on(t.key),
+    index('refunds_order_idx').on(t.provider, t.providerOrderId),
+    check('refunds_amount_ck', sql`${t.amountCents} > 0`),
+  ],
+);
+
+/**
+ * What happened to money that the ledger alone does not explain: a capture whose outcome is not
+ * known yet, a capture refused for its amount or currency, a late success refunded, a webhook. Append-only.
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind', { enum: PAYMENT_EVENT_KINDS }).notNull(),
+    bookingId: uuid('booking_id'),
+    provider: text('provider'),
+    providerOrderId: text('provider_order_id'),
+    /** A webhook's event id (unique: a replay changes nothing). */
+    externalId: text('external_id'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('payment_events_order_idx').on(t.provider, t.providerOrderId),
+    uniqueIndex('payment_events_external_uq').on(t.externalId),
+  ],
+);
+
+/** A payout to a trainer's PayPal address: one item of a batch (`sender_batch_id` = `batchKey`). */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    trainerId: uuid('trainer_id').notNull(),
+    email: text('email').notNull(),
+    provider: text('provider', { enum: ['paypal', 'demo'] }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    /** pending: written, not sent · sent: the provider has it · paid · returned: unclaimed, returned or failed, back to payable. */
+    status: text('status', { enum: PAYOUT_STATUSES }).notNull(),
+    /** The bookings whose shares it pays. */
+    bookingIds: uuid('booking_ids').array().notNull(),
+    batchKey: text('batch_key').notNull(),
+    providerBatchId: text('provider_batch_id'),
+    providerItemId: text('provider_item_id'),
+    providerStatus: text('provider_status'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('payouts_trainer_idx').on(t.trainerId, t.createdAt),
+    index('payouts_open_idx')
+      .on(t.status)
+      .where(sql`status in ('pending', 'sent')`),
+    check('payouts_amount_ck', sql`${t.amountCents} > 0`),
   ],
 );

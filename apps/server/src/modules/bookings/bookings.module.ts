@@ -9,7 +9,7 @@ import { availabilityRoutes } from './availability.routes';
 import { slotStateReader } from './availability.repo';
 import { createAvailabilityService } from './availability.service';
 import type { Mailer } from '../mail';
-import { createPaymentProviders } from './payments/payment-providers';
+import { createPaymentProviders } from '../money';
 import { paymentsRoutes } from './payments.routes';
 import { createPaymentsService } from './payments.service';
 import { bookingsRoutes } from './bookings.routes';

@@ -6,7 +6,7 @@ import type { Caller } from '../../plugins/auth';
 import type { JobRunner } from '../../platform/jobs';
 import type { slotStateReader } from './availability.repo';
 import type { AvailabilityService } from './availability.service';
-import { ProviderUnavailableError, type PaymentProvider, type ProviderName } from './payments/payment-provider';
+import { ProviderUnavailableError, type PaymentProvider, type ProviderName } from '../money';
 
 /** The platform's events (`app.events`, docs/architecture.md#how-a-push-travels): channel names and a publish bound to a write. */
 export type BookingEvents = Pick<FastifyInstance['events'], 'channels' | 'publish'>;

@@ -19,7 +19,7 @@ import {
 import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
 import { codeOfStatus, errorBody } from '../../plugins/errors';
-import { PaymentRejectedError, ProviderUnavailableError } from './payments/payment-provider';
+import { PaymentRejectedError, ProviderUnavailableError } from '../money';
 import { cancelBooking } from './cancel-booking';
 import { captureOrder } from './capture-order';
 import type { BookingsContext } from './context';

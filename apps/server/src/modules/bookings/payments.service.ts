@@ -4,7 +4,7 @@ import { fromCents, toCents } from '../../lib/money';
 import type { Caller } from '../../plugins/auth';
 import { FORMER_MEMBER } from '../accounts';
 import type { BookingsService } from './bookings.service';
-import type { PaymentProvider } from './payments/payment-provider';
+import type { PaymentProvider } from '../money';
 import * as repo from './payments.repo';
 
 type PaymentsDeps = {

@@ -29,5 +29,29 @@ export function createDemoProvider(): PaymentProvider {
       const id = idFrom('DEMO-REFUND', `${captureId}:${requestId}`);
       return { id, status: 'COMPLETED', raw: { id, status: 'COMPLETED', demo: true } };
     },
+    // a demo capture always answers at once, so its outcome is never unknown and nothing asks this
+    async getOrder({ orderId }) {
+      return { id: orderId, status: 'APPROVED', refundedCents: 0, raw: { id: orderId, status: 'APPROVED', demo: true } };
+    },
+    // a demo payout is paid at once: its items answer SUCCESS in the batch's first answer
+    async createPayoutBatch({ senderBatchId, items }) {
+      const batchId = idFrom('DEMO-PAYOUT', senderBatchId);
+      const answer = {
+        batchId,
+        status: 'SUCCESS',
+        items: items.map((i) => ({
+          senderItemId: i.senderItemId,
+          itemId: idFrom('DEMO-ITEM', i.senderItemId),
+          status: 'SUCCESS',
+        })),
+      };
+      return { ...answer, raw: { ...answer, demo: true } };
+    },
+    async getPayoutBatch({ batchId }) {
+      return { batchId, status: 'SUCCESS', items: [], raw: { batchId, status: 'SUCCESS', demo: true } };
+    },
+    async verifyWebhook() {
+      return false;
+    },
   };
 }

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { EmailSchema } from './fields';
+
+/** PUT /api/trainer/payout: where the trainer's payouts go (a PayPal account's e-mail). */
+export const ZPayoutAddressRequest = z.object({ email: EmailSchema });
+export type TPayoutAddressRequest = z.infer<typeof ZPayoutAddressRequest>;
+/** GET and PUT /api/trainer/payout (`email` null: none yet; payouts wait for one). */
+export const ZPayoutAddressResponse = z.object({ email: z.string().nullable(), message: z.string().optional() });
+export type TPayoutAddressResponse = z.infer<typeof ZPayoutAddressResponse>;
+
+/**
+ * pending: written, not sent yet · sent: the provider has it · paid · returned: unclaimed, returned
+ * or failed, and back in the payable balance.
+ */
+export const PAYOUT_STATUS = ['pending', 'sent', 'paid', 'returned'] as const;
+export const ZPayout = z.object({
+  _id: z.string(),
+  /** Dollars, as every amount of the API. */
+  amount: z.number(),
+  currency: z.string(),
+  status: z.enum(PAYOUT_STATUS),
+  createdAt: z.string(),
+  /** How many sessions' shares it pays. */
+  sessions: z.number().int(),
+  /** The address it went to. */
+  email: z.string(),
+});
+export type TPayout = z.infer<typeof ZPayout>;
+/** GET /api/payouts (trainers), newest first. */
+export const ZPayoutsResponse = z.object({ payouts: z.array(ZPayout) });
+export type TPayoutsResponse = z.infer<typeof ZPayoutsResponse>;
