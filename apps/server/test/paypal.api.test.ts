@@ -196,11 +196,11 @@ describe('PayPal Orders v2', () => {
 
   it('a token PayPal revoked early is replaced and the call goes through', async () => {
     const me = await createAccount(t, 'user');
-    const { bookingId } = await heldOrder(me.token);
+    await heldOrder(me.token);
     paypal.revokeTokens();
     const before = paypal.state.tokensIssued;
-    const order = await createOrder(t, me.token, { bookingId });
-    expect(order.statusCode).toBe(200);
+    // a new booking's order (a second order for the same booking is answered without PayPal)
+    await heldOrder(me.token);
     expect(paypal.state.tokensIssued).toBe(before + 1);
   });
 });

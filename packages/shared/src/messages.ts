@@ -119,6 +119,7 @@ export const BOOKING_MSG = {
   notPayable: 'This booking can no longer be paid',
   tooLateToCancel: 'Sessions can be cancelled only up to 24 hours before they start',
   alreadyOver: 'This booking is already cancelled or over',
+  cancelInProgress: 'This session is being cancelled and refunded already',
   cancelled: 'Your booking is cancelled',
   refunded: 'Your booking is cancelled and the payment refunded',
   badTimeZone: 'Choose a valid time zone, such as Africa/Cairo',

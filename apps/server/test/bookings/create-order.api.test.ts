@@ -13,11 +13,11 @@ const paymentsOf = (bookingId: string) => db.select().from(payments).where(eq(pa
 const bookingRow = async (id: string) => (await db.select().from(bookings).where(eq(bookings.id, id)))[0];
 
 describe('POST /api/orders', () => {
-  it('charges the trainer’s price as it is now; amounts, products and carts from the browser are ignored', async () => {
+  it('charges the price frozen when the slot was held; amounts, products and carts from the browser are ignored', async () => {
     const trainer = await bookableTrainer(t, { price: 150 });
     const me = await createAccount(t, 'user');
     const bookingId = (await hold(t, me.token, trainer.id, hourFromNow(50))).json().booking._id;
-    // the trainer changes their price after the hold: the order uses the new one
+    // the trainer changes their price after the hold: the order keeps the held one
     await db.update(accounts).set({ priceCents: 16550 }).where(eq(accounts.id, trainer.id));
     const res = await createOrder(t, me.token, {
       bookingId,
@@ -27,15 +27,15 @@ describe('POST /api/orders', () => {
       priceCents: 1,
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'CREATED', amount: { currency_code: 'USD', value: '165.50' } });
+    expect(res.json()).toMatchObject({ status: 'CREATED', amount: { currency_code: 'USD', value: '150.00' } });
     expect(res.json().id).toMatch(/^DEMO-/);
     const row = await bookingRow(bookingId);
-    expect(row).toMatchObject({ priceCents: 16550, provider: 'demo', providerOrderId: res.json().id });
+    expect(row).toMatchObject({ priceCents: 15000, provider: 'demo', providerOrderId: res.json().id });
     // asking again gives the same order
     expect((await createOrder(t, me.token, { bookingId })).json().id).toBe(res.json().id);
     const paid = await capture(t, me.token, res.json().id);
-    expect(paid.json().purchase_units[0].payments.captures[0].amount).toEqual({ currency_code: 'USD', value: '165.50' });
-    expect((await paymentsOf(bookingId))[0].amountCents).toBe(16550);
+    expect(paid.json().purchase_units[0].payments.captures[0].amount).toEqual({ currency_code: 'USD', value: '150.00' });
+    expect((await paymentsOf(bookingId))[0].amountCents).toBe(15000);
   });
 
   it('an order for someone else’s booking is 403; visitors 401, trainers 403, unknown bookings 404', async () => {

@@ -10,6 +10,9 @@ import { slotStateReader } from './availability.repo';
 import { createAvailabilityService } from './availability.service';
 import type { Mailer } from '../mail';
 import { createPaymentProviders } from '../money';
+import { checkOrder } from './capture-order';
+import { PAYMENT_JOBS } from './payment-jobs';
+import { runFinishRefund } from './refunds';
 import { paymentsRoutes } from './payments.routes';
 import { createPaymentsService } from './payments.service';
 import { bookingsRoutes } from './bookings.routes';
@@ -57,6 +60,8 @@ export function createBookingsServices({
   const payments = createPaymentsService({ db, provider, bookings });
   /** What the use cases (hold-slot.ts, capture-order.ts…) are given. */
   const context: BookingsContext = { db, jobs, log, now: clock, provider, providers, availability, slotStates, events };
+  jobs.register(PAYMENT_JOBS.checkOrder, (payload) => checkOrder(context, payload));
+  jobs.register(PAYMENT_JOBS.finishRefund, (payload) => runFinishRefund(context, payload));
   return { availability, bookings, payments, context };
 }
 type BookingsServices = ReturnType<typeof createBookingsServices>;

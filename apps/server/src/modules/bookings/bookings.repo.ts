@@ -206,18 +206,17 @@ export async function hasLiveSessionNear(
   return !!row;
 }
 
-/** Ties the payment order to a live hold, at the price charged; false when the hold is gone. */
+/** Ties the payment order to a live hold (its price was frozen when it was held); false when the hold is gone. */
 export async function attachOrder(
   db: Q,
   id: string,
-  values: { userId: string; provider: string; providerOrderId: string; priceCents: number; holdExpiresAt: Date; now: Date },
+  values: { userId: string; provider: string; providerOrderId: string; holdExpiresAt: Date; now: Date },
 ) {
   const rows = await db
     .update(bookings)
     .set({
       provider: values.provider,
       providerOrderId: values.providerOrderId,
-      priceCents: values.priceCents,
       holdExpiresAt: sql`greatest(${bookings.holdExpiresAt}, ${values.holdExpiresAt.toISOString()}::timestamptz)`,
       updatedAt: values.now,
     })
@@ -227,6 +226,8 @@ export async function attachOrder(
         eq(bookings.userId, values.userId),
         eq(bookings.status, 'pending'),
         gt(bookings.holdExpiresAt, values.now),
+        // never replaces another order: one live order per booking
+        or(isNull(bookings.providerOrderId), eq(bookings.providerOrderId, values.providerOrderId)),
       ),
     )
     .returning({ id: bookings.id });

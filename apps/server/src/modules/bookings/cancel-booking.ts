@@ -5,7 +5,7 @@ import { toBooking } from './booking-view';
 import * as bookingsRepo from './bookings.repo';
 import type { BookingsContext } from './context';
 import * as paymentsRepo from './payments.repo';
-import { refundBooking } from './refund-booking';
+import { refundPayment } from './refunds';
 import { releaseHold } from './release-hold';
 
 /**
@@ -41,12 +41,14 @@ export async function cancelBooking(
     log.error({ bookingId: row.id }, 'a confirmed booking without a completed payment');
     throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
   }
-  const changed = await refundBooking(ctx, {
+  const outcome = await refundPayment(ctx, {
     payment,
     reason: 'cancelled by ' + by,
     cancelledBy: by,
     cancelReason: by === 'trainer' ? reason || null : null,
   });
-  if (!changed) throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
+  // a concurrent cancel wrote the refund first: it makes the one provider call
+  if (outcome.state === 'in-progress') throw new AppError('BOOKING_CLOSED', BOOKING_MSG.cancelInProgress);
+  if (!outcome.changed) throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
   return { message: by === 'trainer' ? BOOKING_MSG.trainerCancelled : BOOKING_MSG.refunded, booking: await bookingNow() };
 }

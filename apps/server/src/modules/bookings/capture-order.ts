@@ -1,31 +1,25 @@
-import {
-  BOOKING_MSG,
-  BOOKING_RULES,
-  PAYMENT_MSG,
-  PLATFORM_FEE_PERCENT,
-  type TBooking,
-  type TCaptureResponse,
-} from '@spotter/shared';
-import type { Tx } from '../../db/client';
+import { BOOKING_MSG, PAYMENT_MSG, type TBooking, type TCaptureResponse } from '@spotter/shared';
 import { AppError } from '../../lib/app-error';
-import { centsToDecimalString, percentOf } from '../../lib/money';
+import { centsToDecimalString } from '../../lib/money';
+import { ProviderUnavailableError } from '../money';
 import type { Caller } from '../../plugins/auth';
-import { BOOKING_JOBS, enqueueBookingMails, runBookingMails } from './booking-jobs';
 import { toBooking } from './booking-view';
 import * as bookingsRepo from './bookings.repo';
-import { announceBooking, providerOf, requireUser, type BookingsContext } from './context';
+import { providerOf, requireUser, type BookingsContext } from './context';
+import { PAYMENT_JOBS } from './payment-jobs';
 import * as paymentsRepo from './payments.repo';
-import { refundBooking } from './refund-booking';
+import { settleCapture } from './settle-order';
 
 const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
 /** A capture in progress keeps its hold this long, past any provider timeout. */
 const CAPTURE_HOLD_MS = 5 * MINUTE;
+/** The first look at an order whose capture's outcome is not known. */
+const CHECK_AFTER_MS = MINUTE;
 
-/** The answer the spec reads (purchase_units[0].payments.captures[0]), for a stored payment. */
+/** The answer the spec reads (purchase_units[0].payments.captures[0]), for a stored payment, as it is now. */
 function captureAnswer(
   orderId: string,
-  payment: { captureId: string; amountCents: number; currency: string },
+  payment: { captureId: string; amountCents: number; currency: string; status: 'completed' | 'refunded' },
   booking: TBooking,
 ): TCaptureResponse {
   return {
@@ -38,7 +32,8 @@ function captureAnswer(
           captures: [
             {
               id: payment.captureId,
-              status: 'COMPLETED',
+              // PayPal's own status of a capture refunded in full
+              status: payment.status === 'refunded' ? 'REFUNDED' : 'COMPLETED',
               amount: { currency_code: payment.currency, value: centsToDecimalString(payment.amountCents) },
             },
           ],
@@ -50,32 +45,33 @@ function captureAnswer(
 }
 
 /**
- * pending → confirmed with its mails and jobs, in the capture's transaction: the confirmations (run
- * at once after the commit), the reminders 24 h before and the completion.
+ * Records that a capture's outcome is not known (a timeout, a 5xx, PENDING) and asks the provider
+ * again later (docs/decisions/042-money-ledger.md#unknown-outcomes), in one transaction.
  */
-async function confirm(ctx: BookingsContext, tx: Tx, row: bookingsRepo.BookingRow, at: Date) {
-  if (!(await bookingsRepo.confirmBooking(tx, row.id, at))) return { confirmed: false, mailJobs: [] };
-  await announceBooking(ctx, tx, row);
-  const mailJobs = await enqueueBookingMails(ctx, tx, row.id, 'confirmed');
-  const remindAt = new Date(row.startsAt.getTime() - BOOKING_RULES.reminderHours * HOUR);
-  // a session booked for the next 24 hours gets no reminder: its confirmation is just out
-  if (remindAt > at) {
-    for (const to of ['user', 'trainer'] as const) {
-      await ctx.jobs.enqueue(tx, {
-        kind: BOOKING_JOBS.mail,
-        runAt: remindAt,
-        payload: { bookingId: row.id, kind: 'reminder', to },
-      });
-    }
-  }
-  await ctx.jobs.enqueue(tx, { kind: BOOKING_JOBS.complete, runAt: row.endsAt, payload: { bookingId: row.id } });
-  return { confirmed: true, mailJobs };
+async function recordUnknown(ctx: BookingsContext, row: bookingsRepo.BookingRow, orderId: string, why: string) {
+  const p = providerOf(ctx, row.provider);
+  await ctx.db.transaction(async (tx) => {
+    await paymentsRepo.recordPaymentEvent(tx, {
+      kind: 'capture-unknown',
+      bookingId: row.id,
+      provider: p.name,
+      providerOrderId: orderId,
+      details: { why },
+      at: ctx.now(),
+    });
+    await ctx.jobs.enqueue(tx, {
+      kind: PAYMENT_JOBS.checkOrder,
+      runAt: new Date(ctx.now().getTime() + CHECK_AFTER_MS),
+      payload: { provider: p.name, orderId },
+    });
+  });
 }
 
 /**
- * Captures the caller's order (docs/product.md#booking-and-payment). On COMPLETED the booking is
- * confirmed and the payment stored in one transaction, owned here; a second capture answers the
- * stored result and charges nothing.
+ * Captures the caller's order (docs/product.md#booking-and-payment). A completed capture is
+ * settled by `settleCapture` (its amount and currency checked, the booking confirmed, the payment
+ * and its ledger transaction stored together); a second capture answers the stored result as it is
+ * now and charges nothing; an outcome not known is recorded and reconciled by a job.
  */
 export async function captureOrder(
   ctx: BookingsContext,
@@ -87,13 +83,16 @@ export async function captureOrder(
   if (!row) throw new AppError('NOT_FOUND', PAYMENT_MSG.orderNotFound);
   if (row.userId !== user.id) throw new AppError('FORBIDDEN', PAYMENT_MSG.orderNotFound);
   const p = providerOf(ctx, row.provider);
-  const bookingNow = async () => toBooking((await bookingsRepo.findBooking(db, row.id))!, ctx.now(), 'user');
 
   /** The stored result of an earlier (or a concurrent, just committed) capture of this order. */
   const storedAnswer = async () => {
     const stored = await paymentsRepo.findPaymentByOrder(db, p.name, orderId);
     const fresh = stored && (await bookingsRepo.findBooking(db, row.id));
-    return stored && fresh ? captureAnswer(orderId, stored, toBooking(fresh, ctx.now(), 'user')) : undefined;
+    if (!stored || !fresh) return undefined;
+    // money that came after the booking stopped being payable was refunded: say so
+    if (stored.feeCents === 0 && !['confirmed', 'completed', 'refunded', 'no-show'].includes(fresh.status))
+      throw new AppError('BOOKING_CLOSED', PAYMENT_MSG.lateCaptureRefunded);
+    return captureAnswer(orderId, stored, toBooking(fresh, ctx.now(), 'user'));
   };
   const earlier = await storedAnswer();
   if (earlier) return earlier;
@@ -109,10 +108,18 @@ export async function captureOrder(
       : new AppError('HOLD_EXPIRED', BOOKING_MSG.holdExpired);
   }
 
-  const result = await p.captureOrder({ orderId, requestId: `spotter-capture-${orderId}` });
+  let result;
+  try {
+    result = await p.captureOrder({ orderId, requestId: `spotter-capture-${orderId}` });
+  } catch (err) {
+    // the money may have moved: never 'nothing happened' (the answer says we are checking)
+    if (err instanceof ProviderUnavailableError) await recordUnknown(ctx, row, orderId, err.reason);
+    throw err;
+  }
   const capture = result.capture;
   if (result.status !== 'COMPLETED' || !capture || capture.status !== 'COMPLETED') {
-    // e.g. PENDING (an eCheck) or DECLINED: nothing is paid yet, the booking stays as it is
+    // PENDING (an eCheck, a review) is not known yet; DECLINED and the like: nothing is paid
+    if (capture?.status === 'PENDING' || result.status === 'PENDING') await recordUnknown(ctx, row, orderId, 'PENDING');
     log.warn({ orderId, status: result.status, captureStatus: capture?.status }, 'capture did not complete');
     return {
       id: result.orderId,
@@ -123,47 +130,41 @@ export async function captureOrder(
       booking: toBooking(row, ctx.now(), 'user'),
     };
   }
-  if (capture.amountCents !== undefined && capture.amountCents !== row.priceCents) {
-    log.error({ orderId, captured: capture.amountCents, expected: row.priceCents }, 'captured amount differs from the order');
-  }
-  const amountCents = capture.amountCents ?? row.priceCents;
-  const at = ctx.now();
 
-  // the money has moved: the booking's confirmation and the payment are one write
-  const outcome = await db.transaction(async (tx) => {
-    const { confirmed, mailJobs } = await confirm(ctx, tx, row, ctx.now());
-    await paymentsRepo.insertPayment(tx, {
-      bookingId: row.id,
-      userId: row.userId,
-      trainerId: row.trainerId,
-      provider: p.name,
-      providerOrderId: orderId,
-      captureId: capture.id,
-      amountCents,
-      feeCents: confirmed ? percentOf(amountCents, PLATFORM_FEE_PERCENT) : 0,
-      currency: capture.currency ?? row.currency,
-      status: 'completed',
-      raw: result.raw as object,
-      createdAt: at,
+  const settled = await settleCapture(ctx, row, { orderId, result, via: 'capture' });
+  if (settled.outcome === 'mismatch') throw new AppError('PAYMENT_MISMATCH', PAYMENT_MSG.amountMismatch);
+  if (settled.outcome === 'late') throw new AppError('BOOKING_CLOSED', PAYMENT_MSG.lateCaptureRefunded);
+  const answer = await storedAnswer();
+  if (!answer) throw new AppError('BOOKING_CLOSED', BOOKING_MSG.notPayable);
+  return answer;
+}
+
+/**
+ * The job for an order whose capture's outcome was not known: asks the provider (GET the order)
+ * and settles what it says; still PENDING throws, so the job runner asks again later.
+ */
+export async function checkOrder(ctx: BookingsContext, { provider, orderId }: { provider: 'paypal' | 'demo'; orderId: string }) {
+  const row = await bookingsRepo.findBookingByOrder(ctx.db, orderId);
+  if (!row) return;
+  if (await paymentsRepo.findPaymentByOrder(ctx.db, provider, orderId)) return; // settled meanwhile
+  const state = await providerOf(ctx, provider).getOrder({ orderId });
+  const capture = state.capture;
+  if (capture?.status === 'PENDING') throw new Error(`the capture of order ${orderId} is still PENDING`);
+  if (state.status === 'COMPLETED' && capture && ['COMPLETED', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(capture.status)) {
+    await settleCapture(ctx, row, {
+      orderId,
+      via: 'check',
+      result: { orderId, status: 'COMPLETED', capture: { ...capture, status: 'COMPLETED' }, raw: state.raw },
     });
-    return { confirmed, mailJobs };
-  });
-
-  if (!outcome.confirmed) {
-    const again = await paymentsRepo.findPaymentByOrder(db, p.name, orderId);
-    const fresh = await bookingsRepo.findBooking(db, row.id);
-    // a concurrent capture of the same order confirmed it: answer what it stored
-    if (again && fresh && ['confirmed', 'completed', 'refunded'].includes(fresh.status))
-      return captureAnswer(orderId, again, toBooking(fresh, ctx.now(), 'user'));
-    // the booking was cancelled while the money moved: give it back at once
-    if (again && again.status === 'completed')
-      await refundBooking(ctx, { payment: again, reason: 'the booking was cancelled during its capture' });
-    throw new AppError('BOOKING_CLOSED', BOOKING_MSG.notPayable);
+    return;
   }
-  await runBookingMails(ctx, outcome.mailJobs);
-  return captureAnswer(
-    orderId,
-    { captureId: capture.id, amountCents, currency: capture.currency ?? row.currency },
-    await bookingNow(),
-  );
+  // nothing was captured (still APPROVED, VOIDED, or the capture was declined): nothing to place
+  await paymentsRepo.recordPaymentEvent(ctx.db, {
+    kind: 'capture-settled',
+    bookingId: row.id,
+    provider,
+    providerOrderId: orderId,
+    details: { via: 'check', outcome: 'not-captured', status: state.status, captureStatus: capture?.status ?? null },
+    at: ctx.now(),
+  });
 }

@@ -1,4 +1,4 @@
-import { BOOKING_MSG, BOOKING_RULES, CURRENCY, isId, SERVER_MSG, type TOrderResponse } from '@spotter/shared';
+import { BOOKING_MSG, BOOKING_RULES, isId, SERVER_MSG, type TOrderResponse } from '@spotter/shared';
 import { AppError } from '../../lib/app-error';
 import { centsToDecimalString } from '../../lib/money';
 import type { Caller } from '../../plugins/auth';
@@ -12,8 +12,9 @@ const MINUTE = 60_000;
 const HOLD_CAP_MS = 30 * MINUTE;
 
 /**
- * An order for the caller's own held booking, for the trainer's price as it is now. Nothing the
- * browser sends about amounts or products is used (docs/product.md#booking-and-payment).
+ * An order for the caller's own held booking, for the price frozen when the slot was held; one per
+ * booking (docs/decisions/042-money-ledger.md#captures). Nothing the browser sends about amounts or
+ * products is used (docs/product.md#booking-and-payment).
  */
 export async function createOrder(
   ctx: BookingsContext,
@@ -31,22 +32,31 @@ export async function createOrder(
     throw new AppError('HOLD_EXPIRED', BOOKING_MSG.holdExpired);
   const trainer = await ctx.availability.findBookableTrainer(row.trainerId);
   if (!trainer || trainer.priceCents === null) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
-  const amountCents = trainer.priceCents;
+  // the price when the slot was held: a later change of the trainer's price changes nothing here
+  const amountCents = row.priceCents;
+  const holdUntil = new Date(Math.min(at.getTime() + BOOKING_RULES.holdMinutes * MINUTE, row.createdAt.getTime() + HOLD_CAP_MS));
+  const amount = { currency_code: row.currency, value: centsToDecimalString(amountCents) };
+
+  // one live order per booking: asking again answers the same order, so two checkouts cannot charge twice
+  if (row.providerOrderId && row.provider) {
+    if (!(await repo.extendLiveHold(db, row.id, holdUntil, at))) throw new AppError('HOLD_EXPIRED', BOOKING_MSG.holdExpired);
+    if (holdUntil > row.holdExpiresAt)
+      await ctx.jobs.enqueue(db, { kind: BOOKING_JOBS.expireHold, runAt: holdUntil, payload: { bookingId: row.id } });
+    return { id: row.providerOrderId, status: 'CREATED', amount };
+  }
 
   const order = await provider.createOrder({
     // the same booking at the same price is the same order, however often the browser asks
     requestId: `spotter-order-${row.id}-${amountCents}`,
     amountCents,
-    currency: CURRENCY,
+    currency: row.currency,
     description: `Spotter: one-hour session with ${plainName(`${row.trainerFirstName} ${row.trainerLastName}`)}`,
     referenceId: row.id,
   });
-  const holdUntil = new Date(Math.min(at.getTime() + BOOKING_RULES.holdMinutes * MINUTE, row.createdAt.getTime() + HOLD_CAP_MS));
   const attached = await repo.attachOrder(db, row.id, {
     userId: user.id,
     provider: provider.name,
     providerOrderId: order.id,
-    priceCents: amountCents,
     holdExpiresAt: holdUntil,
     now: at,
   });
@@ -54,5 +64,5 @@ export async function createOrder(
   // a new expiry when the order moved the hold's end later
   if (holdUntil > row.holdExpiresAt)
     await ctx.jobs.enqueue(db, { kind: BOOKING_JOBS.expireHold, runAt: holdUntil, payload: { bookingId: row.id } });
-  return { id: order.id, status: order.status, amount: { currency_code: CURRENCY, value: centsToDecimalString(amountCents) } };
+  return { id: order.id, status: order.status, amount };
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
-import { accounts, bookings, payments } from '../../db/schema';
+import { accounts, bookings, paymentEvents, payments, refunds, PAYMENT_EVENT_KINDS } from '../../db/schema';
 
 type Q = Db | Tx;
 const trainer = alias(accounts, 'trainer');
@@ -70,3 +70,56 @@ export async function listPaymentsOf(db: Q, who: { role: 'user' | 'trainer'; id:
     .limit(1000);
 }
 export type PaymentListRow = Awaited<ReturnType<typeof listPaymentsOf>>[number];
+
+export type RefundRow = typeof refunds.$inferSelect;
+
+/**
+ * Writes a refund before the provider is asked (docs/decisions/042-money-ledger.md#refunds): the
+ * first writer of a key gets the row; a second (a concurrent cancel) gets undefined and makes no call.
+ */
+export async function insertRefund(tx: Tx, values: typeof refunds.$inferInsert): Promise<RefundRow | undefined> {
+  const [row] = await tx.insert(refunds).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function findRefund(db: Q, id: string): Promise<RefundRow | undefined> {
+  const [row] = await db.select().from(refunds).where(eq(refunds.id, id)).limit(1);
+  return row;
+}
+
+export async function findRefundByKey(db: Q, key: string): Promise<RefundRow | undefined> {
+  const [row] = await db.select().from(refunds).where(eq(refunds.key, key)).limit(1);
+  return row;
+}
+
+/** requested → completed with the provider's answer; false when it was completed already. */
+export async function completeRefund(tx: Tx, id: string, values: { providerRefundId: string; raw: unknown; at: Date }) {
+  const rows = await tx
+    .update(refunds)
+    .set({ status: 'completed', providerRefundId: values.providerRefundId, raw: values.raw, completedAt: values.at })
+    .where(and(eq(refunds.id, id), eq(refunds.status, 'requested')))
+    .returning({ id: refunds.id });
+  return rows.length > 0;
+}
+
+/** Appends what happened to money that the ledger alone does not explain. */
+export async function recordPaymentEvent(
+  q: Q,
+  values: {
+    kind: (typeof PAYMENT_EVENT_KINDS)[number];
+    bookingId?: string | null;
+    provider?: string | null;
+    providerOrderId?: string | null;
+    details?: Record<string, unknown>;
+    at: Date;
+  },
+) {
+  await q.insert(paymentEvents).values({
+    kind: values.kind,
+    bookingId: values.bookingId ?? null,
+    provider: values.provider ?? null,
+    providerOrderId: values.providerOrderId ?? null,
+    details: values.details ?? {},
+    createdAt: values.at,
+  });
+}

@@ -1,0 +1,220 @@
+import { PLATFORM_FEE_PERCENT } from '@spotter/shared';
+import type { Tx } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { percentOf } from '../../lib/money';
+import { account, hasTransaction, post, ProviderUnavailableError, type Posting } from '../money';
+import { enqueueBookingMails, runBookingMails } from './booking-jobs';
+import * as bookingsRepo from './bookings.repo';
+import { announceBooking, providerOf, type BookingsContext } from './context';
+import { PAYMENT_JOBS } from './payment-jobs';
+import * as paymentsRepo from './payments.repo';
+
+type Payment = NonNullable<Awaited<ReturnType<typeof paymentsRepo.findPaymentOfBooking>>>;
+type Cancellation = { cancelledBy?: 'user' | 'trainer'; cancelReason?: string | null };
+
+/** A retry of a refund waits this long after it was written (the first call normally finishes it). */
+const FINISH_AFTER_MS = 2 * 60_000;
+
+/** The provider's request id of a refund: the key's, so every retry of one refund is one refund at the provider. */
+function requestIdOf(key: string): string {
+  if (key.startsWith('full:')) return `spotter-refund-${key.slice('full:'.length)}`; // as before the ledger
+  return `spotter-refund-${key.replace(/:/g, '-')}`;
+}
+
+/** The key of a booking's payment refunded in full. */
+export const fullRefundKey = (paymentId: string) => `full:${paymentId}`;
+/** The key of money that no booking took (a wrong amount, a late capture), refunded in full. */
+export const unplacedRefundKey = (provider: string, captureId: string) => `unplaced:${provider}:${captureId}`;
+
+export type RefundOutcome =
+  /** done now; `changed`: the booking went confirmed → refunded with this call */
+  | { state: 'completed'; changed: boolean }
+  /** another call wrote it first and has not finished (or the provider did not answer: a job retries) */
+  | { state: 'in-progress' };
+
+/**
+ * Refunds a booking's payment in full (docs/decisions/042-money-ledger.md#refunds): the refund row
+ * is written first, with its unique key and a job that finishes it if this call cannot; only the
+ * writer of the row calls the provider, so concurrent cancels make one call. Then, in one
+ * transaction: the refund completed, its ledger transaction, the payment refunded, the booking
+ * confirmed → refunded with the cancellation mails.
+ */
+export async function refundPayment(
+  ctx: BookingsContext,
+  { payment, reason, ...cancellation }: { payment: Payment; reason: string } & Cancellation,
+): Promise<RefundOutcome> {
+  const key = fullRefundKey(payment.id);
+  const written = await ctx.db.transaction(async (tx) => {
+    const row = await paymentsRepo.insertRefund(tx, {
+      key,
+      bookingId: payment.bookingId,
+      provider: payment.provider,
+      providerOrderId: payment.providerOrderId,
+      captureId: payment.captureId,
+      amountCents: payment.amountCents,
+      currency: payment.currency,
+      status: 'requested',
+      reason,
+      createdAt: ctx.now(),
+    });
+    if (row) await enqueueFinish(ctx, tx, row.id, cancellation);
+    return row;
+  });
+  if (!written) {
+    const existing = await paymentsRepo.findRefundByKey(ctx.db, key);
+    return existing?.status === 'completed' ? { state: 'completed', changed: false } : { state: 'in-progress' };
+  }
+  return finishRefund(ctx, written, cancellation);
+}
+
+/**
+ * Refunds money no booking took (captured with a wrong amount or currency, or after its hold ended)
+ * from its suspense account; `paymentId` when a payments row records it (a late capture).
+ */
+export async function refundUnplaced(
+  ctx: BookingsContext,
+  u: {
+    provider: 'paypal' | 'demo';
+    orderId: string;
+    captureId: string;
+    amountCents: number;
+    currency: string;
+    bookingId: string;
+  },
+  reason: string,
+): Promise<RefundOutcome> {
+  const key = unplacedRefundKey(u.provider, u.captureId);
+  const written = await ctx.db.transaction(async (tx) => {
+    const row = await paymentsRepo.insertRefund(tx, {
+      key,
+      bookingId: u.bookingId,
+      provider: u.provider,
+      providerOrderId: u.orderId,
+      captureId: u.captureId,
+      amountCents: u.amountCents,
+      currency: u.currency,
+      status: 'requested',
+      reason,
+      createdAt: ctx.now(),
+    });
+    if (row) await enqueueFinish(ctx, tx, row.id, {});
+    return row;
+  });
+  if (!written) {
+    const existing = await paymentsRepo.findRefundByKey(ctx.db, key);
+    return existing?.status === 'completed' ? { state: 'completed', changed: false } : { state: 'in-progress' };
+  }
+  return finishRefund(ctx, written, {});
+}
+
+async function enqueueFinish(ctx: BookingsContext, tx: Tx, refundId: string, c: Cancellation) {
+  await ctx.jobs.enqueue(tx, {
+    kind: PAYMENT_JOBS.finishRefund,
+    runAt: new Date(ctx.now().getTime() + FINISH_AFTER_MS),
+    payload: { refundId, ...(c.cancelledBy ? { cancelledBy: c.cancelledBy } : {}), cancelReason: c.cancelReason ?? null },
+  });
+}
+
+/**
+ * Asks the provider for a written refund (again: the request id makes a repeat one refund) and
+ * records its outcome. A provider that does not answer leaves it requested, for the job.
+ */
+export async function finishRefund(
+  ctx: BookingsContext,
+  refund: paymentsRepo.RefundRow,
+  cancellation: Cancellation,
+): Promise<RefundOutcome> {
+  if (refund.status === 'completed') return { state: 'completed', changed: false };
+  let answer;
+  try {
+    answer = await providerOf(ctx, refund.provider).refundCapture({
+      captureId: refund.captureId,
+      amountCents: refund.amountCents,
+      currency: refund.currency,
+      requestId: requestIdOf(refund.key),
+    });
+  } catch (err) {
+    if (err instanceof ProviderUnavailableError)
+      await paymentsRepo.recordPaymentEvent(ctx.db, {
+        kind: 'refund-unknown',
+        bookingId: refund.bookingId,
+        provider: refund.provider,
+        providerOrderId: refund.providerOrderId,
+        details: { refundId: refund.id, reason: err.reason },
+        at: ctx.now(),
+      });
+    throw err;
+  }
+  ctx.log.info({ refundId: refund.id, providerRefundId: answer.id, reason: refund.reason }, 'payment refunded');
+
+  const { changed, mailJobs } = await ctx.db.transaction(async (tx) => {
+    const at = ctx.now();
+    if (!(await paymentsRepo.completeRefund(tx, refund.id, { providerRefundId: answer.id, raw: answer.raw, at })))
+      return { changed: false, mailJobs: [] as number[] };
+    const payment = await paymentsRepo.findPaymentByOrder(tx, refund.provider, refund.providerOrderId);
+    const full = refund.key.startsWith('full:');
+    await post(tx, {
+      key: `refund:${refund.id}`,
+      kind: 'refund',
+      bookingId: refund.bookingId,
+      trainerId: payment?.trainerId ?? null,
+      userId: payment?.userId ?? null,
+      provider: refund.provider,
+      providerOrderId: refund.providerOrderId,
+      memo: refund.reason,
+      at,
+      entries: full && payment ? await sharesBack(tx, payment) : fromSuspense(refund),
+    });
+    if (payment) await paymentsRepo.markRefunded(tx, payment.id, { refundId: answer.id, refundRaw: answer.raw, at });
+    if (!full || !payment) return { changed: false, mailJobs: [] as number[] };
+    const moved = await bookingsRepo.changeStatus(tx, payment.bookingId, 'confirmed', 'refunded', at, cancellation);
+    if (!moved) return { changed: false, mailJobs: [] as number[] };
+    await announceBooking(ctx, tx, { id: payment.bookingId, userId: payment.userId, trainerId: payment.trainerId });
+    return { changed: true, mailJobs: await enqueueBookingMails(ctx, tx, payment.bookingId, 'cancelled', { refunded: true }) };
+  });
+  await runBookingMails(ctx, mailJobs);
+  return { state: 'completed', changed };
+}
+
+/** A full refund of a paid session: the trainer's share (pending, or payable once due) and the fee go back out. */
+async function sharesBack(tx: Tx, payment: Payment): Promise<Posting[]> {
+  const share = payment.amountCents - payment.feeCents;
+  const due = await hasTransaction(tx, `payable:${payment.bookingId}`);
+  return [
+    { account: account.world(payment.provider), amountCents: payment.amountCents, currency: payment.currency },
+    {
+      account: due ? account.trainerPayable(payment.trainerId) : account.trainerPending(payment.trainerId),
+      amountCents: -share,
+      currency: payment.currency,
+    },
+    { account: account.fees, amountCents: -payment.feeCents, currency: payment.currency },
+  ];
+}
+
+const fromSuspense = (r: paymentsRepo.RefundRow): Posting[] => [
+  { account: account.world(r.provider), amountCents: r.amountCents, currency: r.currency },
+  { account: account.suspense(r.provider, r.providerOrderId), amountCents: -r.amountCents, currency: r.currency },
+];
+
+/** What a captured payment posts: the user's money in, split into the trainer's share and the fee. */
+export function paymentEntries(p: { provider: string; trainerId: string; amountCents: number; currency: string }): {
+  entries: Posting[];
+  feeCents: number;
+} {
+  const feeCents = percentOf(p.amountCents, PLATFORM_FEE_PERCENT);
+  return {
+    feeCents,
+    entries: [
+      { account: account.world(p.provider), amountCents: -p.amountCents, currency: p.currency },
+      { account: account.trainerPending(p.trainerId), amountCents: p.amountCents - feeCents, currency: p.currency },
+      { account: account.fees, amountCents: feeCents, currency: p.currency },
+    ],
+  };
+}
+
+/** Runs the finish job: the refund's outcome, once the provider answers. */
+export async function runFinishRefund(ctx: BookingsContext, payload: { refundId: string } & Cancellation): Promise<void> {
+  const refund = await paymentsRepo.findRefund(ctx.db, payload.refundId);
+  if (!refund) throw new AppError('NOT_FOUND', `refund ${payload.refundId} not found`);
+  await finishRefund(ctx, refund, payload);
+}
