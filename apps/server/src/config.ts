@@ -88,6 +88,8 @@ const EnvSchema = z.object({
   PAYPAL_CLIENT_SECRET: z.string().optional(),
   PAYPAL_API_BASE: z.url('must be a URL such as https://api-m.paypal.com').default('https://api-m.sandbox.paypal.com'),
   PAYPAL_TIMEOUT_MS: z.coerce.number().int().positive().max(120_000).default(10_000),
+  /** The webhook PayPal's verify-webhook-signature call checks deliveries against; without it webhooks are refused. */
+  PAYPAL_WEBHOOK_ID: z.string().min(1).max(100).optional(),
   /** Google sign-in (docs/product.md#google-sign-in): shown and accepted only with a client id. */
   GOOGLE_CLIENT_ID: z.string().trim().optional(),
   /** Where Google's signing keys are published; tests point it at their own key server. */
@@ -122,7 +124,7 @@ export type Config = {
   /** Bearer token for /api/metrics (docs/decisions/021-metrics-and-cluster.md). */
   metricsToken?: string;
   serverTiming: boolean;
-  paypal: { clientId?: string; clientSecret?: string; apiBase: string; timeoutMs: number };
+  paypal: { clientId?: string; clientSecret?: string; apiBase: string; timeoutMs: number; webhookId?: string };
   /** Google sign-in; off without a client id. */
   google: { clientId?: string; jwksUrl: string };
 };
@@ -199,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clientSecret: e.PAYPAL_CLIENT_SECRET,
       apiBase: e.PAYPAL_API_BASE.replace(/\/$/, ''),
       timeoutMs: e.PAYPAL_TIMEOUT_MS,
+      webhookId: e.PAYPAL_WEBHOOK_ID,
     },
     google: { clientId: e.GOOGLE_CLIENT_ID || undefined, jwksUrl: e.GOOGLE_JWKS_URL },
   };

@@ -118,13 +118,13 @@ describe('PayPal Orders v2', () => {
     }
   });
 
-  it('a 500 from PayPal is a 502 with a message, and nothing is recorded as paid', async () => {
+  it('a 500 from PayPal is a 502 saying we are checking, and nothing is recorded as paid', async () => {
     const me = await createAccount(t, 'user');
     const { bookingId, orderId } = await heldOrder(me.token);
     paypal.failNext('capture', 'server-error');
     const res = await capture(t, me.token, orderId);
     expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ message: PAYMENT_MSG.providerDown, statusCode: 502, code: 'PROVIDER_UNAVAILABLE' });
+    expect(res.json()).toEqual({ message: PAYMENT_MSG.captureUnknown, statusCode: 502, code: 'PROVIDER_UNAVAILABLE' });
     expect(await statusOf(bookingId)).toBe('pending');
     expect(await paymentsOf(bookingId)).toEqual([]);
 
@@ -132,16 +132,18 @@ describe('PayPal Orders v2', () => {
     const bookingId2 = (await hold(t, me.token, trainer.id, nextSlot())).json().booking._id;
     const order = await createOrder(t, me.token, { bookingId: bookingId2 });
     expect(order.statusCode).toBe(502);
+    // no order, so nothing can have been charged
+    expect(order.json().message).toBe(PAYMENT_MSG.providerDown);
   });
 
-  it('a PayPal that does not answer is a 504 after the timeout, and nothing is recorded as paid', async () => {
+  it('a PayPal that does not answer is a 504 after the timeout saying we are checking, and nothing is recorded as paid', async () => {
     const me = await createAccount(t, 'user');
     const { bookingId, orderId } = await heldOrder(me.token);
     paypal.failNext('capture', 'hang');
     const started = Date.now();
     const res = await capture(t, me.token, orderId);
     expect(res.statusCode).toBe(504);
-    expect(res.json()).toEqual({ message: PAYMENT_MSG.providerTimeout, statusCode: 504, code: 'PROVIDER_TIMEOUT' });
+    expect(res.json()).toEqual({ message: PAYMENT_MSG.captureUnknown, statusCode: 504, code: 'PROVIDER_TIMEOUT' });
     expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 5);
     expect(await statusOf(bookingId)).toBe('pending');
     expect(await paymentsOf(bookingId)).toEqual([]);

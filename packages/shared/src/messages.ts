@@ -135,10 +135,14 @@ export const BOOKING_MSG = {
 export const PAYMENT_MSG = {
   orderNotFound: 'Order not found',
   providerDown: 'The payment provider is not answering. Nothing was charged; please try again in a moment.',
-  providerTimeout:
-    'The payment provider took too long to answer. We are checking whether the payment went through and will e-mail you; trying again never charges twice.',
+  providerTimeout: 'The payment provider took too long to answer. Please try again in a moment.',
+  /** A capture answered by a timeout or a server error: the money may have moved (docs/decisions/042-money-ledger.md#unknown-outcomes). */
+  captureUnknown:
+    'The payment provider did not confirm your payment in time. We are checking whether it went through and will e-mail you; trying again never charges twice.',
   amountMismatch:
     'The payment provider charged a different amount than this session costs, so it was refunded in full and the session is not booked. Please try again.',
+  webhooksOff: 'PayPal webhooks are not configured on this server (PAYPAL_WEBHOOK_ID)',
+  webhookUnsigned: 'This webhook is not signed by PayPal',
   lateCaptureRefunded:
     'Your payment arrived after your hold ended and the time was booked by someone else, so it was refunded in full.',
   providerRejected: 'The payment provider refused this payment',

@@ -29,3 +29,29 @@ export type TPayout = z.infer<typeof ZPayout>;
 /** GET /api/payouts (trainers), newest first. */
 export const ZPayoutsResponse = z.object({ payouts: z.array(ZPayout) });
 export type TPayoutsResponse = z.infer<typeof ZPayoutsResponse>;
+
+/**
+ * POST /api/payments/webhooks/paypal: PayPal's event as it sends it. Only what Spotter reads is
+ * checked; the rest passes through to PayPal's signature check as it came.
+ */
+export const ZPaypalWebhookEvent = z.looseObject({
+  id: z.string().min(1).max(100),
+  event_type: z.string().min(1).max(100),
+  resource: z
+    .looseObject({
+      id: z.string().max(100).optional(),
+      status: z.string().max(100).optional(),
+      amount: z
+        .looseObject({
+          currency_code: z.string().regex(/^[A-Z]{3}$/),
+          value: z.string().regex(/^\d{1,12}(\.\d{1,2})?$/),
+        })
+        .optional(),
+      supplementary_data: z
+        .looseObject({ related_ids: z.looseObject({ order_id: z.string().max(100).optional() }).optional() })
+        .optional(),
+    })
+    .optional(),
+});
+export type TPaypalWebhookEvent = z.infer<typeof ZPaypalWebhookEvent>;
+export const ZWebhookAnswer = z.object({ received: z.literal(true), duplicate: z.boolean() });

@@ -151,6 +151,12 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     ok: 200,
   },
   'GET /api/payments/config': { access: 'public', ok: 200 },
+  // PayPal's webhooks: no token, PayPal's signature instead; not configured in tests (no PAYPAL_WEBHOOK_ID)
+  'POST /api/payments/webhooks/paypal': {
+    access: 'public',
+    request: () => ({ payload: { id: 'WH-1', event_type: 'PAYMENT.CAPTURE.COMPLETED', resource: { id: 'CAPTURE-1' } } }),
+    ok: 503,
+  },
   'POST /api/newsletter': { access: 'public', request: () => ({ payload: { email: uniqueEmail('news') } }), ok: 200 },
   // a WebSocket: its first frame carries the token (covered by chats.ws.api.test.ts); a plain GET is refused
   'GET /api/ws': { access: 'public', ok: 404 },

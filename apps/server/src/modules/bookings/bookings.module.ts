@@ -59,7 +59,18 @@ export function createBookingsServices({
   const { provider, providers } = createPaymentProviders(config.paypal, log);
   const payments = createPaymentsService({ db, provider, bookings });
   /** What the use cases (hold-slot.ts, capture-order.ts…) are given. */
-  const context: BookingsContext = { db, jobs, log, now: clock, provider, providers, availability, slotStates, events };
+  const context: BookingsContext = {
+    db,
+    jobs,
+    log,
+    now: clock,
+    provider,
+    providers,
+    availability,
+    slotStates,
+    events,
+    paypalWebhookId: config.paypal.webhookId,
+  };
   jobs.register(PAYMENT_JOBS.checkOrder, (payload) => checkOrder(context, payload));
   jobs.register(PAYMENT_JOBS.finishRefund, (payload) => runFinishRefund(context, payload));
   return { availability, bookings, payments, context };

@@ -32,6 +32,8 @@ export type BookingsContext = {
   slotStates: ReturnType<typeof slotStateReader>;
   /** Announces a booking's change to both sides' sockets, with the write's transaction. */
   events: BookingEvents;
+  /** PayPal's webhook id (PAYPAL_WEBHOOK_ID); without it webhooks are refused. */
+  paypalWebhookId?: string;
 };
 
 /**

@@ -123,3 +123,23 @@ export async function recordPaymentEvent(
     createdAt: values.at,
   });
 }
+
+/** A webhook's event, once: false when its id was recorded before (a replay). */
+export async function recordWebhook(
+  q: Q,
+  v: { eventId: string; provider: string; providerOrderId: string | null; details: Record<string, unknown>; at: Date },
+): Promise<boolean> {
+  const rows = await q
+    .insert(paymentEvents)
+    .values({
+      kind: 'webhook',
+      provider: v.provider,
+      providerOrderId: v.providerOrderId,
+      externalId: `${v.provider}:${v.eventId}`,
+      details: v.details,
+      createdAt: v.at,
+    })
+    .onConflictDoNothing()
+    .returning({ id: paymentEvents.id });
+  return rows.length > 0;
+}

@@ -15,6 +15,8 @@ import {
   ZPaymentErrorResponse,
   ZPaymentsConfigResponse,
   ZPaymentsResponse,
+  ZPaypalWebhookEvent,
+  ZWebhookAnswer,
 } from '@spotter/shared';
 import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
@@ -24,6 +26,7 @@ import { cancelBooking } from './cancel-booking';
 import { captureOrder } from './capture-order';
 import type { BookingsContext } from './context';
 import { createOrder } from './create-order';
+import { receivePaypalWebhook } from './paypal-webhook';
 import type { PaymentsService } from './payments.service';
 
 const errors = {
@@ -38,7 +41,7 @@ const errors = {
 const providerErrors = { 422: ZPaymentErrorResponse, '4xx': ZPaymentErrorResponse, 502: ZErrorResponse, 504: ZErrorResponse };
 
 /** Answers a provider failure itself (the app's error handler hides 5xx messages); rethrows anything else. */
-function sendProviderError(reply: FastifyReply, err: unknown) {
+function sendProviderError(reply: FastifyReply, err: unknown, { capturing = false } = {}) {
   if (err instanceof PaymentRejectedError) {
     const status =
       err.statusCode >= 400 && err.statusCode < 500 && err.statusCode in DEFAULT_CODE_OF_STATUS ? err.statusCode : 422;
@@ -52,7 +55,13 @@ function sendProviderError(reply: FastifyReply, err: unknown) {
   if (err instanceof ProviderUnavailableError) {
     reply.log.warn({ err }, 'payment provider unavailable');
     const code = err.reason === 'timeout' ? 'PROVIDER_TIMEOUT' : 'PROVIDER_UNAVAILABLE';
-    const body = errorBody(code, code === 'PROVIDER_TIMEOUT' ? PAYMENT_MSG.providerTimeout : PAYMENT_MSG.providerDown);
+    // a capture's money may have moved: recorded as unknown and checked (capture-order.ts), and said so
+    const message = capturing
+      ? PAYMENT_MSG.captureUnknown
+      : code === 'PROVIDER_TIMEOUT'
+        ? PAYMENT_MSG.providerTimeout
+        : PAYMENT_MSG.providerDown;
+    const body = errorBody(code, message);
     return reply.status(body.statusCode).send(body);
   }
   throw err;
@@ -79,7 +88,8 @@ export function paymentsRoutes(service: PaymentsService, ctx: BookingsContext, a
       {
         schema: {
           tags: ['payments'],
-          summary: 'Create the payment order for your held booking; the amount is the trainer’s price, computed on the server',
+          summary:
+            'Create the payment order for your held booking (one per booking; asking again answers the same order): the amount is the price when the slot was held, decided on the server',
           body: ZCreateOrderRequest,
           response: { 200: ZOrderResponse, ...errors, ...providerErrors },
         },
@@ -109,7 +119,32 @@ export function paymentsRoutes(service: PaymentsService, ctx: BookingsContext, a
         try {
           return await captureOrder(ctx, { caller: req.caller, orderId: req.params.orderID });
         } catch (err) {
-          return sendProviderError(reply, err);
+          return sendProviderError(reply, err, { capturing: true });
+        }
+      },
+    );
+
+    r.post(
+      '/payments/webhooks/paypal',
+      {
+        schema: {
+          tags: ['payments'],
+          summary:
+            'PayPal webhooks (PAYMENT.CAPTURE.COMPLETED, .DENIED, .REFUNDED, .REVERSED): verified with PayPal’s verify-webhook-signature call before anything changes, applied once per event id',
+          body: ZPaypalWebhookEvent,
+          response: { 200: ZWebhookAnswer, ...errors, 503: ZErrorResponse },
+        },
+        preHandler: [...limits.writes],
+      },
+      async (req, reply) => {
+        try {
+          return await receivePaypalWebhook(ctx, { headers: req.headers, event: req.body });
+        } catch (err) {
+          // PayPal did not answer the signature check: 503, and PayPal delivers the event again
+          if (err instanceof ProviderUnavailableError) {
+            return reply.code(503).send(errorBody('NOT_CONFIGURED', PAYMENT_MSG.providerDown));
+          }
+          throw err;
         }
       },
     );

@@ -1,0 +1,80 @@
+import { PAYMENT_MSG, type TPaypalWebhookEvent } from '@spotter/shared';
+import { AppError } from '../../lib/app-error';
+import { decimalStringToCents } from '../../lib/money';
+import * as bookingsRepo from './bookings.repo';
+import type { BookingsContext } from './context';
+import * as paymentsRepo from './payments.repo';
+import { settleCapture } from './settle-order';
+
+/** The headers PayPal signs a delivery with. */
+const SIGNATURE_HEADERS = [
+  'paypal-transmission-id',
+  'paypal-transmission-time',
+  'paypal-transmission-sig',
+  'paypal-cert-url',
+  'paypal-auth-algo',
+] as const;
+
+/**
+ * A PayPal webhook delivery (docs/decisions/042-money-ledger.md#webhooks): verified by PayPal's
+ * verify-webhook-signature call before anything changes, then recorded once by its event id (a
+ * replay changes nothing), then applied: a completed capture is settled as the capture call would
+ * (its amount and currency checked); a denied one ends an unknown outcome; refunds and reversals
+ * made outside Spotter are recorded for the ledger check to show.
+ */
+export async function receivePaypalWebhook(
+  ctx: BookingsContext,
+  { headers, event }: { headers: Record<string, string | string[] | undefined>; event: TPaypalWebhookEvent },
+): Promise<{ received: true; duplicate: boolean }> {
+  const paypal = ctx.providers.paypal;
+  if (!paypal || !ctx.paypalWebhookId) throw new AppError('NOT_CONFIGURED', PAYMENT_MSG.webhooksOff);
+  const signed: Record<string, string> = {};
+  for (const name of SIGNATURE_HEADERS) {
+    const value = headers[name];
+    if (typeof value !== 'string' || !value || value.length > 2048)
+      throw new AppError('BAD_REQUEST', PAYMENT_MSG.webhookUnsigned);
+    signed[name] = value;
+  }
+  // a provider that does not answer: 503 from the route's error mapping, and PayPal delivers it again
+  if (!(await paypal.verifyWebhook({ headers: signed, event, webhookId: ctx.paypalWebhookId }))) {
+    ctx.log.warn({ eventId: event.id, type: event.event_type }, 'a PayPal webhook failed its signature check');
+    throw new AppError('BAD_REQUEST', PAYMENT_MSG.webhookUnsigned);
+  }
+
+  const resource = event.resource ?? {};
+  const orderId = resource.supplementary_data?.related_ids?.order_id ?? null;
+  const first = await paymentsRepo.recordWebhook(ctx.db, {
+    eventId: event.id,
+    provider: 'paypal',
+    providerOrderId: orderId,
+    details: { type: event.event_type, resourceId: resource.id ?? null, status: resource.status ?? null },
+    at: ctx.now(),
+  });
+  if (!first) return { received: true, duplicate: true };
+
+  if (event.event_type === 'PAYMENT.CAPTURE.COMPLETED' && orderId && resource.id) {
+    const row = await bookingsRepo.findBookingByOrder(ctx.db, orderId);
+    if (row && row.provider === 'paypal' && !(await paymentsRepo.findPaymentByOrder(ctx.db, 'paypal', orderId))) {
+      const amount = resource.amount;
+      await settleCapture(ctx, row, {
+        orderId,
+        via: 'webhook',
+        result: {
+          orderId,
+          status: 'COMPLETED',
+          capture: {
+            id: resource.id,
+            status: 'COMPLETED',
+            amountCents: amount ? decimalStringToCents(amount.value) : undefined,
+            currency: amount?.currency_code,
+          },
+          raw: event,
+        },
+      });
+    }
+  } else if (event.event_type !== 'PAYMENT.CAPTURE.COMPLETED') {
+    // DENIED ends an unknown outcome with nothing paid; REFUNDED or REVERSED outside Spotter is for an operator
+    ctx.log.warn({ eventId: event.id, type: event.event_type, orderId }, 'PayPal webhook recorded');
+  }
+  return { received: true, duplicate: false };
+}
