@@ -1,0 +1,115 @@
+import { eq, sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ledgerEntries, ledgerTransactions } from '../../src/db/schema';
+import { createAccount, useTestApp } from '../helper';
+import { bookableTrainer, cancel, capture, createOrder, hold, hourFromNow } from '../support/bookings';
+import { startFakePaypal } from '../support/fake-paypal';
+
+/**
+ * The ledger's invariants (docs/decisions/042-money-ledger.md) over random sequences of what people
+ * and PayPal do, through the API against the fake of PayPal's documented contract: every
+ * transaction sums to zero per currency; no account but the provider's world goes below zero; for
+ * every order, what PayPal captured minus what it refunded equals what the ledger says was paid.
+ */
+const paypal = await startFakePaypal({ slowMs: 2_500 });
+afterAll(() => paypal.close());
+const t = await useTestApp({
+  PAYPAL_CLIENT_ID: paypal.clientId,
+  PAYPAL_CLIENT_SECRET: paypal.clientSecret,
+  PAYPAL_API_BASE: paypal.url,
+  PAYPAL_TIMEOUT_MS: '1000',
+});
+const db = t.database.db;
+const trainer = await bookableTrainer(t, { price: 120 });
+const user = await createAccount(t, 'user');
+let slot = 30;
+
+type Op = 'pay' | 'pay-twice' | 'declined' | 'cancel-last' | 'cancel-racing';
+const OPS: Op[] = ['pay', 'pay-twice', 'declined', 'cancel-last', 'cancel-racing'];
+
+/** Orders this run created, and the bookings paid. */
+const orders: string[] = [];
+const paid: string[] = [];
+
+async function heldOrder() {
+  const held = await hold(t, user.token, trainer.id, hourFromNow(slot++));
+  expect(held.statusCode).toBe(201);
+  const bookingId = held.json().booking._id as string;
+  const orderId = (await createOrder(t, user.token, { bookingId })).json().id as string;
+  orders.push(orderId);
+  return { bookingId, orderId };
+}
+
+async function apply(op: Op) {
+  if (op === 'pay' || op === 'pay-twice') {
+    const { bookingId, orderId } = await heldOrder();
+    const answers =
+      op === 'pay'
+        ? [await capture(t, user.token, orderId)]
+        : await Promise.all([capture(t, user.token, orderId), capture(t, user.token, orderId)]);
+    expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 200));
+    paid.push(bookingId);
+  } else if (op === 'declined') {
+    const { bookingId, orderId } = await heldOrder();
+    paypal.failNext('capture', 'decline');
+    expect((await capture(t, user.token, orderId)).statusCode).toBe(422);
+    // the user gives up: the hold is released (a user keeps at most 3)
+    expect((await cancel(t, user.token, bookingId)).statusCode).toBe(200);
+  } else if (op === 'cancel-last' || op === 'cancel-racing') {
+    const bookingId = paid.pop();
+    if (!bookingId) return;
+    const answers = await Promise.all(
+      Array.from({ length: op === 'cancel-racing' ? 3 : 1 }, () => cancel(t, user.token, bookingId)),
+    );
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+  }
+}
+
+/** PayPal's view of an order: captured minus refunded, in cents. */
+function providerNet(orderId: string): number {
+  const cents = (v: string) => Math.round(Number(v) * 100);
+  const charges = paypal.state.ledger.charges.filter((c) => c.orderId === orderId);
+  const ids = new Set(charges.map((c) => c.captureId));
+  const refunded = paypal.state.ledger.refunds.filter((r) => ids.has(r.captureId));
+  return charges.reduce((s, c) => s + cents(c.amount), 0) - refunded.reduce((s, r) => s + cents(r.amount), 0);
+}
+
+async function ledgerNet(orderId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string | null>`-sum(${ledgerEntries.amountCents})` })
+    .from(ledgerEntries)
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+    .where(sql`${ledgerTransactions.providerOrderId} = ${orderId} and ${ledgerEntries.account} like 'world:%'`);
+  return Number(row.total ?? 0);
+}
+
+async function expectInvariants() {
+  const unbalanced = await db
+    .select({ id: ledgerEntries.transactionId })
+    .from(ledgerEntries)
+    .groupBy(ledgerEntries.transactionId, ledgerEntries.currency)
+    .having(sql`sum(${ledgerEntries.amountCents}) <> 0`);
+  expect(unbalanced).toEqual([]);
+  const negative = await db
+    .select({ account: ledgerEntries.account })
+    .from(ledgerEntries)
+    .where(sql`${ledgerEntries.account} not like 'world:%'`)
+    .groupBy(ledgerEntries.account, ledgerEntries.currency)
+    .having(sql`sum(${ledgerEntries.amountCents}) < 0`);
+  expect(negative).toEqual([]);
+  for (const orderId of orders)
+    expect({ orderId, net: await ledgerNet(orderId) }).toEqual({ orderId, net: providerNet(orderId) });
+}
+
+describe('the ledger over random sequences of payments, declines and cancels', () => {
+  it('balances, never goes below zero, and agrees with PayPal order by order', { timeout: 120_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...OPS), { minLength: 1, maxLength: 6 }), async (ops) => {
+        for (const op of ops) await apply(op);
+        await expectInvariants();
+      }),
+      { numRuns: 8 },
+    );
+  });
+});
