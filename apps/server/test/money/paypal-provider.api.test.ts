@@ -124,7 +124,7 @@ describe('getOrder: GET /v2/checkout/orders/{id}', () => {
     const captureId = captured.capture!.id;
     await expect(
       provider.refundCapture({ captureId, amountCents: 15_000, currency: 'USD', requestId: unique('refund') }),
-    ).rejects.toMatchObject({ statusCode: 422, details: [{ issue: 'CURRENCY_MISMATCH' }] });
+    ).rejects.toMatchObject({ statusCode: 422, details: [{ issue: 'REFUND_CAPTURE_CURRENCY_MISMATCH' }] });
     await provider.refundCapture({ captureId, amountCents: 15_000, currency: 'JPY', requestId: unique('refund') });
     expect(await provider.getOrder({ orderId })).toMatchObject({ capture: { status: 'REFUNDED' }, refundedCents: 15_000 });
     // 'next' was used up: the following capture charges the order's amount
@@ -139,6 +139,28 @@ describe('getOrder: GET /v2/checkout/orders/{id}', () => {
     const now = await provider.getOrder({ orderId });
     expect(now).toMatchObject({ status: 'COMPLETED', capture: { status: 'COMPLETED', amountCents: 15_000 } });
     expect(now.capture!.id).toBe(chargesOf(orderId)[0].captureId);
+  });
+
+  it('passes on a PENDING capture, and what it settles to', async () => {
+    const orderId = await order();
+    paypal.captureAs(orderId, { status: 'PENDING' });
+    const captured = await capture(orderId);
+    expect(captured).toMatchObject({ status: 'COMPLETED', capture: { status: 'PENDING', amountCents: 15_000 } });
+    expect(await provider.getOrder({ orderId })).toMatchObject({ status: 'COMPLETED', capture: { status: 'PENDING' } });
+    expect(chargesOf(orderId)).toEqual([]);
+    await expect(
+      provider.refundCapture({ captureId: captured.capture!.id, amountCents: 15_000, requestId: unique('refund') }),
+    ).rejects.toMatchObject({ statusCode: 422, details: [{ issue: 'PENDING_CAPTURE' }] });
+    paypal.settleCapture(orderId, 'COMPLETED');
+    expect(await provider.getOrder({ orderId })).toMatchObject({ capture: { status: 'COMPLETED', amountCents: 15_000 } });
+    expect(chargesOf(orderId)).toHaveLength(1);
+
+    const declined = await order();
+    paypal.captureAs(declined, { status: 'PENDING' });
+    await capture(declined);
+    paypal.settleCapture(declined, 'DECLINED');
+    expect(await provider.getOrder({ orderId: declined })).toMatchObject({ capture: { status: 'DECLINED' } });
+    expect(chargesOf(declined)).toEqual([]);
   });
 
   it('an unknown order is a refusal (404), a 5xx or a timeout is unavailability', async () => {
@@ -364,6 +386,20 @@ describe('verifyWebhook: POST /v1/notifications/verify-webhook-signature', () =>
       reason: 'timeout',
     });
     expect(await provider.verifyWebhook({ headers: sent.headers, event, webhookId })).toBe(true);
+  });
+
+  it('signs a DENIED event for a capture PayPal declined', async () => {
+    const orderId = await order();
+    paypal.captureAs(orderId, { status: 'PENDING' });
+    await capture(orderId);
+    paypal.settleCapture(orderId, 'DECLINED');
+    const event = paypal.captureEvent('PAYMENT.CAPTURE.DENIED', orderId);
+    expect(event).toMatchObject({
+      event_type: 'PAYMENT.CAPTURE.DENIED',
+      resource: { status: 'DECLINED', supplementary_data: { related_ids: { order_id: orderId } } },
+    });
+    const sent = paypal.webhookDelivery(event, { webhookId });
+    expect(await provider.verifyWebhook({ headers: sent.headers, event: JSON.parse(sent.body), webhookId })).toBe(true);
   });
 
   it('signs a refund event too, naming the refund and its capture', async () => {

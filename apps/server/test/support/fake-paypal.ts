@@ -40,7 +40,7 @@ type Capture = {
   orderId: string;
   /** What was really charged: the order's amount unless a test said otherwise (captureAs). */
   amount: Money;
-  status: 'COMPLETED' | 'PARTIALLY_REFUNDED' | 'REFUNDED';
+  status: 'PENDING' | 'DECLINED' | 'COMPLETED' | 'PARTIALLY_REFUNDED' | 'REFUNDED';
   refunded: boolean;
   refunds: Refund[];
   createTime: string;
@@ -66,6 +66,8 @@ type PayoutBatch = {
   items: PayoutItem[];
 };
 type Answer = { status: number; body: unknown };
+/** What a capture does instead of charging the order's amount at once (captureAs). */
+export type CaptureScript = Partial<Money> & { status?: 'PENDING' };
 
 const debugId = () => randomBytes(7).toString('hex');
 const paypalId = () => randomBytes(9).toString('hex').toUpperCase().slice(0, 17);
@@ -102,7 +104,7 @@ export async function startFakePaypal(
   const batchBySenderId = new Map<string, string>(); // sender_batch_id → payout_batch_id
   const idempotent = new Map<string, Answer>(); // `${call}:${request id}` → first answer
   const scripted: Array<{ call: FakeCall; mode: FakeMode }> = [];
-  const captureAmounts = new Map<string, Partial<Money>>(); // order id or 'next' → what the capture charges
+  const captureAmounts = new Map<string, CaptureScript>(); // order id or 'next' → what the capture charges
   const itemStatuses = new Map<string, PayoutItemStatus>(); // receiver or sender_item_id → final status
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
@@ -292,16 +294,20 @@ export async function startFakePaypal(
       );
     }
     // what a test scripted for this order (or the next capture) is what PayPal really charges
-    const scriptedAmount = captureAmounts.get(orderId) ?? captureAmounts.get('next');
+    const script = captureAmounts.get(orderId) ?? captureAmounts.get('next');
     captureAmounts.delete(captureAmounts.has(orderId) ? orderId : 'next');
     const now = new Date().toISOString();
+    // the order is COMPLETED once captured, even while its capture is PENDING
     order.status = 'COMPLETED';
     order.updateTime = now;
     const capture: Capture = {
       id: paypalId(),
       orderId,
-      amount: { ...order.amount, ...scriptedAmount },
-      status: 'COMPLETED',
+      amount: {
+        currency_code: script?.currency_code ?? order.amount.currency_code,
+        value: script?.value ?? order.amount.value,
+      },
+      status: script?.status ?? 'COMPLETED',
       refunded: false,
       refunds: [],
       createTime: now,
@@ -309,9 +315,7 @@ export async function startFakePaypal(
     };
     captures.set(capture.id, capture);
     order.captureIds.push(capture.id);
-    state.ledger.charges.push(
-      withCurrency({ orderId, captureId: capture.id, amount: capture.amount.value }, capture.amount.currency_code),
-    );
+    if (capture.status === 'COMPLETED') charge(capture);
     return {
       status: 201,
       body: {
@@ -332,20 +336,39 @@ export async function startFakePaypal(
     };
   }
 
+  /** The money moves: a capture COMPLETED (at once, or when a PENDING one settles). */
+  function charge(capture: Capture) {
+    state.ledger.charges.push(
+      withCurrency(
+        { orderId: capture.orderId, captureId: capture.id, amount: capture.amount.value },
+        capture.amount.currency_code,
+      ),
+    );
+  }
+
   function refundCapture(captureId: string, body: Record<string, unknown>): Answer {
     const capture = captures.get(captureId);
     if (!capture) return notFound();
+    if (capture.status === 'PENDING')
+      return unprocessable(
+        'PENDING_CAPTURE',
+        'Cannot initiate a refund as the capture is pending. Capture is typically pending when the payer has funded the transaction using e-check/bank funded.',
+      );
+    if (capture.status === 'DECLINED') return unprocessable('REFUND_NOT_ALLOWED', 'Capture cannot be refunded.');
     if (capture.refunded) return unprocessable('CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded');
     const asked = body.amount as { value?: string; currency_code?: string } | undefined;
     if (asked?.value !== undefined && !/^\d{1,10}(\.\d{1,2})?$/.test(asked.value))
       return invalidRequest('/amount/value', 'DECIMAL_PRECISION');
     if (asked?.currency_code && asked.currency_code !== capture.amount.currency_code)
-      return unprocessable('CURRENCY_MISMATCH', 'Currency of capture must be the same as currency of refund.');
+      return unprocessable('REFUND_CAPTURE_CURRENCY_MISMATCH', 'Refund must be in the same currency as the capture');
     // partial refunds add up to at most what was captured; no amount refunds what is left
     const left = hundredths(capture.amount.value) - capture.refunds.reduce((sum, r) => sum + hundredths(r.amount.value), 0);
     const amount = asked?.value ?? decimal(left);
     if (hundredths(amount) > left)
-      return unprocessable('REFUND_AMOUNT_EXCEEDED', 'The refund amount must be less than or equal to the capture amount');
+      return unprocessable(
+        'REFUND_AMOUNT_EXCEEDED',
+        'The refund amount must be less than or equal to the capture amount that has not yet been refunded.',
+      );
     const refundId = paypalId();
     const now = new Date().toISOString();
     capture.refunds.push({
@@ -372,6 +395,7 @@ export async function startFakePaypal(
     return {
       id: capture.id,
       status: capture.status,
+      ...(capture.status === 'PENDING' ? { status_details: { reason: 'PENDING_REVIEW' } } : {}),
       amount: capture.amount,
       final_capture: true,
       seller_protection: { status: 'ELIGIBLE', dispute_categories: ['ITEM_NOT_RECEIVED', 'UNAUTHORIZED_TRANSACTION'] },
@@ -791,8 +815,21 @@ export async function startFakePaypal(
      * The next capture of this order (or of any order: 'next') charges this instead of the order's
      * amount, e.g. `{ value: '0.01' }` or `{ currency_code: 'JPY', value: '150' }`; the ledger records it.
      */
-    captureAs(orderIdOrNext: string, amount: Partial<Money>) {
-      captureAmounts.set(orderIdOrNext, amount);
+    captureAs(orderIdOrNext: string, script: CaptureScript) {
+      captureAmounts.set(orderIdOrNext, script);
+    },
+    /**
+     * A capture made with `captureAs(…, { status: 'PENDING' })` settles: COMPLETED (the money moves,
+     * the ledger records the charge) or DECLINED (nothing moves). Answers the capture id.
+     */
+    settleCapture(orderId: string, status: 'COMPLETED' | 'DECLINED') {
+      const order = orders.get(orderId);
+      const capture = order && captures.get(order.captureIds[order.captureIds.length - 1]);
+      if (capture?.status !== 'PENDING') throw new Error(`order ${orderId} has no PENDING capture`);
+      capture.status = status;
+      capture.updateTime = order!.updateTime = new Date().toISOString();
+      if (status === 'COMPLETED') charge(capture);
+      return capture.id;
     },
     /**
      * Items to this receiver (e-mail) or with this sender_item_id end so when their batch is next
@@ -840,10 +877,10 @@ export async function startFakePaypal(
       };
     },
     /**
-     * A PAYMENT.CAPTURE.* event about this order's latest capture, shaped as PayPal sends it:
-     * COMPLETED / DENIED carry the capture (resource.id, resource.amount, resource.status and
-     * resource.supplementary_data.related_ids.order_id); REFUNDED carries the latest refund
-     * (resource.id is the refund's, links rel 'up' name the capture).
+     * A PAYMENT.CAPTURE.* event about this order's latest capture as it is now, shaped as PayPal
+     * sends it: COMPLETED / DENIED carry the capture (resource.id, resource.amount, resource.status
+     * and resource.supplementary_data.related_ids.order_id; DENIED after settleCapture(…, 'DECLINED'));
+     * REFUNDED carries the latest refund (resource.id is the refund's, links rel 'up' name the capture).
      */
     captureEvent(
       eventType: 'PAYMENT.CAPTURE.COMPLETED' | 'PAYMENT.CAPTURE.DENIED' | 'PAYMENT.CAPTURE.REFUNDED',
@@ -857,11 +894,7 @@ export async function startFakePaypal(
       const resource =
         eventType === 'PAYMENT.CAPTURE.REFUNDED'
           ? refundJson(refund, capture)
-          : {
-              ...captureJson(capture),
-              ...(eventType === 'PAYMENT.CAPTURE.DENIED' ? { status: 'DECLINED' } : {}),
-              supplementary_data: { related_ids: { order_id: orderId } },
-            };
+          : { ...captureJson(capture), supplementary_data: { related_ids: { order_id: orderId } } };
       return {
         id: `WH-${paypalId()}`,
         event_version: '1.0',

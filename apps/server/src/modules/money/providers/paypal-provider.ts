@@ -91,10 +91,10 @@ function toPayoutBatch(answer: PaypalPayoutBatchAnswer, raw: unknown = answer): 
 const TOKEN_MARGIN_MS = 60_000;
 
 /**
- * PayPal's REST APIs (Orders v2, Payments v2 refunds, Payouts v1, verify-webhook-signature) over global fetch: OAuth client credentials (token cached until
- * shortly before it expires), a PayPal-Request-Id on every write, a timeout on every call, and
- * errors mapped: 4xx answers are passed through, 5xx, network errors and timeouts become
- * ProviderUnavailableError.
+ * PayPal's REST APIs (Orders v2, Payments v2 refunds, Payouts v1, verify-webhook-signature) over
+ * global fetch: OAuth client credentials (token cached until shortly before it expires), a
+ * PayPal-Request-Id on every write, a timeout on every call, and errors mapped: 4xx answers are
+ * passed through, 5xx, network errors and timeouts become ProviderUnavailableError.
  */
 export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
   const now = opts.now ?? Date.now;
