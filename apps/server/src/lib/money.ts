@@ -38,3 +38,15 @@ export function percentOf(cents: number, percent: number): number {
   const share = Math.round(Math.abs(cents * percent) / 100);
   return cents * percent < 0 ? -share : share;
 }
+
+/**
+ * Currencies PayPal states without decimals ("150" JPY): an amount in them is sent as a whole number.
+ * Spotter keeps every amount as hundredths of its unit, so 150 JPY is 15000 here.
+ */
+const WHOLE_UNIT_CURRENCIES = new Set(['HUF', 'JPY', 'TWD']);
+
+/** An amount as a provider's value for its currency: "150.00" USD, "150" JPY. */
+export function providerAmountValue(cents: number, currency: string): string {
+  if (WHOLE_UNIT_CURRENCIES.has(currency) && cents % 100 === 0) return String(cents / 100);
+  return centsToDecimalString(cents);
+}

@@ -13,6 +13,10 @@ import { AppError } from '../lib/app-error';
  * absent body must not reset what defaults would (a trainer's weekly hours). A schema that accepts
  * no body at all (`.optional()`, a cancellation's reason) lets the route run without one, as `{}`.
  */
+/** A JSON request's body as it came: what a webhook's signature covers (a parsed and re-read body may differ). */
+const rawBodies = new WeakMap<FastifyRequest, string>();
+export const rawJsonBody = (req: FastifyRequest): string | undefined => rawBodies.get(req);
+
 export function registerEmptyJsonBody(app: FastifyInstance) {
   const parseJson = app.getDefaultJsonParser(
     app.initialConfig.onProtoPoisoning ?? 'error',
@@ -22,6 +26,7 @@ export function registerEmptyJsonBody(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body.toString();
     if (text === '') return done(null, undefined);
+    rawBodies.set(req, text);
     parseJson(req, text, done);
   });
 

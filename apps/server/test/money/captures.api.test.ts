@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BOOKING_MSG } from '@spotter/shared';
+import { BOOKING_MSG, PAYMENT_MSG } from '@spotter/shared';
 import {
   accounts,
   bookings,
@@ -23,7 +23,22 @@ const t = await useTestApp({
   PAYPAL_CLIENT_SECRET: paypal.clientSecret,
   PAYPAL_API_BASE: paypal.url,
   PAYPAL_TIMEOUT_MS: '2000',
+  PAYPAL_WEBHOOK_ID: 'WH-SPOTTER-TEST',
 });
+const MINUTE = 60_000;
+/** Runs the jobs due by then (the reconciliation's check of an order, a refund's retry). */
+const runJobs = (minutesAhead = 2) => t.app.jobs.runDue({ now: new Date(Date.now() + minutesAhead * MINUTE) });
+const statusOf = async (id: string) =>
+  (await db.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, id)))[0].status;
+const eventsOf = async (orderId: string) =>
+  (await db.select().from(paymentEvents).where(eq(paymentEvents.providerOrderId, orderId))).map((e) => e.kind);
+async function heldOrder(token: string, trainerId: string, startsAt = nextSlot()) {
+  const bookingId = (await hold(t, token, trainerId, startsAt)).json().booking._id as string;
+  const orderId = (await createOrder(t, token, { bookingId })).json().id as string;
+  return { bookingId, orderId };
+}
+const postWebhook = (delivery: { headers: Record<string, string>; body: string }) =>
+  t.app.inject({ method: 'POST', url: '/api/payments/webhooks/paypal', headers: delivery.headers, payload: delivery.body });
 const db = t.database.db;
 let hourOffset = 40;
 const nextSlot = () => hourFromNow(hourOffset++);
@@ -144,5 +159,155 @@ describe('an outcome that is not known', () => {
     // the booking is still the user's to pay meanwhile
     const [row] = await db.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, bookingId));
     expect(row.status).toBe('pending');
+  });
+});
+
+describe('a capture of another amount or currency than the booking’s', () => {
+  for (const [what, script, currency, cents] of [
+    ['$0.01 for a $150 session', { value: '0.01' }, 'USD', 1],
+    ['150 JPY for a $150 session', { currency_code: 'JPY', value: '150' }, 'JPY', 15000],
+  ] as const) {
+    it(`${what}: refunded in full at once, not booked, the user told why, the event recorded`, async () => {
+      const trainer = await bookableTrainer(t, { price: 150 });
+      const me = await createAccount(t, 'user');
+      const { bookingId, orderId } = await heldOrder(me.token, trainer.id);
+      paypal.captureAs(orderId, script);
+      const res = await capture(t, me.token, orderId);
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toMatchObject({ code: 'PAYMENT_MISMATCH', message: PAYMENT_MSG.amountMismatch });
+      expect(await statusOf(bookingId)).toBe('expired');
+      expect(await db.select().from(payments).where(eq(payments.bookingId, bookingId))).toEqual([]);
+      // PayPal gave it all back, in the currency it was taken in
+      const charge = paypal.state.ledger.charges.find((c) => c.orderId === orderId)!;
+      const refunded = paypal.state.ledger.refunds.filter((r) => r.captureId === charge.captureId);
+      expect(refunded.map((r) => r.amount)).toEqual([charge.amount]);
+      expect((refunded[0] as { currency?: string }).currency).toBe(currency);
+      // the ledger held it in suspense and gave it back: nothing stays, nothing counts as paid
+      expect(await entriesOf(`capture:paypal:${charge.captureId}`)).toEqual({
+        'world:paypal': -cents,
+        [`suspense:paypal:${orderId}`]: cents,
+      });
+      const [refund] = await db.select().from(refunds).where(eq(refunds.providerOrderId, orderId));
+      expect(refund).toMatchObject({ status: 'completed', amountCents: cents, currency });
+      expect(await eventsOf(orderId)).toEqual(['capture-mismatch']);
+      // the slot is free again at once (for anyone else; its user waits as after any ended hold)
+      const startsAt = (await db.select().from(bookings).where(eq(bookings.id, bookingId)))[0].startsAt.toISOString();
+      const next = await createAccount(t, 'user');
+      expect((await hold(t, next.token, trainer.id, startsAt)).statusCode).toBe(201);
+    });
+  }
+});
+
+describe('an outcome that is not known, reconciled', () => {
+  it('a capture that succeeds after Spotter’s timeout is found by the job and the booking confirmed', async () => {
+    const trainer = await bookableTrainer(t, { price: 140 });
+    const me = await createAccount(t, 'user');
+    const { bookingId, orderId } = await heldOrder(me.token, trainer.id);
+    paypal.failNext('capture', 'slow');
+    const first = await capture(t, me.token, orderId);
+    expect(first.statusCode).toBe(504);
+    expect(first.json().message).toBe(PAYMENT_MSG.captureUnknown);
+    expect(await statusOf(bookingId)).toBe('pending');
+    await runJobs();
+    expect(await statusOf(bookingId)).toBe('confirmed');
+    expect(await eventsOf(orderId)).toEqual(['capture-unknown', 'capture-settled']);
+    expect(await netPaid(orderId)).toBe(14000);
+    expect(paypal.state.ledger.charges.filter((c) => c.orderId === orderId)).toHaveLength(1);
+  });
+
+  it('a success after the hold ended and the slot was sold to someone else is refunded in full and both people told', async () => {
+    const trainer = await bookableTrainer(t, { price: 130 });
+    const me = await createAccount(t, 'user');
+    const other = await createAccount(t, 'user');
+    const startsAt = nextSlot();
+    const { bookingId, orderId } = await heldOrder(me.token, trainer.id, startsAt);
+    paypal.failNext('capture', 'slow');
+    expect((await capture(t, me.token, orderId)).statusCode).toBe(504);
+    // the hold runs out (as its job would end it) and another user books and pays the slot
+    await db.update(bookings).set({ status: 'expired', holdExpiresAt: null }).where(eq(bookings.id, bookingId));
+    const resold = await bookAndPay(t, other.token, trainer.id, startsAt);
+    expect(resold.capture.status).toBe('COMPLETED');
+    const mailsBefore = t.outbox().length;
+
+    await runJobs();
+    expect(await statusOf(bookingId)).toBe('expired');
+    expect(await statusOf(resold.bookingId)).toBe('confirmed');
+    const charge = paypal.state.ledger.charges.find((c) => c.orderId === orderId)!;
+    expect(paypal.state.ledger.refunds.filter((r) => r.captureId === charge.captureId).map((r) => r.amount)).toEqual(['130.00']);
+    expect(await netPaid(orderId)).toBe(0);
+    expect(await eventsOf(orderId)).toEqual(['capture-unknown', 'late-capture-refunded', 'capture-settled']);
+    const told = t
+      .outbox()
+      .slice(mailsBefore)
+      .map((m) => m.to);
+    expect(told).toEqual(expect.arrayContaining([me.email]));
+    expect(told.length).toBeGreaterThanOrEqual(2);
+    // asking for the capture again says what happened
+    const again = await capture(t, me.token, orderId);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(PAYMENT_MSG.lateCaptureRefunded);
+  });
+
+  it('a PENDING capture is checked until PayPal completes it, then the booking is confirmed', async () => {
+    const trainer = await bookableTrainer(t, { price: 125 });
+    const me = await createAccount(t, 'user');
+    const { bookingId, orderId } = await heldOrder(me.token, trainer.id);
+    paypal.captureAs(orderId, { status: 'PENDING' });
+    const first = await capture(t, me.token, orderId);
+    expect(first.statusCode).toBe(200);
+    expect(first.json().purchase_units[0].payments.captures[0].status).toBe('PENDING');
+    await runJobs(); // still PENDING: asked again later
+    expect(await statusOf(bookingId)).toBe('pending');
+    paypal.settleCapture(orderId, 'COMPLETED');
+    await runJobs(30);
+    expect(await statusOf(bookingId)).toBe('confirmed');
+    expect(await netPaid(orderId)).toBe(12500);
+  });
+});
+
+describe('PayPal webhooks', () => {
+  it('a verified PAYMENT.CAPTURE.COMPLETED settles a capture whose answer was lost; a replay changes nothing', async () => {
+    const trainer = await bookableTrainer(t, { price: 135 });
+    const me = await createAccount(t, 'user');
+    const { bookingId, orderId } = await heldOrder(me.token, trainer.id);
+    paypal.failNext('capture', 'slow');
+    expect((await capture(t, me.token, orderId)).statusCode).toBe(504);
+    const delivery = paypal.webhookDelivery(paypal.captureEvent('PAYMENT.CAPTURE.COMPLETED', orderId), {
+      webhookId: 'WH-SPOTTER-TEST',
+    });
+    const res = await postWebhook(delivery);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ received: true, duplicate: false });
+    expect(await statusOf(bookingId)).toBe('confirmed');
+    expect(await netPaid(orderId)).toBe(13500);
+    const replay = await postWebhook(delivery);
+    expect(replay.json()).toEqual({ received: true, duplicate: true });
+    expect(await netPaid(orderId)).toBe(13500);
+    expect((await eventsOf(orderId)).filter((k) => k === 'webhook')).toHaveLength(1);
+  });
+
+  it('a forged or altered delivery is refused and changes nothing', async () => {
+    const trainer = await bookableTrainer(t, { price: 145 });
+    const me = await createAccount(t, 'user');
+    const { bookingId, orderId } = await heldOrder(me.token, trainer.id);
+    paypal.failNext('capture', 'slow');
+    expect((await capture(t, me.token, orderId)).statusCode).toBe(504);
+    const good = paypal.webhookDelivery(paypal.captureEvent('PAYMENT.CAPTURE.COMPLETED', orderId), {
+      webhookId: 'WH-SPOTTER-TEST',
+    });
+    const altered = { ...good, body: good.body.replace('145.00', '1.00') };
+    const forged = { ...good, headers: { ...good.headers, 'paypal-transmission-sig': Buffer.from('forged').toString('base64') } };
+    const otherHook = paypal.webhookDelivery(paypal.captureEvent('PAYMENT.CAPTURE.COMPLETED', orderId), {
+      webhookId: 'WH-SOMEONE-ELSE',
+    });
+    for (const d of [altered, forged, otherHook]) {
+      const res = await postWebhook(d);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(PAYMENT_MSG.webhookUnsigned);
+    }
+    const unsigned = await t.app.inject({ method: 'POST', url: '/api/payments/webhooks/paypal', payload: JSON.parse(good.body) });
+    expect(unsigned.statusCode).toBe(400);
+    expect(await statusOf(bookingId)).toBe('pending');
+    expect(await eventsOf(orderId)).toEqual(['capture-unknown']);
   });
 });

@@ -20,6 +20,7 @@ import {
 } from '@spotter/shared';
 import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
+import { rawJsonBody } from '../../plugins/empty-json-body';
 import { codeOfStatus, errorBody } from '../../plugins/errors';
 import { PaymentRejectedError, ProviderUnavailableError } from '../money';
 import { cancelBooking } from './cancel-booking';
@@ -138,7 +139,7 @@ export function paymentsRoutes(service: PaymentsService, ctx: BookingsContext, a
       },
       async (req, reply) => {
         try {
-          return await receivePaypalWebhook(ctx, { headers: req.headers, event: req.body });
+          return await receivePaypalWebhook(ctx, { headers: req.headers, event: req.body, raw: rawJsonBody(req) });
         } catch (err) {
           // PayPal did not answer the signature check: 503, and PayPal delivers the event again
           if (err instanceof ProviderUnavailableError) {

@@ -24,7 +24,7 @@ const SIGNATURE_HEADERS = [
  */
 export async function receivePaypalWebhook(
   ctx: BookingsContext,
-  { headers, event }: { headers: Record<string, string | string[] | undefined>; event: TPaypalWebhookEvent },
+  { headers, event, raw }: { headers: Record<string, string | string[] | undefined>; event: TPaypalWebhookEvent; raw?: string },
 ): Promise<{ received: true; duplicate: boolean }> {
   const paypal = ctx.providers.paypal;
   if (!paypal || !ctx.paypalWebhookId) throw new AppError('NOT_CONFIGURED', PAYMENT_MSG.webhooksOff);
@@ -36,7 +36,8 @@ export async function receivePaypalWebhook(
     signed[name] = value;
   }
   // a provider that does not answer: 503 from the route's error mapping, and PayPal delivers it again
-  if (!(await paypal.verifyWebhook({ headers: signed, event, webhookId: ctx.paypalWebhookId }))) {
+  // the event as it came: PayPal's signature covers its text, which the schema's parse reorders
+  if (!(await paypal.verifyWebhook({ headers: signed, event: raw ?? event, webhookId: ctx.paypalWebhookId }))) {
     ctx.log.warn({ eventId: event.id, type: event.event_type }, 'a PayPal webhook failed its signature check');
     throw new AppError('BAD_REQUEST', PAYMENT_MSG.webhookUnsigned);
   }

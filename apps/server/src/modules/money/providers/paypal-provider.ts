@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { centsToDecimalString, decimalStringToCents } from '../../../lib/money';
+import { decimalStringToCents, providerAmountValue } from '../../../lib/money';
 import {
   PaymentRejectedError,
   ProviderUnavailableError,
@@ -236,7 +236,7 @@ export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
             {
               ...(referenceId ? { reference_id: referenceId } : {}),
               description: description.slice(0, 127),
-              amount: { currency_code: currency, value: centsToDecimalString(amountCents) },
+              amount: { currency_code: currency, value: providerAmountValue(amountCents, currency) },
             },
           ],
         },
@@ -269,7 +269,7 @@ export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
         `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`,
         {
           requestId,
-          body: { amount: { currency_code: currency, value: centsToDecimalString(amountCents) } },
+          body: { amount: { currency_code: currency, value: providerAmountValue(amountCents, currency) } },
         },
       );
       return { id: raw.id, status: raw.status, raw };
@@ -322,7 +322,7 @@ export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
             items: items.map((i) => ({
               recipient_type: 'EMAIL',
               receiver: i.email,
-              amount: { value: centsToDecimalString(i.amountCents), currency: i.currency },
+              amount: { value: providerAmountValue(i.amountCents, i.currency), currency: i.currency },
               note: i.note.slice(0, 1000),
               sender_item_id: i.senderItemId,
             })),
