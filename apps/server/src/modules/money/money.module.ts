@@ -50,7 +50,10 @@ export function moneyModule({
     const { provider, providers } = payments ?? createPaymentProviders(config.paypal, app.log);
     const service = createPayoutsService({ db, jobs, log: app.log, mailer, publicUrl: config.publicUrl, provider, providers });
     registerMoneyJobs(app, database, jobs, service, { sweepEveryMs, payoutEveryMs });
-    await ensureRecurringJobs(database, jobs);
+    await ensureRecurringJobs(database, jobs, [
+      [MONEY_JOBS.sweep, sweepEveryMs],
+      [MONEY_JOBS.payouts, payoutEveryMs],
+    ]);
     await app.register(payoutsRoutes(service, auth, limits));
   };
 }
@@ -97,11 +100,16 @@ function registerMoneyJobs(
   jobs.register(MONEY_JOBS.returnedMail, async ({ payoutId }) => service.sendReturnedMail(payoutId));
 }
 
-/** Enqueues each recurring job unless one is waiting already (another process, or an earlier start, did). */
-async function ensureRecurringJobs(database: Database, jobs: JobRunner) {
+/**
+ * Enqueues each recurring job unless one is waiting already (another process, or an earlier start,
+ * did), its first run one interval from now: nothing is due at a first start, and a test's
+ * database does not change under it while it runs.
+ */
+async function ensureRecurringJobs(database: Database, jobs: JobRunner, kinds: Array<[typeof MONEY_JOBS.sweep, number]>) {
   await database.db.transaction(async (tx) => {
     await repo.lockJobScheduling(tx);
-    for (const kind of [MONEY_JOBS.sweep, MONEY_JOBS.payouts])
-      if (!(await repo.jobWaiting(tx, kind.name))) await jobs.enqueue(tx, { kind, runAt: new Date(), payload: {} });
+    for (const [kind, everyMs] of kinds)
+      if (!(await repo.jobWaiting(tx, kind.name)))
+        await jobs.enqueue(tx, { kind, runAt: new Date(Date.now() + everyMs), payload: {} });
   });
 }
