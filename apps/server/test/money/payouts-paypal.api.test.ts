@@ -60,8 +60,11 @@ describe('a PayPal payout returned UNCLAIMED', () => {
     expect(atPaypal).toHaveLength(1);
     expect(atPaypal[0]).toMatchObject({ senderBatchId: row.batchKey, receiver: address });
 
-    // the next sweep asks PayPal: the item is unclaimed
+    // the next sweep asks PayPal: the item is unclaimed, and Spotter takes it back before anything else
     await t.app.jobs.runDue({ now: new Date(endsAt + 24 * HOUR + 22 * MINUTE) });
+    expect(paypal.state.requests.filter((r) => r.call === 'cancelItem')).toHaveLength(1);
+    // at PayPal it can no longer be claimed: paying the share again cannot pay it twice
+    expect(paypal.state.ledger.payouts.filter((p) => p.senderItemId === sent._id).map((p) => p.status)).toEqual(['RETURNED']);
     expect((await payoutsOf(trainer.token)).find((p) => p._id === sent._id)).toMatchObject({ status: 'returned' });
     expect(await totalsOf(trainer.token)).toMatchObject({ payable: shareCents / 100, paidOut: 0 });
     expect(await balance(db, account.trainerPayable(trainer.id))).toBe(shareCents);

@@ -11,7 +11,7 @@ import { crc32 } from 'node:zlib';
  * request id answers the first answer again and does nothing more), and can be told to decline,
  * fail or hang.
  */
-export type FakeCall = 'token' | 'create' | 'capture' | 'refund' | 'getOrder' | 'payout' | 'getPayout' | 'verify';
+export type FakeCall = 'token' | 'create' | 'capture' | 'refund' | 'getOrder' | 'payout' | 'getPayout' | 'cancelItem' | 'verify';
 /**
  * decline: 422 INSTRUMENT_DECLINED (capture), 422 INSUFFICIENT_FUNDS (payout) · server-error: 500
  * INTERNAL_SERVER_ERROR · hang: never answers, does nothing · slow: does the work (and remembers the
@@ -598,6 +598,43 @@ export async function startFakePaypal(
       batch.timeCompleted ??= new Date().toISOString();
   }
 
+  /**
+   * POST /v1/payments/payouts-item/{payout_item_id}/cancel: an UNCLAIMED item is taken back (RETURNED,
+   * the money back with the sender, and it can no longer be claimed); any other is refused.
+   */
+  function cancelItem(itemId: string): Answer {
+    const found = [...batches.values()]
+      .flatMap((b) => b.items.map((item) => ({ b, item })))
+      .find((x) => x.item.payoutItemId === itemId);
+    if (!found)
+      return {
+        status: 404,
+        body: { name: 'INVALID_RESOURCE_ID', message: 'Requested resource ID was not found.', debug_id: debugId() },
+      };
+    const { b, item } = found;
+    if (item.status !== 'UNCLAIMED')
+      return unprocessable('ITEM_NOT_UNCLAIMED', 'Only an unclaimed payout item can be cancelled.');
+    item.status = 'RETURNED';
+    itemStatuses.set(item.senderItemId ?? item.receiver, 'RETURNED');
+    const row = state.ledger.payouts.find((p) => p.payoutItemId === item.payoutItemId);
+    if (row) row.status = 'RETURNED';
+    return {
+      status: 200,
+      body: {
+        payout_item_id: item.payoutItemId,
+        ...(item.transactionId ? { transaction_id: item.transactionId } : {}),
+        transaction_status: 'RETURNED',
+        payout_batch_id: b.id,
+        payout_item: {
+          recipient_type: item.recipientType,
+          amount: item.amount,
+          receiver: item.receiver,
+          sender_item_id: item.senderItemId,
+        },
+      },
+    };
+  }
+
   /** GET /v1/payments/payouts/{payout_batch_id}?page=&page_size=&total_required= */
   function getPayout(batchId: string, query: URLSearchParams): Answer {
     const batch = batches.get(batchId);
@@ -724,9 +761,11 @@ export async function startFakePaypal(
                   ? 'payout'
                   : req.method === 'GET' && /^\/v1\/payments\/payouts\/[^/]+$/.test(path)
                     ? 'getPayout'
-                    : req.method === 'POST' && path === '/v1/notifications/verify-webhook-signature'
-                      ? 'verify'
-                      : 'unknown';
+                    : req.method === 'POST' && /^\/v1\/payments\/payouts-item\/[^/]+\/cancel$/.test(path)
+                      ? 'cancelItem'
+                      : req.method === 'POST' && path === '/v1/notifications/verify-webhook-signature'
+                        ? 'verify'
+                        : 'unknown';
     if (call !== 'token' && raw) {
       try {
         body = JSON.parse(raw);
@@ -752,7 +791,7 @@ export async function startFakePaypal(
     if (mode === 'server-error') return sendJson(res, serverError());
 
     // the writes honour PayPal-Request-Id; reads and verify-webhook-signature change nothing
-    const write = call === 'create' || call === 'capture' || call === 'refund' || call === 'payout';
+    const write = call === 'create' || call === 'capture' || call === 'refund' || call === 'payout' || call === 'cancelItem';
     const key = requestId && write ? `${call}:${requestId}` : undefined;
     let answer = key ? idempotent.get(key) : undefined;
     if (!answer) {
@@ -770,7 +809,9 @@ export async function startFakePaypal(
                   ? createPayout(body, mode)
                   : call === 'getPayout'
                     ? getPayout(id, new URLSearchParams(search))
-                    : verifySignature(body);
+                    : call === 'cancelItem'
+                      ? cancelItem(id)
+                      : verifySignature(body);
       // PayPal keeps the answer of a successful write for its request id
       if (key && answer.status < 300) idempotent.set(key, answer);
     } else if (answer.status === 201) {

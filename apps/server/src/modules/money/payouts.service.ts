@@ -16,10 +16,10 @@ export const PAYABLE_AFTER_MS = 24 * 60 * 60_000;
 /** Item states after which the provider moves no more money: paid, or back with Spotter. */
 const PAID = new Set(['SUCCESS']);
 /**
- * Back in the payable balance. UNCLAIMED is here as issue 30 asks (the recipient has no PayPal
- * account for that address); PayPal returns an unclaimed item by itself after 30 days.
+ * Back in the payable balance. An UNCLAIMED item (no PayPal account for that address) is taken back
+ * first (`takeBack`), then it is RETURNED; PayPal would return it by itself only after 30 days.
  */
-const RETURNED = new Set(['UNCLAIMED', 'RETURNED', 'FAILED', 'BLOCKED', 'REFUNDED', 'REVERSED', 'DENIED']);
+const RETURNED = new Set(['RETURNED', 'FAILED', 'BLOCKED', 'REFUNDED', 'REVERSED', 'DENIED']);
 
 type PayoutsDeps = {
   db: Db;
@@ -175,13 +175,38 @@ export function createPayoutsService({ db, jobs, log, mailer, publicUrl, provide
 
   /** Settles each payout of the batch whose item the provider reports final. */
   async function settleFrom(batch: ProviderPayoutBatch, rows: repo.PayoutRow[], at: Date): Promise<void> {
-    for (const item of batch.items) {
+    for (let item of batch.items) {
       const row = rows.find((r) => r.id === item.senderItemId);
       if (!row) continue;
-      const status = item.status.toUpperCase();
+      let status = item.status.toUpperCase();
+      // an unclaimed item is taken back first, so paying the share again cannot pay it twice (the
+      // recipient could still claim it for 30 days): only a RETURNED answer lets it go back
+      if (status === 'UNCLAIMED') {
+        const taken = item.itemId ? await takeBack(row, item.itemId) : undefined;
+        if (!taken) {
+          if (row.providerStatus !== status) await repo.noteProviderStatus(db, row.id, status, at);
+          continue;
+        }
+        status = taken;
+        item = { ...item, status: taken };
+      }
       if (PAID.has(status)) await settleOne(row, 'paid', item, at);
       else if (RETURNED.has(status)) await settleOne(row, 'returned', item, at);
       else if (status !== row.providerStatus) await repo.noteProviderStatus(db, row.id, status, at);
+    }
+  }
+
+  /** Cancels an unclaimed item at the provider: its status then (RETURNED), or undefined when it could not (asked again next sweep). */
+  async function takeBack(row: repo.PayoutRow, itemId: string): Promise<string | undefined> {
+    try {
+      const via = providers[row.provider];
+      if (!via) return undefined;
+      const answer = await via.cancelPayoutItem({ itemId });
+      return answer.status.toUpperCase() === 'RETURNED' ? 'RETURNED' : undefined;
+    } catch (err) {
+      // claimed meanwhile (refused), or the provider did not answer: the next read of the batch says
+      log.warn({ err, payoutId: row.id }, 'an unclaimed payout could not be taken back yet');
+      return undefined;
     }
   }
 

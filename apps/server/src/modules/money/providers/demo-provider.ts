@@ -50,6 +50,10 @@ export function createDemoProvider(): PaymentProvider {
     async getPayoutBatch({ batchId }) {
       return { batchId, status: 'SUCCESS', items: [], raw: { batchId, status: 'SUCCESS', demo: true } };
     },
+    // a demo payout is never unclaimed; taking one back answers what PayPal answers
+    async cancelPayoutItem({ itemId }) {
+      return { itemId, status: 'RETURNED' };
+    },
     async verifyWebhook() {
       return false;
     },

@@ -70,6 +70,12 @@ export interface PaymentProvider {
   createPayoutBatch(input: { senderBatchId: string; items: PayoutItemRequest[] }): Promise<ProviderPayoutBatch>;
   getPayoutBatch(input: { batchId: string }): Promise<ProviderPayoutBatch>;
   /**
+   * Takes back an UNCLAIMED payout item (POST /v1/payments/payouts-item/{id}/cancel): answered
+   * RETURNED, its money is back with Spotter and can be paid again without paying twice. Refused
+   * (PaymentRejectedError) when the item is no longer unclaimed (claimed meanwhile).
+   */
+  cancelPayoutItem(input: { itemId: string }): Promise<{ itemId: string; status: string }>;
+  /**
    * Whether PayPal sent this webhook (POST /v1/notifications/verify-webhook-signature with
    * `webhookId`): false for a forged or altered one. The demo provider takes no webhooks (false).
    */

@@ -343,6 +343,15 @@ export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
 
     getPayoutBatch,
 
+    async cancelPayoutItem({ itemId }) {
+      const raw = await call<{ payout_item_id?: string; transaction_status?: string }>(
+        'POST',
+        `/v1/payments/payouts-item/${encodeURIComponent(itemId)}/cancel`,
+        { requestId: `spotter-cancel-${itemId}` },
+      );
+      return { itemId: raw.payout_item_id ?? itemId, status: raw.transaction_status ?? 'UNKNOWN' };
+    },
+
     /**
      * Asks PayPal whether it sent this delivery (verify-webhook-signature): true only for
      * SUCCESS. A delivery without PayPal's headers, or a 4xx, is false; 5xx, network errors and
