@@ -32,6 +32,7 @@ import {
 } from './modules/accounts';
 import { avatarsRoutes } from './modules/avatars';
 import { bookingsModule, createBookingsServices } from './modules/bookings';
+import { moneyModule } from './modules/money';
 import { chatsModule } from './modules/chats';
 import { createFavouritesService, favouritesRoutes } from './modules/favourites';
 import { createImagesService, imagesRoutes } from './modules/images';
@@ -287,6 +288,9 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           limits,
         }),
       );
+      // trainers paid out: payout address and history, and the payout jobs (docs/decisions/042-money-ledger.md#payouts)
+      const { provider, providers } = bookingServices.context;
+      await api.register(moneyModule({ database, auth, mailer: mail, config, jobs, payments: { provider, providers }, limits }));
       await api.register(avatarsRoutes);
       await api.register(imagesRoutes(images, auth, limits));
       await api.register(

@@ -194,6 +194,13 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     stranger: 403,
   },
   'GET /api/payments': { access: 'any', stranger: { own: 200 }, strangerRoles: ['user', 'trainer'] },
+  'GET /api/trainer/payout': { access: 'trainer', stranger: { own: 200 } },
+  'PUT /api/trainer/payout': {
+    access: 'trainer',
+    request: () => ({ payload: { email: 'payouts@example.com' } }),
+    stranger: { own: 200 },
+  },
+  'GET /api/payouts': { access: 'trainer', stranger: { own: 200 } },
 
   'POST /api/chats': {
     access: 'any',

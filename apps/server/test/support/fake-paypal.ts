@@ -1,33 +1,94 @@
-import { randomBytes } from 'node:crypto';
+import { createSign, createVerify, generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { crc32 } from 'node:zlib';
 
 /**
- * A local stand-in for PayPal's REST API, following its documented contract for the four calls
- * Spotter makes: OAuth client credentials, create order, capture order, refund capture.
- * Checks Basic auth and Bearer tokens, honours PayPal-Request-Id (a repeated request id answers
- * the first answer again and does nothing more), and can be told to decline, fail or hang.
+ * A local stand-in for PayPal's REST API, following its documented contract for the calls Spotter
+ * makes: OAuth client credentials; Orders v2 create, capture and GET; Payments v2 refund; Payouts v1
+ * create batch and GET batch; Webhooks verify-webhook-signature (and signed webhook deliveries a test
+ * posts to Spotter). Checks Basic auth and Bearer tokens, honours PayPal-Request-Id (a repeated
+ * request id answers the first answer again and does nothing more), and can be told to decline,
+ * fail or hang.
  */
-export type FakeCall = 'token' | 'create' | 'capture' | 'refund';
+export type FakeCall = 'token' | 'create' | 'capture' | 'refund' | 'getOrder' | 'payout' | 'getPayout' | 'verify';
 /**
- * decline: 422 INSTRUMENT_DECLINED (capture) · server-error: 500 INTERNAL_SERVER_ERROR ·
- * hang: never answers, does nothing · slow: does the work (and remembers the answer for its
- * request id) but answers only after `slowMs`, past the client's timeout.
+ * decline: 422 INSTRUMENT_DECLINED (capture), 422 INSUFFICIENT_FUNDS (payout) · server-error: 500
+ * INTERNAL_SERVER_ERROR · hang: never answers, does nothing · slow: does the work (and remembers the
+ * answer for its request id) but answers only after `slowMs`, past the client's timeout.
  */
 export type FakeMode = 'decline' | 'server-error' | 'hang' | 'slow';
 
+/** A payout item's transaction_status (Payouts v1). */
+export type PayoutItemStatus =
+  'SUCCESS' | 'FAILED' | 'PENDING' | 'UNCLAIMED' | 'RETURNED' | 'ONHOLD' | 'BLOCKED' | 'REFUNDED' | 'REVERSED';
+
+type Money = { currency_code: string; value: string };
 type Order = {
   id: string;
   status: 'CREATED' | 'APPROVED' | 'COMPLETED';
-  amount: { currency_code: string; value: string };
+  amount: Money;
   referenceId?: string;
   description?: string;
+  createTime: string;
+  updateTime: string;
+  captureIds: string[];
 };
-type Capture = { id: string; orderId: string; amount: { currency_code: string; value: string }; refunded: boolean };
+type Refund = { id: string; status: 'COMPLETED'; amount: Money; createTime: string };
+type Capture = {
+  id: string;
+  orderId: string;
+  /** What was really charged: the order's amount unless a test said otherwise (captureAs). */
+  amount: Money;
+  status: 'COMPLETED' | 'PARTIALLY_REFUNDED' | 'REFUNDED';
+  refunded: boolean;
+  refunds: Refund[];
+  createTime: string;
+  updateTime: string;
+};
+type PayoutItem = {
+  payoutItemId: string;
+  transactionId?: string;
+  status: PayoutItemStatus;
+  recipientType: string;
+  receiver: string;
+  senderItemId?: string;
+  note?: string;
+  amount: { currency: string; value: string };
+  timeProcessed?: string;
+};
+type PayoutBatch = {
+  id: string;
+  senderBatchHeader: Record<string, unknown>;
+  senderBatchId?: string;
+  timeCreated: string;
+  timeCompleted?: string;
+  items: PayoutItem[];
+};
 type Answer = { status: number; body: unknown };
 
 const debugId = () => randomBytes(7).toString('hex');
 const paypalId = () => randomBytes(9).toString('hex').toUpperCase().slice(0, 17);
+const SANDBOX = 'https://api.sandbox.paypal.com';
+/** "150.00" (or "150", as JPY is written) in hundredths, without floats. */
+const hundredths = (value: string) => {
+  const [units, fraction = ''] = value.split('.');
+  return Number(units) * 100 + Number(fraction.padEnd(2, '0'));
+};
+const decimal = (h: number) => `${Math.floor(h / 100)}.${String(h % 100).padStart(2, '0')}`;
+/** Settled item statuses never change; these may still (UNCLAIMED becomes SUCCESS when claimed or RETURNED after 30 days). */
+const OPEN_ITEM_STATUSES: PayoutItemStatus[] = ['PENDING', 'ONHOLD', 'UNCLAIMED'];
+/** The errors PayPal names on an item that did not pay (payout_batch_items.errors). */
+const ITEM_ERRORS: Partial<Record<PayoutItemStatus, { name: string; message: string }>> = {
+  UNCLAIMED: {
+    name: 'RECEIVER_UNREGISTERED',
+    message: "This receiver is not registered. You'll need to request them to sign up with PayPal to receive the payment.",
+  },
+  RETURNED: { name: 'RECEIVER_UNREGISTERED', message: 'The payment was not claimed within 30 days and was returned.' },
+  FAILED: { name: 'RECEIVER_ACCOUNT_LOCKED', message: 'Receiver account is locked or inactive.' },
+  BLOCKED: { name: 'RECEIVER_COUNTRY_NOT_ALLOWED', message: 'The payment was blocked.' },
+};
+const WEBHOOK_AUTH_ALGO = 'SHA256withRSA';
 
 export async function startFakePaypal(
   opts: { clientId?: string; clientSecret?: string; tokenTtlSeconds?: number; slowMs?: number } = {},
@@ -37,11 +98,18 @@ export async function startFakePaypal(
   const tokens = new Map<string, number>(); // token → expires at (ms)
   const orders = new Map<string, Order>();
   const captures = new Map<string, Capture>();
+  const batches = new Map<string, PayoutBatch>();
+  const batchBySenderId = new Map<string, string>(); // sender_batch_id → payout_batch_id
   const idempotent = new Map<string, Answer>(); // `${call}:${request id}` → first answer
   const scripted: Array<{ call: FakeCall; mode: FakeMode }> = [];
+  const captureAmounts = new Map<string, Partial<Money>>(); // order id or 'next' → what the capture charges
+  const itemStatuses = new Map<string, PayoutItemStatus>(); // receiver or sender_item_id → final status
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let autoApprove = true;
+  // the key PayPal signs webhook deliveries with, made on first use (verify-webhook-signature checks with it)
+  let webhookKeys: { privateKey: KeyObject; publicKey: KeyObject } | undefined;
+  const certUrl = `${SANDBOX}/v1/notifications/certs/CERT-360caa42-fca2a594-${randomBytes(4).toString('hex')}`;
 
   /** What the fake did, for assertions: every request, every charge, every refund. */
   const state = {
@@ -53,11 +121,29 @@ export async function startFakePaypal(
       body: unknown;
     }>,
     tokensIssued: 0,
+    /**
+     * What really moved. charges and refunds keep their { orderId, captureId, amount } and
+     * { captureId, refundId, amount } shape for exact comparisons; each also has a non-enumerable
+     * `currency` (read it as `charge.currency`), since a capture may be scripted in another currency.
+     */
     ledger: {
-      charges: [] as Array<{ orderId: string; captureId: string; amount: string }>,
-      refunds: [] as Array<{ captureId: string; refundId: string; amount: string }>,
+      charges: [] as Array<{ orderId: string; captureId: string; amount: string; readonly currency?: string }>,
+      refunds: [] as Array<{ captureId: string; refundId: string; amount: string; readonly currency?: string }>,
+      /** One row per payout item sent; `status` follows the item (PENDING until a GET of its batch settles it). */
+      payouts: [] as Array<{
+        batchId: string;
+        senderBatchId?: string;
+        payoutItemId: string;
+        senderItemId?: string;
+        receiver: string;
+        amount: string;
+        currency: string;
+        status: PayoutItemStatus;
+      }>,
     },
   };
+  const withCurrency = <T extends object>(row: T, currency: string) =>
+    Object.defineProperty(row, 'currency', { value: currency, enumerable: false }) as T & { readonly currency: string };
 
   const sendJson = (res: ServerResponse, { status, body }: Answer) => {
     res.writeHead(status, { 'Content-Type': 'application/json', 'Paypal-Debug-Id': debugId() });
@@ -101,6 +187,17 @@ export async function startFakePaypal(
   const serverError = (): Answer => ({
     status: 500,
     body: { name: 'INTERNAL_SERVER_ERROR', message: 'An internal server error has occurred.', debug_id: debugId() },
+  });
+  /** Payouts v1 and Notifications v1 name their errors in the older style. */
+  const validationError = (field: string, issue: string): Answer => ({
+    status: 400,
+    body: {
+      name: 'VALIDATION_ERROR',
+      message: 'Invalid request - see details',
+      debug_id: debugId(),
+      information_link: 'https://developer.paypal.com/docs/api/payments.payouts-batch/#errors',
+      details: [{ field, location: 'body', issue }],
+    },
   });
 
   function readBody(req: IncomingMessage): Promise<string> {
@@ -149,12 +246,16 @@ export async function startFakePaypal(
     if (!amount?.currency_code || typeof amount.value !== 'string')
       return invalidRequest('/purchase_units/0/amount', 'MISSING_REQUIRED_PARAMETER');
     if (!/^\d{1,10}(\.\d{2})?$/.test(amount.value)) return invalidRequest('/purchase_units/0/amount/value', 'DECIMAL_PRECISION');
+    const now = new Date().toISOString();
     const order: Order = {
       id: paypalId(),
       status: autoApprove ? 'APPROVED' : 'CREATED',
       amount: { currency_code: amount.currency_code, value: amount.value },
       referenceId: unit?.reference_id as string | undefined,
       description: unit?.description as string | undefined,
+      createTime: now,
+      updateTime: now,
+      captureIds: [],
     };
     orders.set(order.id, order);
     return {
@@ -164,7 +265,7 @@ export async function startFakePaypal(
         intent: 'CAPTURE',
         status: 'CREATED',
         purchase_units: [{ reference_id: order.referenceId ?? 'default', amount: order.amount, description: order.description }],
-        create_time: new Date().toISOString(),
+        create_time: order.createTime,
         links: [
           { href: `https://api.sandbox.paypal.com/v2/checkout/orders/${order.id}`, rel: 'self', method: 'GET' },
           { href: `https://www.sandbox.paypal.com/checkoutnow?token=${order.id}`, rel: 'approve', method: 'GET' },
@@ -190,10 +291,27 @@ export async function startFakePaypal(
         "The instrument presented  was either declined by the processor or bank, or it can't be used for this payment.",
       );
     }
+    // what a test scripted for this order (or the next capture) is what PayPal really charges
+    const scriptedAmount = captureAmounts.get(orderId) ?? captureAmounts.get('next');
+    captureAmounts.delete(captureAmounts.has(orderId) ? orderId : 'next');
+    const now = new Date().toISOString();
     order.status = 'COMPLETED';
-    const capture: Capture = { id: paypalId(), orderId, amount: order.amount, refunded: false };
+    order.updateTime = now;
+    const capture: Capture = {
+      id: paypalId(),
+      orderId,
+      amount: { ...order.amount, ...scriptedAmount },
+      status: 'COMPLETED',
+      refunded: false,
+      refunds: [],
+      createTime: now,
+      updateTime: now,
+    };
     captures.set(capture.id, capture);
-    state.ledger.charges.push({ orderId, captureId: capture.id, amount: order.amount.value });
+    order.captureIds.push(capture.id);
+    state.ledger.charges.push(
+      withCurrency({ orderId, captureId: capture.id, amount: capture.amount.value }, capture.amount.currency_code),
+    );
     return {
       status: 201,
       body: {
@@ -205,21 +323,7 @@ export async function startFakePaypal(
         purchase_units: [
           {
             reference_id: order.referenceId ?? 'default',
-            payments: {
-              captures: [
-                {
-                  id: capture.id,
-                  status: 'COMPLETED',
-                  amount: order.amount,
-                  final_capture: true,
-                  seller_protection: {
-                    status: 'ELIGIBLE',
-                    dispute_categories: ['ITEM_NOT_RECEIVED', 'UNAUTHORIZED_TRANSACTION'],
-                  },
-                  create_time: new Date().toISOString(),
-                },
-              ],
-            },
+            payments: { captures: [captureJson(capture)] },
           },
         ],
         payer: { name: { given_name: 'John', surname: 'Doe' }, email_address: 'buyer@example.com', payer_id: 'FAKEBUYER' },
@@ -232,12 +336,28 @@ export async function startFakePaypal(
     const capture = captures.get(captureId);
     if (!capture) return notFound();
     if (capture.refunded) return unprocessable('CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded');
-    const amount = (body.amount as { value?: string } | undefined)?.value ?? capture.amount.value;
-    if (Number(amount) > Number(capture.amount.value))
+    const asked = body.amount as { value?: string; currency_code?: string } | undefined;
+    if (asked?.value !== undefined && !/^\d{1,10}(\.\d{1,2})?$/.test(asked.value))
+      return invalidRequest('/amount/value', 'DECIMAL_PRECISION');
+    if (asked?.currency_code && asked.currency_code !== capture.amount.currency_code)
+      return unprocessable('CURRENCY_MISMATCH', 'Currency of capture must be the same as currency of refund.');
+    // partial refunds add up to at most what was captured; no amount refunds what is left
+    const left = hundredths(capture.amount.value) - capture.refunds.reduce((sum, r) => sum + hundredths(r.amount.value), 0);
+    const amount = asked?.value ?? decimal(left);
+    if (hundredths(amount) > left)
       return unprocessable('REFUND_AMOUNT_EXCEEDED', 'The refund amount must be less than or equal to the capture amount');
-    capture.refunded = true;
     const refundId = paypalId();
-    state.ledger.refunds.push({ captureId, refundId, amount });
+    const now = new Date().toISOString();
+    capture.refunds.push({
+      id: refundId,
+      status: 'COMPLETED',
+      amount: { currency_code: capture.amount.currency_code, value: amount },
+      createTime: now,
+    });
+    capture.refunded = hundredths(amount) === left;
+    capture.status = capture.refunded ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+    capture.updateTime = now;
+    state.ledger.refunds.push(withCurrency({ captureId, refundId, amount }, capture.amount.currency_code));
     return {
       status: 201,
       body: {
@@ -248,9 +368,321 @@ export async function startFakePaypal(
     };
   }
 
+  function captureJson(capture: Capture) {
+    return {
+      id: capture.id,
+      status: capture.status,
+      amount: capture.amount,
+      final_capture: true,
+      seller_protection: { status: 'ELIGIBLE', dispute_categories: ['ITEM_NOT_RECEIVED', 'UNAUTHORIZED_TRANSACTION'] },
+      create_time: capture.createTime,
+      update_time: capture.updateTime,
+      links: [
+        { href: `${SANDBOX}/v2/payments/captures/${capture.id}`, rel: 'self', method: 'GET' },
+        { href: `${SANDBOX}/v2/payments/captures/${capture.id}/refund`, rel: 'refund', method: 'POST' },
+        { href: `${SANDBOX}/v2/checkout/orders/${capture.orderId}`, rel: 'up', method: 'GET' },
+      ],
+    };
+  }
+
+  function refundJson(refund: Refund, capture: Capture) {
+    return {
+      id: refund.id,
+      status: refund.status,
+      amount: refund.amount,
+      create_time: refund.createTime,
+      update_time: refund.createTime,
+      links: [
+        { href: `${SANDBOX}/v2/payments/refunds/${refund.id}`, rel: 'self', method: 'GET' },
+        { href: `${SANDBOX}/v2/payments/captures/${capture.id}`, rel: 'up', method: 'GET' },
+      ],
+    };
+  }
+
+  /** GET /v2/checkout/orders/{id}: the order now, with its captures and their refunds once there are any. */
+  function getOrder(orderId: string): Answer {
+    const order = orders.get(orderId);
+    if (!order) return notFound();
+    const caps = order.captureIds.map((id) => captures.get(id)!);
+    return {
+      status: 200,
+      body: {
+        id: order.id,
+        intent: 'CAPTURE',
+        status: order.status,
+        purchase_units: [
+          {
+            reference_id: order.referenceId ?? 'default',
+            amount: order.amount,
+            description: order.description,
+            ...(caps.length
+              ? {
+                  payments: {
+                    captures: caps.map(captureJson),
+                    ...(caps.some((c) => c.refunds.length)
+                      ? { refunds: caps.flatMap((c) => c.refunds.map((r) => refundJson(r, c))) }
+                      : {}),
+                  },
+                }
+              : {}),
+          },
+        ],
+        ...(order.status !== 'CREATED'
+          ? {
+              payer: {
+                name: { given_name: 'John', surname: 'Doe' },
+                email_address: 'buyer@example.com',
+                payer_id: 'FAKEBUYER',
+              },
+            }
+          : {}),
+        create_time: order.createTime,
+        update_time: order.updateTime,
+        links: [{ href: `${SANDBOX}/v2/checkout/orders/${order.id}`, rel: 'self', method: 'GET' }],
+      },
+    };
+  }
+
+  const batchLink = (id: string) => ({
+    href: `${SANDBOX}/v1/payments/payouts/${id}`,
+    rel: 'self',
+    method: 'GET',
+    encType: 'application/json',
+  });
+
+  /** POST /v1/payments/payouts: checks the batch as PayPal does, refuses a sender_batch_id used before. */
+  function createPayout(body: Record<string, unknown>, mode?: FakeMode): Answer {
+    const header = body.sender_batch_header as Record<string, unknown> | undefined;
+    if (!header || typeof header !== 'object') return validationError('sender_batch_header', 'Required field is missing');
+    const senderBatchId = header.sender_batch_id;
+    if (senderBatchId !== undefined && (typeof senderBatchId !== 'string' || senderBatchId.length > 256))
+      return validationError('sender_batch_header.sender_batch_id', 'Invalid sender_batch_id');
+    const items = body.items as Array<Record<string, unknown>> | undefined;
+    if (!Array.isArray(items) || items.length === 0) return validationError('items', 'Required field is missing');
+    if (items.length > 15_000) return validationError('items', 'Maximum number of items allowed is 15000');
+    const seen = new Set<string>();
+    for (const [n, item] of items.entries()) {
+      const type = (item.recipient_type ?? header.recipient_type) as string | undefined;
+      if (type !== 'EMAIL' && type !== 'PHONE' && type !== 'PAYPAL_ID')
+        return validationError(`items[${n}].recipient_type`, 'Recipient type is invalid');
+      const receiver = item.receiver;
+      if (typeof receiver !== 'string' || !receiver || (type === 'EMAIL' && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(receiver)))
+        return validationError(`items[${n}].receiver`, 'Receiver is invalid or does not match with type');
+      const amount = item.amount as { value?: unknown; currency?: unknown } | undefined;
+      if (typeof amount?.currency !== 'string' || !/^[A-Z]{3}$/.test(amount.currency))
+        return validationError(`items[${n}].amount.currency`, 'Currency is invalid');
+      if (typeof amount.value !== 'string' || !/^\d{1,10}(\.\d{1,2})?$/.test(amount.value) || hundredths(amount.value) === 0)
+        return validationError(`items[${n}].amount.value`, 'Amount is invalid');
+      const senderItemId = item.sender_item_id;
+      if (senderItemId !== undefined) {
+        if (typeof senderItemId !== 'string' || senderItemId.length > 63)
+          return validationError(`items[${n}].sender_item_id`, 'Invalid sender_item_id');
+        if (seen.has(senderItemId))
+          return validationError(`items[${n}].sender_item_id`, 'This transaction is duplicated in this batch');
+        seen.add(senderItemId);
+      }
+    }
+    // PayPal pays a sender_batch_id once in 30 days; again, it answers this error with a link to the first batch
+    const earlier = typeof senderBatchId === 'string' ? batchBySenderId.get(senderBatchId) : undefined;
+    if (earlier)
+      return {
+        status: 400,
+        body: {
+          name: 'USER_BUSINESS_ERROR',
+          message: 'User business error.',
+          debug_id: debugId(),
+          information_link: 'https://developer.paypal.com/docs/api/payments.payouts-batch/#errors',
+          details: [
+            {
+              field: 'SENDER_BATCH_ID',
+              location: 'body',
+              issue: 'Batch with given sender_batch_id already exists',
+              link: [batchLink(earlier)],
+            },
+          ],
+          links: [],
+        },
+      };
+    if (mode === 'decline')
+      return {
+        status: 422,
+        body: {
+          name: 'INSUFFICIENT_FUNDS',
+          message: 'Sender does not have sufficient funds. Please add funds and retry.',
+          debug_id: debugId(),
+          information_link: 'https://developer.paypal.com/docs/api/payments.payouts-batch/#errors',
+        },
+      };
+    const batch: PayoutBatch = {
+      id: paypalId().slice(0, 13),
+      senderBatchHeader: header,
+      senderBatchId: senderBatchId as string | undefined,
+      timeCreated: new Date().toISOString(),
+      items: items.map((item) => {
+        const amount = item.amount as { value: string; currency: string };
+        return {
+          payoutItemId: paypalId().slice(0, 13),
+          status: 'PENDING',
+          recipientType: (item.recipient_type ?? header.recipient_type) as string,
+          receiver: item.receiver as string,
+          senderItemId: item.sender_item_id as string | undefined,
+          note: item.note as string | undefined,
+          amount: { value: amount.value, currency: amount.currency },
+        };
+      }),
+    };
+    batches.set(batch.id, batch);
+    if (batch.senderBatchId) batchBySenderId.set(batch.senderBatchId, batch.id);
+    for (const item of batch.items)
+      state.ledger.payouts.push({
+        batchId: batch.id,
+        senderBatchId: batch.senderBatchId,
+        payoutItemId: item.payoutItemId,
+        senderItemId: item.senderItemId,
+        receiver: item.receiver,
+        amount: item.amount.value,
+        currency: item.amount.currency,
+        status: item.status,
+      });
+    return {
+      status: 201,
+      body: {
+        batch_header: { payout_batch_id: batch.id, batch_status: 'PENDING', sender_batch_header: header },
+        links: [batchLink(batch.id)],
+      },
+    };
+  }
+
+  /** Items still open take the status a test scripted for them (SUCCESS unless told), as PayPal processes them. */
+  function settle(batch: PayoutBatch) {
+    for (const item of batch.items) {
+      if (!OPEN_ITEM_STATUSES.includes(item.status)) continue;
+      const next =
+        (item.senderItemId !== undefined ? itemStatuses.get(item.senderItemId) : undefined) ??
+        itemStatuses.get(item.receiver) ??
+        'SUCCESS';
+      if (next === item.status) continue;
+      item.status = next;
+      if (next !== 'PENDING' && next !== 'ONHOLD') {
+        item.timeProcessed ??= new Date().toISOString();
+        item.transactionId ??= paypalId();
+      }
+      const row = state.ledger.payouts.find((p) => p.payoutItemId === item.payoutItemId);
+      if (row) row.status = next;
+    }
+    if (!batch.items.some((i) => i.status === 'PENDING' || i.status === 'ONHOLD'))
+      batch.timeCompleted ??= new Date().toISOString();
+  }
+
+  /** GET /v1/payments/payouts/{payout_batch_id}?page=&page_size=&total_required= */
+  function getPayout(batchId: string, query: URLSearchParams): Answer {
+    const batch = batches.get(batchId);
+    if (!batch)
+      return {
+        status: 404,
+        body: {
+          name: 'INVALID_RESOURCE_ID',
+          message: 'Requested resource ID was not found.',
+          debug_id: debugId(),
+          information_link: 'https://developer.paypal.com/docs/api/payments.payouts-batch/#errors',
+        },
+      };
+    settle(batch);
+    const page = Math.max(1, Number(query.get('page') ?? 1) || 1);
+    const pageSize = Math.min(1000, Math.max(1, Number(query.get('page_size') ?? 1000) || 1000));
+    const totalPages = Math.max(1, Math.ceil(batch.items.length / pageSize));
+    const shown = batch.items.slice((page - 1) * pageSize, page * pageSize);
+    const open = batch.items.some((i) => i.status === 'PENDING' || i.status === 'ONHOLD');
+    const currency = batch.items[0].amount.currency;
+    const total = batch.items.reduce((sum, i) => sum + hundredths(i.amount.value), 0);
+    const pageLink = (n: number, rel: string) => ({
+      href: `${SANDBOX}/v1/payments/payouts/${batch.id}?page_size=${pageSize}&page=${n}`,
+      rel,
+      method: 'GET',
+      encType: 'application/json',
+    });
+    return {
+      status: 200,
+      body: {
+        ...(query.get('total_required') === 'true' ? { total_items: batch.items.length, total_pages: totalPages } : {}),
+        batch_header: {
+          payout_batch_id: batch.id,
+          batch_status: open ? 'PROCESSING' : 'SUCCESS',
+          time_created: batch.timeCreated,
+          ...(batch.timeCompleted ? { time_completed: batch.timeCompleted, time_closed: batch.timeCompleted } : {}),
+          sender_batch_header: batch.senderBatchHeader,
+          amount: { currency, value: decimal(total) },
+          fees: { currency, value: '0.00' },
+        },
+        items: shown.map((item) => ({
+          payout_item_id: item.payoutItemId,
+          ...(item.transactionId ? { transaction_id: item.transactionId } : {}),
+          transaction_status: item.status,
+          payout_item_fee: { currency: item.amount.currency, value: '0.00' },
+          payout_batch_id: batch.id,
+          payout_item: {
+            recipient_type: item.recipientType,
+            amount: item.amount,
+            ...(item.note !== undefined ? { note: item.note } : {}),
+            receiver: item.receiver,
+            ...(item.senderItemId !== undefined ? { sender_item_id: item.senderItemId } : {}),
+            recipient_wallet: 'PAYPAL',
+          },
+          ...(item.timeProcessed ? { time_processed: item.timeProcessed } : {}),
+          ...(ITEM_ERRORS[item.status]
+            ? {
+                errors: {
+                  ...ITEM_ERRORS[item.status],
+                  information_link: 'https://developer.paypal.com/docs/api/payments.payouts-batch/#errors',
+                  details: [],
+                },
+              }
+            : {}),
+          links: [
+            {
+              href: `${SANDBOX}/v1/payments/payouts-item/${item.payoutItemId}`,
+              rel: 'item',
+              method: 'GET',
+              encType: 'application/json',
+            },
+          ],
+        })),
+        links: [
+          pageLink(page, 'self'),
+          ...(page < totalPages ? [pageLink(page + 1, 'next')] : []),
+          ...(page > 1 ? [pageLink(page - 1, 'previous')] : []),
+        ],
+      },
+    };
+  }
+
+  const keys = () => (webhookKeys ??= generateKeyPairSync('rsa', { modulusLength: 2048 }));
+  /** What PayPal signs: transmission id, time, the webhook's id and the CRC32 of the body, joined by '|'. */
+  const signedText = (transmissionId: string, time: string, webhookId: string, body: string) =>
+    `${transmissionId}|${time}|${webhookId}|${crc32(body)}`;
+
+  /** POST /v1/notifications/verify-webhook-signature: SUCCESS only for a delivery signed here, unaltered, for that webhook. */
+  function verifySignature(body: Record<string, unknown>): Answer {
+    for (const field of ['auth_algo', 'cert_url', 'transmission_id', 'transmission_sig', 'transmission_time', 'webhook_id'])
+      if (typeof body[field] !== 'string' || !body[field]) return validationError(field, 'Required field is missing');
+    if (!body.webhook_event || typeof body.webhook_event !== 'object')
+      return validationError('webhook_event', 'Required field is missing');
+    const b = body as Record<string, string>;
+    let ok = false;
+    if (b.auth_algo === WEBHOOK_AUTH_ALGO && b.cert_url === certUrl && webhookKeys) {
+      const text = signedText(b.transmission_id, b.transmission_time, b.webhook_id, JSON.stringify(body.webhook_event));
+      try {
+        ok = createVerify('RSA-SHA256').update(text).verify(webhookKeys.publicKey, b.transmission_sig, 'base64');
+      } catch {
+        ok = false;
+      }
+    }
+    return { status: 200, body: { verification_status: ok ? 'SUCCESS' : 'FAILURE' } };
+  }
+
   const server = createServer(async (req, res) => {
     const raw = await readBody(req);
-    const path = (req.url ?? '').split('?')[0];
+    const [path, search = ''] = (req.url ?? '').split('?');
     const requestId = req.headers['paypal-request-id'] as string | undefined;
     let body: Record<string, unknown> = {};
     const call: FakeCall | 'unknown' =
@@ -262,7 +694,15 @@ export async function startFakePaypal(
             ? 'capture'
             : req.method === 'POST' && /^\/v2\/payments\/captures\/[^/]+\/refund$/.test(path)
               ? 'refund'
-              : 'unknown';
+              : req.method === 'GET' && /^\/v2\/checkout\/orders\/[^/]+$/.test(path)
+                ? 'getOrder'
+                : req.method === 'POST' && path === '/v1/payments/payouts'
+                  ? 'payout'
+                  : req.method === 'GET' && /^\/v1\/payments\/payouts\/[^/]+$/.test(path)
+                    ? 'getPayout'
+                    : req.method === 'POST' && path === '/v1/notifications/verify-webhook-signature'
+                      ? 'verify'
+                      : 'unknown';
     if (call !== 'token' && raw) {
       try {
         body = JSON.parse(raw);
@@ -287,11 +727,26 @@ export async function startFakePaypal(
     if (mode === 'hang') return; // the socket stays open until the client gives up or the fake closes
     if (mode === 'server-error') return sendJson(res, serverError());
 
-    const key = requestId ? `${call}:${requestId}` : undefined;
+    // the writes honour PayPal-Request-Id; reads and verify-webhook-signature change nothing
+    const write = call === 'create' || call === 'capture' || call === 'refund' || call === 'payout';
+    const key = requestId && write ? `${call}:${requestId}` : undefined;
     let answer = key ? idempotent.get(key) : undefined;
     if (!answer) {
       const id = decodeURIComponent(path.split('/')[4] ?? '');
-      answer = call === 'create' ? createOrder(body) : call === 'capture' ? captureOrder(id, mode) : refundCapture(id, body);
+      answer =
+        call === 'create'
+          ? createOrder(body)
+          : call === 'capture'
+            ? captureOrder(id, mode)
+            : call === 'refund'
+              ? refundCapture(id, body)
+              : call === 'getOrder'
+                ? getOrder(id)
+                : call === 'payout'
+                  ? createPayout(body, mode)
+                  : call === 'getPayout'
+                    ? getPayout(id, new URLSearchParams(search))
+                    : verifySignature(body);
       // PayPal keeps the answer of a successful write for its request id
       if (key && answer.status < 300) idempotent.set(key, answer);
     } else if (answer.status === 201) {
@@ -331,6 +786,93 @@ export async function startFakePaypal(
     /** Revokes every token, as PayPal does when a token is invalidated early. */
     revokeTokens() {
       tokens.clear();
+    },
+    /**
+     * The next capture of this order (or of any order: 'next') charges this instead of the order's
+     * amount, e.g. `{ value: '0.01' }` or `{ currency_code: 'JPY', value: '150' }`; the ledger records it.
+     */
+    captureAs(orderIdOrNext: string, amount: Partial<Money>) {
+      captureAmounts.set(orderIdOrNext, amount);
+    },
+    /**
+     * Items to this receiver (e-mail) or with this sender_item_id end so when their batch is next
+     * read (GET): SUCCESS unless told. PENDING/ONHOLD keep the batch PROCESSING; an UNCLAIMED item
+     * may still move on (script RETURNED or SUCCESS later). Stays in force until changed.
+     */
+    payoutItemStatus(receiverOrSenderItemId: string, status: PayoutItemStatus) {
+      itemStatuses.set(receiverOrSenderItemId, status);
+    },
+    /** Forgets every PayPal-Request-Id seen (PayPal keeps them for a limited time): a repeat is then a new request. */
+    forgetRequestIds() {
+      idempotent.clear();
+    },
+    /**
+     * A webhook delivery as PayPal sends it: the event as the JSON body and the PAYPAL-* headers
+     * signing it for `webhookId` (lower-case names, as Node and Fastify give them). This fake's
+     * verify-webhook-signature answers SUCCESS for it, unaltered and for that webhook id only.
+     */
+    webhookDelivery(
+      event: unknown,
+      {
+        webhookId,
+        transmissionId = randomUUID(),
+        transmissionTime = new Date().toISOString(),
+      }: {
+        webhookId: string;
+        transmissionId?: string;
+        transmissionTime?: string;
+      },
+    ) {
+      const body = JSON.stringify(event);
+      const sig = createSign('RSA-SHA256')
+        .update(signedText(transmissionId, transmissionTime, webhookId, body))
+        .sign(keys().privateKey, 'base64');
+      return {
+        headers: {
+          'content-type': 'application/json',
+          'paypal-auth-algo': WEBHOOK_AUTH_ALGO,
+          'paypal-cert-url': certUrl,
+          'paypal-transmission-id': transmissionId,
+          'paypal-transmission-sig': sig,
+          'paypal-transmission-time': transmissionTime,
+        },
+        body,
+      };
+    },
+    /**
+     * A PAYMENT.CAPTURE.* event about this order's latest capture, shaped as PayPal sends it:
+     * COMPLETED / DENIED carry the capture (resource.id, resource.amount, resource.status and
+     * resource.supplementary_data.related_ids.order_id); REFUNDED carries the latest refund
+     * (resource.id is the refund's, links rel 'up' name the capture).
+     */
+    captureEvent(
+      eventType: 'PAYMENT.CAPTURE.COMPLETED' | 'PAYMENT.CAPTURE.DENIED' | 'PAYMENT.CAPTURE.REFUNDED',
+      orderId: string,
+    ) {
+      const order = orders.get(orderId);
+      const capture = order && captures.get(order.captureIds[order.captureIds.length - 1]);
+      if (!capture) throw new Error(`order ${orderId} has no capture`);
+      const refund = capture.refunds[capture.refunds.length - 1];
+      if (eventType === 'PAYMENT.CAPTURE.REFUNDED' && !refund) throw new Error(`capture ${capture.id} has no refund`);
+      const resource =
+        eventType === 'PAYMENT.CAPTURE.REFUNDED'
+          ? refundJson(refund, capture)
+          : {
+              ...captureJson(capture),
+              ...(eventType === 'PAYMENT.CAPTURE.DENIED' ? { status: 'DECLINED' } : {}),
+              supplementary_data: { related_ids: { order_id: orderId } },
+            };
+      return {
+        id: `WH-${paypalId()}`,
+        event_version: '1.0',
+        create_time: new Date().toISOString(),
+        resource_type: eventType === 'PAYMENT.CAPTURE.REFUNDED' ? 'refund' : 'capture',
+        resource_version: '2.0',
+        event_type: eventType,
+        summary: `Payment ${eventType.split('.')[2].toLowerCase()} for ${resource.amount.currency_code} ${resource.amount.value}`,
+        resource,
+        links: [{ href: `${SANDBOX}/v1/notifications/webhooks-events/WH-${paypalId()}`, rel: 'self', method: 'GET' }],
+      };
     },
     async close() {
       for (const t of timers) clearTimeout(t);

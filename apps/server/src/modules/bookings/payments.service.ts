@@ -4,7 +4,7 @@ import { fromCents, toCents } from '../../lib/money';
 import type { Caller } from '../../plugins/auth';
 import { FORMER_MEMBER } from '../accounts';
 import type { BookingsService } from './bookings.service';
-import type { PaymentProvider } from '../money';
+import { trainerLedgerTotals, type PaymentProvider } from '../money';
 import * as repo from './payments.repo';
 
 type PaymentsDeps = {
@@ -61,6 +61,17 @@ export function createPaymentsService({ db, provider, bookings }: PaymentsDeps) 
         if (r.status === 'refunded') refunded += r.amountCents;
         else if (caller.role === 'trainer') fees += r.feeCents;
       }
+      // a trainer's money as the ledger has it (docs/decisions/042-money-ledger.md): not due yet,
+      // due (in a payout not settled yet included), paid out
+      let ledger = {};
+      if (caller.role === 'trainer') {
+        const held = await trainerLedgerTotals(db, caller.id, CURRENCY);
+        ledger = {
+          pending: fromCents(held.pendingCents),
+          payable: fromCents(held.payableCents + held.payingCents),
+          paidOut: fromCents(held.paidOutCents),
+        };
+      }
       const upcoming = await bookings.listUpcomingConfirmed(caller);
       const upcomingCents = upcoming.reduce((sum, b) => sum + toCents(b.price), 0);
       return {
@@ -74,6 +85,7 @@ export function createPaymentsService({ db, provider, bookings }: PaymentsDeps) 
           refunded: fromCents(refunded),
           fees: fromCents(fees),
           net: fromCents(charged - refunded - fees),
+          ...ledger,
         },
         upcoming: { count: upcoming.length, amount: fromCents(upcomingCents), bookings: upcoming },
       };

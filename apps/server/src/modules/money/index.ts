@@ -11,3 +11,7 @@ export {
   type ProviderOrderState,
   type ProviderPayoutBatch,
 } from './providers/payment-provider';
+// trainers paid out: the payout routes and jobs (app.ts registers the module), and a trainer's
+// money as the ledger has it (the bookings module's earnings totals read it)
+export { moneyModule } from './money.module';
+export { trainerLedgerTotals } from './earnings.repo';

@@ -1,6 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { centsToDecimalString, decimalStringToCents } from '../../../lib/money';
-import { PaymentRejectedError, ProviderUnavailableError, type PaymentProvider, type ProviderCapture } from './payment-provider';
+import {
+  PaymentRejectedError,
+  ProviderUnavailableError,
+  type PaymentProvider,
+  type ProviderCapture,
+  type ProviderOrderState,
+  type ProviderPayoutBatch,
+} from './payment-provider';
 
 type PaypalOptions = {
   clientId: string;
@@ -19,19 +26,72 @@ type PaypalError = {
   details?: Array<{ issue: string; description?: string; field?: string }>;
   debug_id?: string;
 };
+type PaypalAmount = { currency_code: string; value: string };
 type PaypalCaptureAnswer = {
   id: string;
   status: string;
   purchase_units?: Array<{
-    payments?: { captures?: Array<{ id: string; status: string; amount?: { currency_code: string; value: string } }> };
+    amount?: PaypalAmount;
+    payments?: {
+      captures?: Array<{ id: string; status: string; amount?: PaypalAmount }>;
+      refunds?: Array<{ id: string; status: string; amount?: PaypalAmount }>;
+    };
   }>;
 };
+type PaypalPayoutBatchAnswer = {
+  batch_header: { payout_batch_id: string; batch_status: string };
+  items?: Array<{ payout_item_id?: string; transaction_status?: string; payout_item?: { sender_item_id?: string } }>;
+  links?: PaypalLink[];
+};
+type PaypalLink = { href: string; rel: string; method?: string };
+
+/** Refunds that are not FAILED or CANCELLED: money PayPal has returned or is returning to the payer. */
+const COUNTED_REFUND = (status: string) => status !== 'FAILED' && status !== 'CANCELLED';
+/** Pages of a payout batch followed at most (1000 items a page is more than a batch of Spotter's holds). */
+const MAX_PAYOUT_PAGES = 20;
+/** The webhook headers verify-webhook-signature needs, by its field names. */
+const WEBHOOK_HEADERS = {
+  auth_algo: 'paypal-auth-algo',
+  cert_url: 'paypal-cert-url',
+  transmission_id: 'paypal-transmission-id',
+  transmission_sig: 'paypal-transmission-sig',
+  transmission_time: 'paypal-transmission-time',
+} as const;
+
+/**
+ * The batch PayPal names when it refuses a sender_batch_id used in the last 30 days: a 400
+ * USER_BUSINESS_ERROR whose detail (field SENDER_BATCH_ID) links to the original payout. `null`
+ * when it is that refusal without a link; undefined when it is another error.
+ */
+function earlierBatchId(err: unknown): string | null | undefined {
+  if (!(err instanceof PaymentRejectedError) || err.statusCode !== 400) return undefined;
+  const detail = (err.details as Array<{ field?: string; issue?: string; link?: PaypalLink[] }> | undefined)?.find(
+    (d) => d.field === 'SENDER_BATCH_ID' || /sender_batch_id already exists/i.test(d.issue ?? ''),
+  );
+  if (!detail) return undefined;
+  const href = detail.link?.find((l) => /\/v1\/payments\/payouts\/[^/?]+/.test(l.href))?.href;
+  const m = href && /\/v1\/payments\/payouts\/([^/?]+)/.exec(href);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+function toPayoutBatch(answer: PaypalPayoutBatchAnswer, raw: unknown = answer): ProviderPayoutBatch {
+  return {
+    batchId: answer.batch_header.payout_batch_id,
+    status: answer.batch_header.batch_status,
+    items: (answer.items ?? []).map((i) => ({
+      senderItemId: i.payout_item?.sender_item_id ?? '',
+      itemId: i.payout_item_id,
+      status: i.transaction_status ?? 'PENDING',
+    })),
+    raw,
+  };
+}
 
 /** Tokens are renewed this long before PayPal says they expire. */
 const TOKEN_MARGIN_MS = 60_000;
 
 /**
- * PayPal's Orders v2 REST API over global fetch: OAuth client credentials (token cached until
+ * PayPal's REST APIs (Orders v2, Payments v2 refunds, Payouts v1, verify-webhook-signature) over global fetch: OAuth client credentials (token cached until
  * shortly before it expires), a PayPal-Request-Id on every write, a timeout on every call, and
  * errors mapped: 4xx answers are passed through, 5xx, network errors and timeouts become
  * ProviderUnavailableError.
@@ -146,6 +206,23 @@ export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
     }
   }
 
+  /** A payout batch and all its items (following the pages PayPal links). */
+  async function getPayoutBatch({ batchId }: { batchId: string }): Promise<ProviderPayoutBatch> {
+    const base = `/v1/payments/payouts/${encodeURIComponent(batchId)}`;
+    let path: string | undefined = `${base}?page=1&page_size=1000`;
+    const pages: PaypalPayoutBatchAnswer[] = [];
+    while (path && pages.length < MAX_PAYOUT_PAGES) {
+      const page: PaypalPayoutBatchAnswer = await call<PaypalPayoutBatchAnswer>('GET', path);
+      pages.push(page);
+      const next = page.links?.find((l) => l.rel === 'next')?.href;
+      // the next page of this batch only (the link is absolute, on PayPal's host)
+      const query = next?.split('?')[1];
+      path = next && (page.items?.length ?? 0) > 0 ? `${base}?${query ?? ''}` : undefined;
+    }
+    const all = { ...pages[0], items: pages.flatMap((p) => p.items ?? []) };
+    return toPayoutBatch(all, pages.length === 1 ? pages[0] : all);
+  }
+
   return {
     name: 'paypal',
     clientId: opts.clientId,
@@ -198,18 +275,104 @@ export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
       return { id: raw.id, status: raw.status, raw };
     },
 
-    // issue 30, in progress: GET order, Payouts and webhook verification
-    async getOrder() {
-      throw new ProviderUnavailableError('down', 'not implemented yet');
+    // the order as PayPal has it now; amounts are passed as PayPal states them, compared by the caller
+    async getOrder({ orderId }): Promise<ProviderOrderState> {
+      const raw = await call<PaypalCaptureAnswer>('GET', `/v2/checkout/orders/${encodeURIComponent(orderId)}`);
+      const units = raw.purchase_units ?? [];
+      const amount = units[0]?.amount;
+      const capture = units.flatMap((u) => u.payments?.captures ?? [])[0];
+      const refundedCents = units
+        .flatMap((u) => u.payments?.refunds ?? [])
+        .filter((r) => r.amount && COUNTED_REFUND(r.status))
+        .reduce((sum, r) => sum + decimalStringToCents(r.amount!.value), 0);
+      return {
+        id: raw.id,
+        status: raw.status,
+        amountCents: amount ? decimalStringToCents(amount.value) : undefined,
+        currency: amount?.currency_code,
+        capture: capture && {
+          id: capture.id,
+          status: capture.status,
+          amountCents: capture.amount ? decimalStringToCents(capture.amount.value) : undefined,
+          currency: capture.amount?.currency_code,
+        },
+        refundedCents,
+        raw,
+      };
     },
-    async createPayoutBatch() {
-      throw new ProviderUnavailableError('down', 'not implemented yet');
+
+    /**
+     * Pays a batch once. The sender_batch_id and the PayPal-Request-Id are both `senderBatchId`: a
+     * retry PayPal still knows by its request id answers the first answer; otherwise PayPal refuses
+     * the repeated sender_batch_id (400 USER_BUSINESS_ERROR, linking the first batch) and that batch
+     * is read and answered. Payouts v1 has no look-up by sender_batch_id, so a refusal without the
+     * link leaves the outcome unknown (ProviderUnavailableError), never a refusal that would make
+     * the money payable again. The create answer names the batch only (PENDING, no items yet).
+     */
+    async createPayoutBatch({ senderBatchId, items }) {
+      try {
+        const raw = await call<PaypalPayoutBatchAnswer>('POST', '/v1/payments/payouts', {
+          requestId: senderBatchId,
+          body: {
+            sender_batch_header: {
+              sender_batch_id: senderBatchId,
+              recipient_type: 'EMAIL',
+              email_subject: 'A payout from Spotter',
+            },
+            items: items.map((i) => ({
+              recipient_type: 'EMAIL',
+              receiver: i.email,
+              amount: { value: centsToDecimalString(i.amountCents), currency: i.currency },
+              note: i.note.slice(0, 1000),
+              sender_item_id: i.senderItemId,
+            })),
+          },
+        });
+        return toPayoutBatch(raw);
+      } catch (err) {
+        const earlier = earlierBatchId(err);
+        if (earlier === undefined) throw err;
+        if (earlier === null) {
+          opts.log?.error({ senderBatchId }, 'PayPal says this payout batch was sent before but does not name it');
+          throw new ProviderUnavailableError('down', `PayPal has a batch ${senderBatchId} already and did not name it`);
+        }
+        opts.log?.info({ senderBatchId, batchId: earlier }, 'PayPal had this payout batch already: answering the first one');
+        return getPayoutBatch({ batchId: earlier });
+      }
     },
-    async getPayoutBatch() {
-      throw new ProviderUnavailableError('down', 'not implemented yet');
-    },
-    async verifyWebhook() {
-      return false;
+
+    getPayoutBatch,
+
+    /**
+     * Asks PayPal whether it sent this delivery (verify-webhook-signature): true only for
+     * SUCCESS. A delivery without PayPal's headers, or a 4xx, is false; 5xx, network errors and
+     * timeouts throw ProviderUnavailableError (the route answers 503 and PayPal delivers again).
+     */
+    async verifyWebhook({ headers, event, webhookId }) {
+      const fields: Record<string, string> = {};
+      for (const [field, header] of Object.entries(WEBHOOK_HEADERS)) {
+        const value = headers[header];
+        if (!value) return false;
+        fields[field] = value;
+      }
+      let webhookEvent = event;
+      if (typeof event === 'string') {
+        try {
+          webhookEvent = JSON.parse(event);
+        } catch {
+          return false;
+        }
+      }
+      if (!webhookEvent || typeof webhookEvent !== 'object' || !webhookId) return false;
+      try {
+        const answer = await call<{ verification_status?: string }>('POST', '/v1/notifications/verify-webhook-signature', {
+          body: { ...fields, webhook_id: webhookId, webhook_event: webhookEvent },
+        });
+        return answer.verification_status === 'SUCCESS';
+      } catch (err) {
+        if (err instanceof PaymentRejectedError) return false;
+        throw err;
+      }
     },
   };
 }

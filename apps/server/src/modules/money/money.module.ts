@@ -1,0 +1,107 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import type { JobRunner } from '../../platform/jobs';
+import type { RateLimits } from '../../platform/rate-limits';
+import type { Auth } from '../../plugins/auth';
+import type { Mailer } from '../mail';
+import { MONEY_JOBS } from './money-jobs';
+import { payoutsRoutes } from './payouts.routes';
+import * as repo from './payouts.repo';
+import { createPayoutsService, type PayoutsService } from './payouts.service';
+import type { PaymentProvider, ProviderName } from './providers/payment-provider';
+import { createPaymentProviders } from './providers/payment-providers';
+
+type MoneyModuleDeps = {
+  database: Database;
+  auth: Auth;
+  mailer: Mailer;
+  config: Pick<Config, 'publicUrl' | 'paypal'>;
+  /** The app's durable job runner; this module registers its job kinds on it. */
+  jobs: JobRunner;
+  /** The payment providers (built from `config.paypal` as the bookings module does when left out). */
+  payments?: { provider: PaymentProvider; providers: Partial<Record<ProviderName, PaymentProvider>> };
+  limits?: Pick<RateLimits, 'writes'>;
+  /** How often shares due are made payable, unsent payouts sent again and sent ones settled. */
+  sweepEveryMs?: number;
+  /** How often payable balances are paid out. */
+  payoutEveryMs?: number;
+};
+
+const MINUTE = 60_000;
+
+/**
+ * Trainers paid out (docs/decisions/042-money-ledger.md#payouts): the payout address and history
+ * routes, and the recurring durable jobs that make shares payable, pay them out and settle payouts.
+ */
+export function moneyModule({
+  database,
+  auth,
+  mailer,
+  config,
+  jobs,
+  payments,
+  limits = { writes: [] },
+  sweepEveryMs = 10 * MINUTE,
+  payoutEveryMs = 24 * 60 * MINUTE,
+}: MoneyModuleDeps) {
+  return async function (app: FastifyInstance) {
+    const db = database.db;
+    const { provider, providers } = payments ?? createPaymentProviders(config.paypal, app.log);
+    const service = createPayoutsService({ db, jobs, log: app.log, mailer, publicUrl: config.publicUrl, provider, providers });
+    registerMoneyJobs(app, database, jobs, service, { sweepEveryMs, payoutEveryMs });
+    await ensureRecurringJobs(database, jobs);
+    await app.register(payoutsRoutes(service, auth, limits));
+  };
+}
+
+/** The recurring jobs, each enqueuing its next run (once: not when another run is already waiting). */
+function registerMoneyJobs(
+  app: FastifyInstance,
+  database: Database,
+  jobs: JobRunner,
+  service: PayoutsService,
+  every: { sweepEveryMs: number; payoutEveryMs: number },
+) {
+  const db = database.db;
+  const log = app.log;
+  async function next(kind: typeof MONEY_JOBS.sweep, at: Date, everyMs: number) {
+    if (!(await repo.jobWaiting(db, kind.name, at)))
+      await jobs.enqueue(db, { kind, runAt: new Date(at.getTime() + everyMs), payload: {} });
+  }
+
+  jobs.register(MONEY_JOBS.sweep, async (_payload, { now: at }) => {
+    try {
+      await service.makeDueSharesPayable(at);
+      await service.retryPendingBatches(at);
+      await service.settleSentBatches(at);
+    } catch (err) {
+      log.error({ err }, 'money sweep failed; it runs again');
+    }
+    await next(MONEY_JOBS.sweep, at, every.sweepEveryMs);
+  });
+
+  jobs.register(MONEY_JOBS.payouts, async (_payload, { now: at }) => {
+    try {
+      await service.makeDueSharesPayable(at);
+      const batchKey = await service.writePayoutBatch(at);
+      // a failure here leaves the batch pending: the sweep sends it again with the same key
+      if (batchKey)
+        await service.sendBatch(batchKey, at).catch((err) => log.warn({ err, batchKey }, 'payout batch not sent; will retry'));
+    } catch (err) {
+      log.error({ err }, 'payouts failed; they run again');
+    }
+    await next(MONEY_JOBS.payouts, at, every.payoutEveryMs);
+  });
+
+  jobs.register(MONEY_JOBS.returnedMail, async ({ payoutId }) => service.sendReturnedMail(payoutId));
+}
+
+/** Enqueues each recurring job unless one is waiting already (another process, or an earlier start, did). */
+async function ensureRecurringJobs(database: Database, jobs: JobRunner) {
+  await database.db.transaction(async (tx) => {
+    await repo.lockJobScheduling(tx);
+    for (const kind of [MONEY_JOBS.sweep, MONEY_JOBS.payouts])
+      if (!(await repo.jobWaiting(tx, kind.name))) await jobs.enqueue(tx, { kind, runAt: new Date(), payload: {} });
+  });
+}

@@ -1,0 +1,74 @@
+// A payout through the real PayPal adapter against the local fake of PayPal's Payouts API
+// (test/support/fake-paypal.ts), as app.ts wires it: an item PayPal reports UNCLAIMED goes back to
+// the trainer's payable balance and the trainer is told by mail (docs/decisions/042-money-ledger.md#payouts).
+import { afterAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { PAYOUT_MSG } from '@spotter/shared';
+import { payouts } from '../../src/db/schema';
+import { account, balance, hasTransaction } from '../../src/modules/money';
+import { createAccount, useTestApp } from '../helper';
+import { auth, bookableTrainer, bookAndPay, hourFromNow } from '../support/bookings';
+import { startFakePaypal } from '../support/fake-paypal';
+import { ledgerSums, postPaymentOf } from './money-app';
+
+const paypal = await startFakePaypal();
+afterAll(() => paypal.close());
+const t = await useTestApp({
+  PAYPAL_CLIENT_ID: paypal.clientId,
+  PAYPAL_CLIENT_SECRET: paypal.clientSecret,
+  PAYPAL_API_BASE: paypal.url,
+  PAYPAL_TIMEOUT_MS: '5000',
+});
+const db = t.database.db;
+const HOUR = 60 * 60_000;
+const MINUTE = 60_000;
+
+const totalsOf = async (token: string) =>
+  (await t.app.inject({ url: '/api/payments', headers: auth(token) })).json().totals as { payable: number; paidOut: number };
+const payoutsOf = async (token: string) =>
+  (await t.app.inject({ url: '/api/payouts', headers: auth(token) })).json().payouts as Array<{
+    _id: string;
+    status: string;
+    amount: number;
+  }>;
+
+describe('a PayPal payout returned UNCLAIMED', () => {
+  it('goes back to the payable balance, and the trainer gets a mail', async () => {
+    const trainer = await bookableTrainer(t, { price: 200 });
+    const address = `nobody.${Date.now()}@example.com`;
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/trainer/payout',
+      headers: auth(trainer.token),
+      payload: { email: address },
+    });
+    expect(saved.statusCode).toBe(200);
+    paypal.payoutItemStatus(address, 'UNCLAIMED');
+    const user = await createAccount(t, 'user');
+    const startsAt = hourFromNow(3);
+    const { bookingId } = await bookAndPay(t, user.token, trainer.id, startsAt);
+    const { shareCents } = await postPaymentOf(t, bookingId);
+    const endsAt = Date.parse(startsAt) + HOUR;
+
+    // a day after the session: payable, and sent to PayPal in a batch
+    await t.app.jobs.runDue({ now: new Date(endsAt + 24 * HOUR + 11 * MINUTE) });
+    const [sent] = await payoutsOf(trainer.token);
+    expect(sent).toMatchObject({ status: 'sent', amount: shareCents / 100 });
+    const [row] = await db.select().from(payouts).where(eq(payouts.id, sent._id));
+    const atPaypal = paypal.state.ledger.payouts.filter((p) => p.senderItemId === sent._id);
+    expect(atPaypal).toHaveLength(1);
+    expect(atPaypal[0]).toMatchObject({ senderBatchId: row.batchKey, receiver: address });
+
+    // the next sweep asks PayPal: the item is unclaimed
+    await t.app.jobs.runDue({ now: new Date(endsAt + 24 * HOUR + 22 * MINUTE) });
+    expect((await payoutsOf(trainer.token)).find((p) => p._id === sent._id)).toMatchObject({ status: 'returned' });
+    expect(await totalsOf(trainer.token)).toMatchObject({ payable: shareCents / 100, paidOut: 0 });
+    expect(await balance(db, account.trainerPayable(trainer.id))).toBe(shareCents);
+    expect(await balance(db, account.trainerPaying(trainer.id))).toBe(0);
+    expect(await hasTransaction(db, `payout-returned:${sent._id}`)).toBe(true);
+    const mails = t.outbox().filter((m) => m.to === trainer.email && m.text.includes(PAYOUT_MSG.returned));
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text).toContain(address);
+    for (const sum of Object.values(await ledgerSums(t))) expect(sum).toBe(0);
+  });
+});
