@@ -83,11 +83,12 @@ describe('PaymentsPage (trainer)', () => {
     renderPage();
 
     expect(await figures()).toEqual([
-      ['Pending', '$225', 'Your share (the price less Spotter’s 10% fee) of sessions not yet due'],
-      ['Payable', '$112.50', 'Due 24 hours after a session ends; waiting for a payout, or in one on its way'],
+      ['Pending', '$225', 'Your share of sessions not yet due: payable 24 hours after each ends'],
+      ['Payable', '$112.50', 'Due to you, waiting for a payout or in one on its way'],
       ['Paid out', '$450', 'Paid to your PayPal account'],
       ['Refunded', '$250', 'Given back in full to clients for cancelled sessions'],
     ]);
+    expect(screen.getByText('Your share of a session is its price less Spotter’s 10% fee.')).toBeInTheDocument();
 
     const payouts = await screen.findByRole('list', { name: 'Payouts' });
     const rows = within(payouts).getAllByRole('listitem');

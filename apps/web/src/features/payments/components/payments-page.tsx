@@ -94,20 +94,16 @@ function PaymentRow({ payment, role }: { payment: TPayment; role: Role }) {
  * waiting for a payout, paid out, and what went back to clients. Null from a server that does not
  * send these totals yet; the page then shows what it always did.
  */
-function moneyStats({ totals, currency, feePercent }: TPaymentsResponse): Stat[] | null {
+function moneyStats({ totals, currency }: TPaymentsResponse): Stat[] | null {
   const { pending, payable, paidOut } = totals;
   if (typeof pending !== 'number' || typeof payable !== 'number' || typeof paidOut !== 'number') return null;
   return [
     {
       label: 'Pending',
       value: money(pending, currency),
-      hint: `Your share (the price less Spotter’s ${feePercent}% fee) of sessions not yet due`,
+      hint: 'Your share of sessions not yet due: payable 24 hours after each ends',
     },
-    {
-      label: 'Payable',
-      value: money(payable, currency),
-      hint: 'Due 24 hours after a session ends; waiting for a payout, or in one on its way',
-    },
+    { label: 'Payable', value: money(payable, currency), hint: 'Due to you, waiting for a payout or in one on its way' },
     { label: 'Paid out', value: money(paidOut, currency), hint: 'Paid to your PayPal account' },
     { label: 'Refunded', value: money(totals.refunded, currency), hint: 'Given back in full to clients for cancelled sessions' },
   ];
@@ -119,17 +115,14 @@ function PayoutAddressNotice() {
   const address = usePayoutAddress(token);
   if (address.data?.email !== null) return null;
   return (
-    <Alert
-      tone="warning"
-      title="Add a payout address"
-      isLive={false}
-      action={
-        <Link to={`${paths.settings.trainer.getHref()}#payouts`} className={buttonClasses({ variant: 'outline' })}>
-          Add payout address
-        </Link>
-      }
-    >
-      Payouts wait until you add the e-mail of the PayPal account they go to.
+    <Alert tone="warning" title="Add a payout address" isLive={false}>
+      <p>Payouts wait until you add the e-mail of the PayPal account they go to.</p>
+      <Link
+        to={`${paths.settings.trainer.getHref()}#payouts`}
+        className="inline-flex min-h-11 items-center font-semibold underline underline-offset-4"
+      >
+        Add payout address
+      </Link>
     </Alert>
   );
 }
@@ -158,7 +151,12 @@ function PaymentsContent({ role, data }: { role: Role; data: TPaymentsResponse }
 
   return (
     <div className="space-y-6">
-      <Stats stats={stats} label={role === 'trainer' ? 'Your earnings' : 'Your payments'} />
+      <div className="space-y-2">
+        <Stats stats={stats} label={role === 'trainer' ? 'Your earnings' : 'Your payments'} />
+        {role === 'trainer' && typeof totals.pending === 'number' && (
+          <p className="text-sm text-muted">Your share of a session is its price less Spotter’s {data.feePercent}% fee.</p>
+        )}
+      </div>
       {role === 'trainer' && <PayoutsCard />}
       <SectionCard
         title={role === 'trainer' ? 'Earnings by session' : 'Payment history'}
