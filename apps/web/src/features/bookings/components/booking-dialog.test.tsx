@@ -448,6 +448,24 @@ describe('BookingDialog', () => {
       expect(callsOf(fetchMock)).not.toContain('POST /api/bookings/b1/cancel');
     });
 
+    it('an order the provider did not answer in time ends the checkout the same way', async () => {
+      const fetchMock = stubApi(config, (url, init) => {
+        if (url.pathname === '/api/trainers/t1/slots') return jsonResponse({ slots: [TUE_01], timeZone: 'Africa/Cairo' });
+        if (url.pathname === '/api/bookings' && init.method === 'POST') return jsonResponse({ booking: makeBooking() }, 201);
+        if (url.pathname === '/api/orders')
+          return jsonResponse({ message: PAYMENT_MSG.providerTimeout, statusCode: 504, code: 'PROVIDER_TIMEOUT' }, 504);
+        return undefined;
+      });
+      const { user } = renderWithProviders(<Harness />);
+      await chooseAndContinue(user, 'Tuesday 8 January', '01:00');
+      await user.click(await screen.findByRole('button', { name: 'Pay $150' }));
+
+      expect(await screen.findByText(PAYMENT_MSG.providerTimeout)).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /^Pay/ })).not.toBeInTheDocument();
+      expect(screen.queryByText('Could not initiate PayPal Checkout...')).not.toBeInTheDocument();
+      expect(callsOf(fetchMock)).not.toContain('POST /api/orders/ORDER-1/capture');
+    });
+
     it('a capture of another amount (refunded by the server) shows its message; a new try starts from a fresh hold', async () => {
       const fetchMock = serveCapture(() =>
         jsonResponse({ message: PAYMENT_MSG.amountMismatch, statusCode: 422, code: 'PAYMENT_MISMATCH' }, 422),
