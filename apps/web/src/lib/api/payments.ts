@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { TCaptureResponse, TOrderResponse, TPaymentErrorResponse, TPaymentsResponse } from '@spotter/shared';
-import { ApiError, apiRequest, NETWORK_ERROR_MESSAGE } from '../api-client';
+import { ApiError, apiRequest, errorCodeOf, NETWORK_ERROR_MESSAGE } from '../api-client';
 import { storage } from '../storage';
 
 /**
@@ -41,7 +41,7 @@ export class PaymentError extends ApiError {
 
   constructor(status: number, body: Partial<TPaymentErrorResponse> | null) {
     const message = body?.message || `Something went wrong (${status}). Please try again.`;
-    super(status, message);
+    super(status, message, undefined, errorCodeOf(body));
     this.name = 'PaymentError';
     this.issue = body?.details?.[0]?.issue;
     this.description = body?.details?.[0]?.description;

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { formatDateTimeIn, type TBooking } from '@spotter/shared';
+import { formatDateTimeIn, PAYMENT_MSG, type TBooking } from '@spotter/shared';
 import { callsOf, stubApi } from '@/testing/fake-api';
 import { jsonResponse, renderWithProviders } from '@/testing/render';
 import { BookingDialog } from './booking-dialog';
@@ -401,6 +401,87 @@ describe('BookingDialog', () => {
       await user.click(await screen.findByRole('button', { name: 'Continue to payment' }));
       expect(await screen.findByRole('button', { name: 'Pay $150' })).toBeInTheDocument();
       expect(screen.getByText('Tue, 8 Jan 2030, 01:00 (1 hour, Tokyo time, GMT+9)')).toBeInTheDocument();
+    });
+  });
+
+  describe('a payment that ends without a booking', () => {
+    function Harness() {
+      const [isOpen, setIsOpen] = useState(true);
+      return isOpen ? <BookingDialog trainer={trainer} isOpen onOpenChange={setIsOpen} /> : <p>Dialog closed</p>;
+    }
+
+    /** The dialog up to 'Pay', with the capture answering `captured`. */
+    const serveCapture = (captured: () => Response) =>
+      stubApi(config, (url, init) => {
+        if (url.pathname === '/api/trainers/t1/slots') return jsonResponse({ slots: [TUE_01], timeZone: 'Africa/Cairo' });
+        if (url.pathname === '/api/bookings' && init.method === 'POST') return jsonResponse({ booking: makeBooking() }, 201);
+        if (url.pathname === '/api/orders') return jsonResponse({ id: 'ORDER-1', status: 'CREATED' });
+        if (url.pathname === '/api/orders/ORDER-1/capture') return captured();
+        if (url.pathname === '/api/bookings/b1/cancel')
+          return jsonResponse({ message: 'Your booking is cancelled', booking: makeBooking({ status: 'cancelled' }) });
+        return undefined;
+      });
+
+    it('a capture the provider did not answer in time shows the server’s message and only Close, and keeps the hold', async () => {
+      const fetchMock = serveCapture(() =>
+        jsonResponse({ message: PAYMENT_MSG.providerTimeout, statusCode: 504, code: 'PROVIDER_TIMEOUT' }, 504),
+      );
+      const { user } = renderWithProviders(<Harness />);
+      await chooseAndContinue(user, 'Tuesday 8 January', '01:00');
+      await user.click(await screen.findByRole('button', { name: 'Pay $150' }));
+
+      const dialog = screen.getByRole('dialog');
+      const message = await within(dialog).findByText(PAYMENT_MSG.providerTimeout);
+      expect(message.closest('[data-tone]')).toHaveTextContent(`Payment not confirmed yet${PAYMENT_MSG.providerTimeout}`);
+      expect(message.closest('[tabindex="-1"]')).toHaveFocus();
+      expect(within(dialog).queryByRole('button', { name: /^Pay/ })).not.toBeInTheDocument();
+      expect(within(dialog).queryByRole('button', { name: 'Choose another time' })).not.toBeInTheDocument();
+      expect(within(dialog).queryByRole('button', { name: 'Choose a time' })).not.toBeInTheDocument();
+      expect(within(dialog).queryByText('Sorry, your transaction could not be processed...')).not.toBeInTheDocument();
+
+      // the dialog's own × comes first; the message's Close is the next Tab
+      await user.tab();
+      expect(within(dialog).getAllByRole('button', { name: 'Close' }).at(-1)).toHaveFocus();
+      await user.keyboard('{Enter}');
+      expect(await screen.findByText('Dialog closed')).toBeInTheDocument();
+      // the payment may have gone through: the hold stays until the server knows
+      expect(callsOf(fetchMock)).not.toContain('POST /api/bookings/b1/cancel');
+    });
+
+    it('an order the provider did not answer in time ends the checkout the same way', async () => {
+      const fetchMock = stubApi(config, (url, init) => {
+        if (url.pathname === '/api/trainers/t1/slots') return jsonResponse({ slots: [TUE_01], timeZone: 'Africa/Cairo' });
+        if (url.pathname === '/api/bookings' && init.method === 'POST') return jsonResponse({ booking: makeBooking() }, 201);
+        if (url.pathname === '/api/orders')
+          return jsonResponse({ message: PAYMENT_MSG.providerTimeout, statusCode: 504, code: 'PROVIDER_TIMEOUT' }, 504);
+        return undefined;
+      });
+      const { user } = renderWithProviders(<Harness />);
+      await chooseAndContinue(user, 'Tuesday 8 January', '01:00');
+      await user.click(await screen.findByRole('button', { name: 'Pay $150' }));
+
+      expect(await screen.findByText(PAYMENT_MSG.providerTimeout)).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /^Pay/ })).not.toBeInTheDocument();
+      expect(screen.queryByText('Could not initiate PayPal Checkout...')).not.toBeInTheDocument();
+      expect(callsOf(fetchMock)).not.toContain('POST /api/orders/ORDER-1/capture');
+    });
+
+    it('a capture of another amount (refunded by the server) shows its message; a new try starts from a fresh hold', async () => {
+      const fetchMock = serveCapture(() =>
+        jsonResponse({ message: PAYMENT_MSG.amountMismatch, statusCode: 422, code: 'PAYMENT_MISMATCH' }, 422),
+      );
+      const { user } = renderWithProviders(<Harness />);
+      await chooseAndContinue(user, 'Tuesday 8 January', '01:00');
+      await user.click(await screen.findByRole('button', { name: 'Pay $150' }));
+
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent(`Not booked${PAYMENT_MSG.amountMismatch}`);
+      expect(screen.queryByRole('button', { name: /^Pay/ })).not.toBeInTheDocument();
+      expect(screen.getAllByRole('button', { name: 'Close' })).toHaveLength(2);
+
+      await user.click(screen.getByRole('button', { name: 'Choose a time' }));
+      expect(await screen.findByRole('group', { name: 'Tuesday 8 January' })).toBeInTheDocument();
+      await waitFor(() => expect(callsOf(fetchMock)).toContain('POST /api/bookings/b1/cancel'));
     });
   });
 });

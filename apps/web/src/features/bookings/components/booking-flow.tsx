@@ -2,19 +2,24 @@ import { CircleCheck } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { formatDateTimeIn, zoneCity, type TBooking } from '@spotter/shared';
+import { Alert } from '@/components/ui/alert';
 import { buttonClasses } from '@/components/ui/button';
 import { cancelBooking, useBookings, useRefreshBookings, useSlots } from '@/lib/api/bookings';
 import { formatPrice } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { notify } from '@/lib/toast';
-import { paidText } from '../utils/payment-outcome';
+import { paidText, type CheckoutStop } from '../utils/payment-outcome';
 import { googleCalendarUrl, icsHref, placeOf, policyText } from '../utils/session-words';
 import { Checkout } from './checkout';
 import { SlotPicker } from './slot-picker';
 import { useZoneChoice, ZoneSwitch } from './zone-switch';
 
-type Step = { kind: 'pick' } | { kind: 'pay'; booking: TBooking } | { kind: 'done'; booking: TBooking; captureId: string };
+type Step =
+  | { kind: 'pick' }
+  | { kind: 'pay'; booking: TBooking }
+  | { kind: 'stopped'; booking: TBooking; stop: CheckoutStop }
+  | { kind: 'done'; booking: TBooking; captureId: string };
 
 type BookingFlowProps = {
   trainer: { _id: string; firstName: string; lastName: string; price: number };
@@ -110,6 +115,37 @@ function Confirmation({
   );
 }
 
+/**
+ * The checkout ended without a booking: the server's message, and no way to pay again from here as if
+ * nothing happened. After a refunded mismatch a fresh hold may be tried; after an unknown outcome the
+ * server is finding out (and e-mails), so there is only Close.
+ */
+function Stopped({ stop, onClose, onChooseAgain }: { stop: CheckoutStop; onClose: () => void; onChooseAgain: () => void }) {
+  // The pay button is gone: the message takes focus, so a screen reader reads it and Tab reaches Close.
+  const messageRef = useRef<HTMLDivElement>(null);
+  useEffect(() => messageRef.current?.focus(), []);
+  const isUnknown = stop.kind === 'unknown';
+  return (
+    <div className="space-y-4">
+      <div ref={messageRef} tabIndex={-1} className="focus:outline-none">
+        <Alert tone={isUnknown ? 'warning' : 'error'} title={isUnknown ? 'Payment not confirmed yet' : 'Not booked'}>
+          {stop.message}
+        </Alert>
+      </div>
+      <div className="flex flex-wrap justify-end gap-3">
+        {!isUnknown && (
+          <button type="button" onClick={onChooseAgain} className={buttonClasses({ variant: 'outline' })}>
+            Choose a time
+          </button>
+        )}
+        <button type="button" onClick={onClose} className={buttonClasses({ variant: isUnknown ? 'primary' : 'outline' })}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}
+
 /** Pick a slot, pay for the held booking, see it confirmed. */
 export function BookingFlow({ trainer, onClose, onMessage }: BookingFlowProps) {
   const [step, setStep] = useState<Step>({ kind: 'pick' });
@@ -121,15 +157,24 @@ export function BookingFlow({ trainer, onClose, onMessage }: BookingFlowProps) {
   const trainerZone = (step.kind === 'pick' ? undefined : step.booking.timeZone) ?? slots.data?.timeZone ?? zones.browser;
   const timeZone = zones.zoneOf(trainerZone);
 
-  // A hold left unpaid (dialog closed, another time chosen) is released at once, so the slot is free for others.
+  // A hold left unpaid (dialog closed, another time chosen) is released at once, so the slot is free for others;
+  // not one whose payment may have gone through (an unknown outcome): the server settles that one.
   const heldRef = useRef<string | null>(null);
-  heldRef.current = step.kind === 'pay' ? step.booking._id : null;
+  heldRef.current = step.kind === 'pay' || (step.kind === 'stopped' && step.stop.kind === 'mismatch') ? step.booking._id : null;
   useEffect(
     () => () => {
       if (heldRef.current) void cancelBooking(heldRef.current).catch(() => undefined);
     },
     [],
   );
+
+  const releaseAndPick = (booking: TBooking) => {
+    void cancelBooking(booking._id)
+      .catch(() => undefined)
+      .then(() => refresh(trainer._id));
+    heldRef.current = null;
+    setStep({ kind: 'pick' });
+  };
 
   if (step.kind === 'pick') {
     return (
@@ -159,15 +204,17 @@ export function BookingFlow({ trainer, onClose, onMessage }: BookingFlowProps) {
           setStep({ kind: 'done', booking: paid, captureId });
           void refresh(trainer._id);
         }}
-        onChooseAnother={() => {
-          void cancelBooking(step.booking._id)
-            .catch(() => undefined)
-            .then(() => refresh(trainer._id));
-          heldRef.current = null;
-          setStep({ kind: 'pick' });
+        onStopped={(stop) => {
+          setStep({ kind: 'stopped', booking: step.booking, stop });
+          void refresh(trainer._id);
         }}
+        onChooseAnother={() => releaseAndPick(step.booking)}
       />
     );
+  }
+
+  if (step.kind === 'stopped') {
+    return <Stopped stop={step.stop} onClose={onClose} onChooseAgain={() => releaseAndPick(step.booking)} />;
   }
 
   return (

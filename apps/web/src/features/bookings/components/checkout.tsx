@@ -8,7 +8,14 @@ import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { captureOrder, createOrder, PaymentError, usePaymentsConfig } from '@/lib/api/payments';
 import { formatDateTime, formatPrice, formatTime } from '@/lib/format';
-import { CHECKOUT_MSG, failureDetail, readCapture, type CheckoutFailure } from '../utils/payment-outcome';
+import {
+  CHECKOUT_MSG,
+  failureDetail,
+  readCapture,
+  stopOf,
+  type CheckoutFailure,
+  type CheckoutStop,
+} from '../utils/payment-outcome';
 import { placeOf, policyText } from '../utils/session-words';
 
 // PayPal's SDK and buttons only when PayPal is the provider; the demo never loads them.
@@ -18,13 +25,20 @@ type CheckoutProps = {
   booking: TBooking;
   trainerName: string;
   onPaid: (captureId: string, booking?: TBooking) => void;
+  /** A payment call the checkout cannot go on from (an unknown outcome, a refunded mismatch). */
+  onStopped: (stop: CheckoutStop) => void;
   onChooseAnother: () => void;
   /** The zone the times are shown in (the browser's or the trainer's). */
   timeZone: string;
 };
 
 /** The demo provider: the same order and capture calls, and no money moves. */
-function DemoCheckout({ booking, onPaid, label }: Pick<CheckoutProps, 'booking' | 'onPaid'> & { label: string }) {
+function DemoCheckout({
+  booking,
+  onPaid,
+  onStopped,
+  label,
+}: Pick<CheckoutProps, 'booking' | 'onPaid' | 'onStopped'> & { label: string }) {
   const [isPaying, setIsPaying] = useState(false);
   const [failure, setFailure] = useState<CheckoutFailure | null>(null);
   const [isDeclined, setIsDeclined] = useState(false);
@@ -37,6 +51,8 @@ function DemoCheckout({ booking, onPaid, label }: Pick<CheckoutProps, 'booking' 
     try {
       orderId = (await createOrder({ bookingId: booking._id })).id;
     } catch (error) {
+      const stop = stopOf(error);
+      if (stop) return onStopped(stop);
       setFailure({ title: CHECKOUT_MSG.orderFailed, detail: failureDetail(error) });
       setIsPaying(false);
       return;
@@ -50,6 +66,8 @@ function DemoCheckout({ booking, onPaid, label }: Pick<CheckoutProps, 'booking' 
       }
       setFailure(result.failure);
     } catch (error) {
+      const stop = stopOf(error);
+      if (stop) return onStopped(stop);
       // docs/product.md#states: a declined card restarts the flow (a new order on the next try)
       if (error instanceof PaymentError && error.isDeclined) setIsDeclined(true);
       else setFailure({ title: CHECKOUT_MSG.captureFailed, detail: failureDetail(error) });
@@ -80,7 +98,7 @@ function DemoCheckout({ booking, onPaid, label }: Pick<CheckoutProps, 'booking' 
 }
 
 /** Pays for a held booking with the provider the server names (GET /api/payments/config). */
-export function Checkout({ booking, trainerName, onPaid, onChooseAnother, timeZone }: CheckoutProps) {
+export function Checkout({ booking, trainerName, onPaid, onStopped, onChooseAnother, timeZone }: CheckoutProps) {
   const config = usePaymentsConfig();
   // 'Continue' is gone: the summary takes focus, so 'Pay' is the next Tab.
   const summaryRef = useRef<HTMLDListElement>(null);
@@ -114,11 +132,19 @@ export function Checkout({ booking, trainerName, onPaid, onChooseAnother, timeZo
   } else if (config.data.provider === 'paypal' && config.data.clientId) {
     payment = (
       <Suspense fallback={<Spinner label="Loading PayPal…" />}>
-        <PaypalButtons clientId={config.data.clientId} currency={config.data.currency} bookingId={booking._id} onPaid={onPaid} />
+        <PaypalButtons
+          clientId={config.data.clientId}
+          currency={config.data.currency}
+          bookingId={booking._id}
+          onPaid={onPaid}
+          onStopped={onStopped}
+        />
       </Suspense>
     );
   } else {
-    payment = <DemoCheckout booking={booking} onPaid={onPaid} label={config.data.label ?? PAYMENT_MSG.demoLabel} />;
+    payment = (
+      <DemoCheckout booking={booking} onPaid={onPaid} onStopped={onStopped} label={config.data.label ?? PAYMENT_MSG.demoLabel} />
+    );
   }
 
   return (

@@ -12,21 +12,28 @@ export const isBookable = (availability: Pick<TAvailability, 'weekly' | 'overrid
 const hasOwnPhoto = (picture: string) => picture !== '' && !picture.startsWith('/api/avatars/');
 
 /**
- * A new trainer's first steps (docs/product.md#own-profile): a photo, a description and hours, each
- * linked to where it is done and ticked once done. Shown while they are not bookable.
+ * A new trainer's first steps (docs/product.md#own-profile): a photo, a description, hours and where
+ * payouts go, each linked to where it is done and ticked once done. Shown while they are not bookable.
+ * `hasPayoutAddress` null: not known (the address could not be read), so that step is left out rather
+ * than shown as to do.
  */
 export function FirstRunChecklist({
   account,
   hasHours,
+  hasPayoutAddress,
 }: {
   account: Pick<TOwnTrainer, 'picture' | 'description'>;
   hasHours: boolean;
+  hasPayoutAddress: boolean | null;
 }) {
   const settings = paths.settings.trainer.getHref();
   const items = [
     { label: 'Add a photo of yourself', isDone: hasOwnPhoto(account.picture), href: `${settings}#photo` },
     { label: 'Describe how you train', isDone: account.description.trim() !== '', href: `${settings}#personal-details` },
     { label: 'Set your hours', isDone: hasHours, href: `${settings}#availability` },
+    ...(hasPayoutAddress === null
+      ? []
+      : [{ label: 'Add your payout address', isDone: hasPayoutAddress, href: `${settings}#payouts` }]),
   ];
   const done = items.filter((item) => item.isDone).length;
   return (

@@ -2,7 +2,14 @@ import { useEffect, useRef, useState } from 'react';
 import type { TBooking } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { captureOrder, createOrder, PaymentError } from '@/lib/api/payments';
-import { CHECKOUT_MSG, failureDetail, readCapture, type CheckoutFailure } from '../utils/payment-outcome';
+import {
+  CHECKOUT_MSG,
+  failureDetail,
+  readCapture,
+  stopOf,
+  type CheckoutFailure,
+  type CheckoutStop,
+} from '../utils/payment-outcome';
 
 /** The little of PayPal's JS SDK used here (https://developer.paypal.com/sdk/js/reference/). */
 type PaypalActions = { restart: () => Promise<void> };
@@ -46,14 +53,17 @@ type PaypalButtonsProps = {
   currency: string;
   bookingId: string;
   onPaid: (captureId: string, booking?: TBooking) => void;
+  onStopped: (stop: CheckoutStop) => void;
 };
 
 /** PayPal's own buttons (cards, Pay Later, Venmo); the order and capture go through Spotter's server. */
-export function PaypalButtons({ clientId, currency, bookingId, onPaid }: PaypalButtonsProps) {
+export function PaypalButtons({ clientId, currency, bookingId, onPaid, onStopped }: PaypalButtonsProps) {
   const container = useRef<HTMLDivElement>(null);
   const [failure, setFailure] = useState<CheckoutFailure | null>(null);
   const onPaidRef = useRef(onPaid);
   onPaidRef.current = onPaid;
+  const onStoppedRef = useRef(onStopped);
+  onStoppedRef.current = onStopped;
 
   useEffect(() => {
     let isCancelled = false;
@@ -68,7 +78,9 @@ export function PaypalButtons({ clientId, currency, bookingId, onPaid }: PaypalB
             try {
               return (await createOrder({ bookingId })).id;
             } catch (error) {
-              setFailure({ title: CHECKOUT_MSG.orderFailed, detail: failureDetail(error) });
+              const stop = stopOf(error);
+              if (stop) onStoppedRef.current(stop);
+              else setFailure({ title: CHECKOUT_MSG.orderFailed, detail: failureDetail(error) });
               throw error;
             }
           },
@@ -79,6 +91,8 @@ export function PaypalButtons({ clientId, currency, bookingId, onPaid }: PaypalB
               if ('captureId' in result) onPaidRef.current(result.captureId, answer.booking);
               else setFailure(result.failure);
             } catch (error) {
+              const stop = stopOf(error);
+              if (stop) return onStoppedRef.current(stop);
               // docs/product.md#states: a declined card (recoverable) restarts the flow
               if (error instanceof PaymentError && error.isDeclined) return actions.restart();
               setFailure({ title: CHECKOUT_MSG.captureFailed, detail: failureDetail(error) });

@@ -58,13 +58,22 @@ function logInAsTrainer() {
   localStorage.setItem('userType', 'trainer');
 }
 
-type Server = { bookings: TBooking[]; availability?: TAvailability; picture?: string; description?: string };
+type Server = {
+  bookings: TBooking[];
+  availability?: TAvailability;
+  picture?: string;
+  description?: string;
+  /** The payout address GET /api/trainer/payout answers; undefined: a server without that route (404). */
+  payoutEmail?: string | null;
+};
 
 /** The trainer's side of the API; `routes` answer first (an action under test). */
 function serve(state: Server, ...routes: Parameters<typeof stubApi>) {
   return stubApi(...routes, (url) => {
     if (url.pathname === '/api/bookings') return jsonResponse({ bookings: state.bookings });
     if (url.pathname === '/api/trainer/availability') return jsonResponse(state.availability ?? availability());
+    if (url.pathname === '/api/trainer/payout' && state.payoutEmail !== undefined)
+      return jsonResponse({ email: state.payoutEmail });
     if (url.pathname === '/api/trainerData')
       return jsonResponse({
         trainerData: testTrainer({ picture: state.picture ?? '', description: state.description ?? '' }),
@@ -190,6 +199,7 @@ describe('WeekSchedule', () => {
       bookings: [],
       availability: availability({ weekly: [], overrides: [{ date: '2099-01-01', hours: [] }] }),
       picture: '/api/images/abc.webp',
+      payoutEmail: null,
     });
     renderWithProviders(<WeekSchedule />);
 
@@ -200,10 +210,37 @@ describe('WeekSchedule', () => {
       ['Add a photo of yourself (done)', '/trainer/settings#photo'],
       ['Describe how you train (to do)', '/trainer/settings#personal-details'],
       ['Set your hours (to do)', '/trainer/settings#availability'],
+      ['Add your payout address (to do)', '/trainer/settings#payouts'],
     ]);
-    expect(screen.getByText('1 of 3 done')).toBeInTheDocument();
+    expect(screen.getByText('1 of 4 done')).toBeInTheDocument();
     expect(await screen.findByText('No sessions booked this week yet.')).toBeInTheDocument();
     expect(screen.queryByText('Free')).not.toBeInTheDocument();
+  });
+
+  it('ticks the payout address once GET /api/trainer/payout answers an e-mail', async () => {
+    logInAsTrainer();
+    serve({ bookings: [], availability: availability({ weekly: [] }), payoutEmail: 'omar@paypal.example' });
+    renderWithProviders(<WeekSchedule />);
+
+    const list = await screen.findByRole('list', { name: 'Get ready for your first client' });
+    const payout = within(list).getByRole('link', { name: /^Add your payout address/ });
+    expect(payout).toHaveTextContent('Add your payout address (done)');
+    expect(payout).toHaveAttribute('href', '/trainer/settings#payouts');
+    expect(screen.getByText('1 of 4 done')).toBeInTheDocument();
+  });
+
+  it('leaves the payout step out when the address cannot be read (a server without payouts), rather than showing it to do', async () => {
+    logInAsTrainer();
+    serve({ bookings: [], availability: availability({ weekly: [] }) });
+    renderWithProviders(<WeekSchedule />);
+
+    const list = await screen.findByRole('list', { name: 'Get ready for your first client' });
+    expect(
+      within(list)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['Add a photo of yourself (to do)', 'Describe how you train (to do)', 'Set your hours (to do)']);
+    expect(screen.getByText('0 of 3 done')).toBeInTheDocument();
   });
 
   it('counts a date with hours as bookable and a generated portrait as no photo', async () => {

@@ -8,6 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-client';
 import { useOwnAccount } from '@/lib/api/accounts';
 import { useAvailability, useBookings } from '@/lib/api/bookings';
+import { usePayoutAddress } from '@/lib/api/payouts';
 import { formatPrice, plural } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
@@ -121,6 +122,7 @@ export function WeekSchedule() {
   const bookings = useBookings(token);
   const availability = useAvailability();
   const account = useOwnAccount('trainer');
+  const payout = usePayoutAddress(token);
   const [isInTrainerZone, setIsInTrainerZone] = useState(false);
   const now = new Date();
   const localZone = browserZone();
@@ -130,6 +132,8 @@ export function WeekSchedule() {
   const otherZone = isInTrainerZone ? localZone : trainerZone;
   const hasHours = availability.data ? isBookable(availability.data) : null;
   const ownAccount = account.data && 'price' in account.data ? account.data : null;
+  // waits for the payout address, so its step never shows 'to do' and then ticks itself
+  const hasPayoutAddress = payout.isPending ? undefined : payout.isError ? null : payout.data.email !== null;
 
   let body;
   if (bookings.isPending) {
@@ -226,7 +230,9 @@ export function WeekSchedule() {
           <Alert tone="warning" title="Not bookable yet" isLive={false}>
             Clients cannot book you until you set your hours.
           </Alert>
-          {ownAccount && <FirstRunChecklist account={ownAccount} hasHours={false} />}
+          {ownAccount && hasPayoutAddress !== undefined && (
+            <FirstRunChecklist account={ownAccount} hasHours={false} hasPayoutAddress={hasPayoutAddress} />
+          )}
         </div>
       )}
       {body}

@@ -10,13 +10,13 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-client';
 import { usePayments } from '@/lib/api/payments';
+import { usePayoutAddress } from '@/lib/api/payouts';
 import { cn } from '@/lib/cn';
-import { formatDate, formatDateTime, formatPrice, plural } from '@/lib/format';
+import { formatDate, formatDateTime, plural } from '@/lib/format';
 import { paths, type Role } from '@/lib/paths';
 import { useSession } from '@/lib/session';
-
-/** Cents matter in fees and refunds: "$135.00" rather than "$135". */
-const money = (amount: number) => formatPrice(amount, Number.isInteger(amount) ? 0 : 2);
+import { money } from '../utils/money';
+import { PayoutsCard } from './payouts-card';
 
 type Stat = { label: string; value: string; hint?: string };
 
@@ -89,17 +89,55 @@ function PaymentRow({ payment, role }: { payment: TPayment; role: Role }) {
   );
 }
 
+/**
+ * Where a trainer's money is (docs/decisions/042-money-ledger.md): their share not yet due, due and
+ * waiting for a payout, paid out, and what went back to clients. Null from a server that does not
+ * send these totals yet; the page then shows what it always did.
+ */
+function moneyStats({ totals, currency }: TPaymentsResponse): Stat[] | null {
+  const { pending, payable, paidOut } = totals;
+  if (typeof pending !== 'number' || typeof payable !== 'number' || typeof paidOut !== 'number') return null;
+  return [
+    {
+      label: 'Pending',
+      value: money(pending, currency),
+      hint: 'Your share of sessions not yet due: payable 24 hours after each ends',
+    },
+    { label: 'Payable', value: money(payable, currency), hint: 'Due to you, waiting for a payout or in one on its way' },
+    { label: 'Paid out', value: money(paidOut, currency), hint: 'Paid to your PayPal account' },
+    { label: 'Refunded', value: money(totals.refunded, currency), hint: 'Given back in full to clients for cancelled sessions' },
+  ];
+}
+
+/** A trainer without a payout address: their payable balance waits, so say where to add one. */
+function PayoutAddressNotice() {
+  const { token } = useSession();
+  const address = usePayoutAddress(token);
+  if (address.data?.email !== null) return null;
+  return (
+    <Alert tone="warning" title="Add a payout address" isLive={false}>
+      <p>Payouts wait until you add the e-mail of the PayPal account they go to.</p>
+      <Link
+        to={`${paths.settings.trainer.getHref()}#payouts`}
+        className="inline-flex min-h-11 items-center font-semibold underline underline-offset-4"
+      >
+        Add payout address
+      </Link>
+    </Alert>
+  );
+}
+
 function PaymentsContent({ role, data }: { role: Role; data: TPaymentsResponse }) {
   const { totals, upcoming } = data;
   const upcomingHint = upcoming.count === 0 ? 'No sessions booked' : plural(upcoming.count, 'session', 'sessions');
   const stats: Stat[] =
     role === 'trainer'
-      ? [
+      ? (moneyStats(data) ?? [
           { label: 'Earned', value: money(totals.net), hint: 'After fees and refunds' },
           { label: 'Upcoming', value: money(upcoming.amount), hint: upcomingHint },
           { label: 'Refunded', value: money(totals.refunded), hint: 'To clients who cancelled' },
           { label: 'Spotter fee', value: money(totals.fees), hint: `${data.feePercent}% of each paid session` },
-        ]
+        ])
       : [
           { label: 'Paid', value: money(totals.charged - totals.refunded), hint: plural(totals.count, 'payment', 'payments') },
           { label: 'Refunded', value: money(totals.refunded), hint: 'Cancelled more than 24 h ahead' },
@@ -113,7 +151,13 @@ function PaymentsContent({ role, data }: { role: Role; data: TPaymentsResponse }
 
   return (
     <div className="space-y-6">
-      <Stats stats={stats} label={role === 'trainer' ? 'Your earnings' : 'Your payments'} />
+      <div className="space-y-2">
+        <Stats stats={stats} label={role === 'trainer' ? 'Your earnings' : 'Your payments'} />
+        {role === 'trainer' && typeof totals.pending === 'number' && (
+          <p className="text-sm text-muted">Your share of a session is its price less Spotter’s {data.feePercent}% fee.</p>
+        )}
+      </div>
+      {role === 'trainer' && <PayoutsCard />}
       <SectionCard
         title={role === 'trainer' ? 'Earnings by session' : 'Payment history'}
         note="Newest first; times in your local time."
@@ -197,10 +241,11 @@ function PaymentsBody({ role }: { role: Role }) {
         <h1 className="font-display text-3xl font-bold text-ink">Payments</h1>
         <p className="mt-1 text-muted">
           {role === 'trainer'
-            ? 'What your sessions earned, after Spotter’s fee.'
+            ? 'What your sessions earned after Spotter’s fee, and the payouts sent to you.'
             : 'What you paid for your sessions, and what came back.'}
         </p>
       </div>
+      {role === 'trainer' && <PayoutAddressNotice />}
       {content}
     </div>
   );

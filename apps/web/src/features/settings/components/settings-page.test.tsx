@@ -13,7 +13,7 @@ const logIn = (role: 'user' | 'trainer') => {
 afterEach(() => localStorage.clear());
 
 describe('SettingsPage navigation', () => {
-  it('gives a trainer’s availability its own place in the settings navigation, after contact info', async () => {
+  it('gives a trainer’s availability and payouts their own places in the settings navigation, after contact info', async () => {
     logIn('trainer');
     stubApi((url) => {
       if (url.pathname === '/api/trainerData') return jsonResponse({ trainerData: testTrainer() });
@@ -26,6 +26,7 @@ describe('SettingsPage navigation', () => {
           overrides: [],
           location: null,
         });
+      if (url.pathname === '/api/trainer/payout') return jsonResponse({ email: 'karim@paypal.example' });
       return undefined;
     });
     renderWithProviders(<SettingsPage role="trainer" />, { route: '/trainer/settings' });
@@ -37,15 +38,19 @@ describe('SettingsPage navigation', () => {
       'Photo',
       'Contact Info',
       'Availability',
+      'Payouts',
       'Change password',
       'Notifications',
       'Delete Account',
     ]);
     expect(within(nav).getByRole('link', { name: 'Availability' })).toHaveAttribute('href', '#availability');
     expect(await screen.findByRole('region', { name: 'Availability' })).toHaveAttribute('id', 'availability');
+    expect(within(nav).getByRole('link', { name: 'Payouts' })).toHaveAttribute('href', '#payouts');
+    expect(screen.getByRole('region', { name: 'Payouts' })).toHaveAttribute('id', 'payouts');
+    expect(await screen.findByLabelText('PayPal e-mail')).toHaveValue('karim@paypal.example');
   });
 
-  it('leaves availability out of a user’s settings', async () => {
+  it('leaves availability and payouts out of a user’s settings', async () => {
     logIn('user');
     stubApi((url) => (url.pathname === '/api/userData' ? jsonResponse({ userData: testUser() }) : undefined));
     renderWithProviders(<SettingsPage role="user" />, { route: '/user/settings' });
@@ -53,5 +58,7 @@ describe('SettingsPage navigation', () => {
     const nav = await screen.findByRole('navigation', { name: 'Settings sections' });
     expect(within(nav).queryByRole('link', { name: 'Availability' })).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Availability' })).not.toBeInTheDocument();
+    expect(within(nav).queryByRole('link', { name: 'Payouts' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Payouts' })).not.toBeInTheDocument();
   });
 });

@@ -10,6 +10,7 @@ import { ContactForm } from './contact-form';
 import { DeleteAccountSection } from './delete-account-section';
 import { NotificationsForm } from './notifications-form';
 import { PasswordForm } from './password-form';
+import { PayoutsSection } from './payouts-section';
 import { PersonalDetailsForm } from './personal-details-form';
 import { PhotoSection } from './photo-section';
 import { SettingsSection } from './settings-section';
@@ -20,6 +21,7 @@ const sections = [
   { id: 'photo', label: 'Photo' },
   { id: 'contact-info', label: 'Contact Info' },
   { id: 'availability', label: 'Availability', trainerOnly: true },
+  { id: 'payouts', label: 'Payouts', trainerOnly: true },
   { id: 'password', label: 'Change password' },
   { id: 'notifications', label: 'Notifications' },
   { id: 'delete-account', label: 'Delete Account' },
@@ -90,6 +92,7 @@ function SettingsContent({ role, account }: { role: Role; account: OwnAccount })
         <ContactForm role={role} account={account} />
       </SettingsSection>
       {role === 'trainer' && <AvailabilitySection />}
+      {role === 'trainer' && <PayoutsSection />}
       <SettingsSection
         id="password"
         title={labelOf('password')}
