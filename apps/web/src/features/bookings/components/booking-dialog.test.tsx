@@ -424,15 +424,15 @@ describe('BookingDialog', () => {
 
     it('a capture the provider did not answer in time shows the server’s message and only Close, and keeps the hold', async () => {
       const fetchMock = serveCapture(() =>
-        jsonResponse({ message: PAYMENT_MSG.providerTimeout, statusCode: 504, code: 'PROVIDER_TIMEOUT' }, 504),
+        jsonResponse({ message: PAYMENT_MSG.captureUnknown, statusCode: 504, code: 'PROVIDER_TIMEOUT' }, 504),
       );
       const { user } = renderWithProviders(<Harness />);
       await chooseAndContinue(user, 'Tuesday 8 January', '01:00');
       await user.click(await screen.findByRole('button', { name: 'Pay $150' }));
 
       const dialog = screen.getByRole('dialog');
-      const message = await within(dialog).findByText(PAYMENT_MSG.providerTimeout);
-      expect(message.closest('[data-tone]')).toHaveTextContent(`Payment not confirmed yet${PAYMENT_MSG.providerTimeout}`);
+      const message = await within(dialog).findByText(PAYMENT_MSG.captureUnknown);
+      expect(message.closest('[data-tone]')).toHaveTextContent(`Payment not confirmed yet${PAYMENT_MSG.captureUnknown}`);
       expect(message.closest('[tabindex="-1"]')).toHaveFocus();
       expect(within(dialog).queryByRole('button', { name: /^Pay/ })).not.toBeInTheDocument();
       expect(within(dialog).queryByRole('button', { name: 'Choose another time' })).not.toBeInTheDocument();
@@ -448,7 +448,7 @@ describe('BookingDialog', () => {
       expect(callsOf(fetchMock)).not.toContain('POST /api/bookings/b1/cancel');
     });
 
-    it('an order the provider did not answer in time ends the checkout the same way', async () => {
+    it('an order the provider did not answer in time charged nothing: the failure is shown and Pay stays', async () => {
       const fetchMock = stubApi(config, (url, init) => {
         if (url.pathname === '/api/trainers/t1/slots') return jsonResponse({ slots: [TUE_01], timeZone: 'Africa/Cairo' });
         if (url.pathname === '/api/bookings' && init.method === 'POST') return jsonResponse({ booking: makeBooking() }, 201);
@@ -460,10 +460,36 @@ describe('BookingDialog', () => {
       await chooseAndContinue(user, 'Tuesday 8 January', '01:00');
       await user.click(await screen.findByRole('button', { name: 'Pay $150' }));
 
-      expect(await screen.findByText(PAYMENT_MSG.providerTimeout)).toBeInTheDocument();
-      expect(screen.queryByRole('button', { name: /^Pay/ })).not.toBeInTheDocument();
-      expect(screen.queryByText('Could not initiate PayPal Checkout...')).not.toBeInTheDocument();
+      expect(await screen.findByText('Could not initiate PayPal Checkout...')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Pay $150' })).toBeEnabled();
       expect(callsOf(fetchMock)).not.toContain('POST /api/orders/ORDER-1/capture');
+    });
+
+    it('a capture the provider failed (502: the money may have moved) ends the checkout like a timeout', async () => {
+      serveCapture(() =>
+        jsonResponse({ message: PAYMENT_MSG.captureUnknown, statusCode: 502, code: 'PROVIDER_UNAVAILABLE' }, 502),
+      );
+      const { user } = renderWithProviders(<Harness />);
+      await chooseAndContinue(user, 'Tuesday 8 January', '01:00');
+      await user.click(await screen.findByRole('button', { name: 'Pay $150' }));
+      expect(await screen.findByText(PAYMENT_MSG.captureUnknown)).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /^Pay/ })).not.toBeInTheDocument();
+    });
+
+    it('a capture PayPal answers PENDING says it is still processing, with no way to pay again', async () => {
+      serveCapture(() =>
+        jsonResponse({
+          id: 'ORDER-1',
+          status: 'COMPLETED',
+          purchase_units: [{ reference_id: 'b1', payments: { captures: [{ id: 'CAP-1', status: 'PENDING' }] } }],
+        }),
+      );
+      const { user } = renderWithProviders(<Harness />);
+      await chooseAndContinue(user, 'Tuesday 8 January', '01:00');
+      await user.click(await screen.findByRole('button', { name: 'Pay $150' }));
+      expect(await screen.findByText(/PayPal is still processing your payment/)).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /^Pay/ })).not.toBeInTheDocument();
+      expect(screen.queryByText('Sorry, your transaction could not be processed...')).not.toBeInTheDocument();
     });
 
     it('a capture of another amount (refunded by the server) shows its message; a new try starts from a fresh hold', async () => {

@@ -51,7 +51,7 @@ function DemoCheckout({
     try {
       orderId = (await createOrder({ bookingId: booking._id })).id;
     } catch (error) {
-      const stop = stopOf(error);
+      const stop = stopOf(error, 'order');
       if (stop) return onStopped(stop);
       setFailure({ title: CHECKOUT_MSG.orderFailed, detail: failureDetail(error) });
       setIsPaying(false);
@@ -64,9 +64,10 @@ function DemoCheckout({
         onPaid(result.captureId, answer.booking);
         return;
       }
+      if ('stop' in result) return onStopped(result.stop);
       setFailure(result.failure);
     } catch (error) {
-      const stop = stopOf(error);
+      const stop = stopOf(error, 'capture');
       if (stop) return onStopped(stop);
       // docs/product.md#states: a declined card restarts the flow (a new order on the next try)
       if (error instanceof PaymentError && error.isDeclined) setIsDeclined(true);

@@ -78,7 +78,7 @@ export function PaypalButtons({ clientId, currency, bookingId, onPaid, onStopped
             try {
               return (await createOrder({ bookingId })).id;
             } catch (error) {
-              const stop = stopOf(error);
+              const stop = stopOf(error, 'order');
               if (stop) onStoppedRef.current(stop);
               else setFailure({ title: CHECKOUT_MSG.orderFailed, detail: failureDetail(error) });
               throw error;
@@ -89,9 +89,10 @@ export function PaypalButtons({ clientId, currency, bookingId, onPaid, onStopped
               const answer = await captureOrder(data.orderID);
               const result = readCapture(answer);
               if ('captureId' in result) onPaidRef.current(result.captureId, answer.booking);
+              else if ('stop' in result) onStoppedRef.current(result.stop);
               else setFailure(result.failure);
             } catch (error) {
-              const stop = stopOf(error);
+              const stop = stopOf(error, 'capture');
               if (stop) return onStoppedRef.current(stop);
               // docs/product.md#states: a declined card (recoverable) restarts the flow
               if (error instanceof PaymentError && error.isDeclined) return actions.restart();
