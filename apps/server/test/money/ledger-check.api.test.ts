@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { jobs, paymentEvents, payments, refunds } from '../../src/db/schema';
 import { checkLedger, ledgerCheckJob, runLedgerCheck, scheduleDailyLedgerCheck } from '../../src/modules/money/ledger-check';
 import { account, post } from '../../src/modules/money/ledger.repo';
@@ -17,6 +17,12 @@ import { paidBooking, refundInFull } from './ledger-fixtures';
 const t = await useTestApp();
 const db = t.database.db;
 const HOUR = 60 * 60_000;
+/** What puts back a test's tampering, run after it even when it failed, so the next test starts reconciled. */
+const repairs: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const repair of repairs.splice(0)) await repair();
+});
+const repairing = <T>(repair: () => Promise<T>) => (repairs.push(repair), repair);
 
 const check = (opts: Partial<Parameters<typeof checkLedger>[0]> = {}) => checkLedger({ db, ...opts });
 const about = (report: Awaited<ReturnType<typeof checkLedger>>, orderId: string) =>
@@ -58,6 +64,9 @@ describe('checkLedger', () => {
 
   it("a payment whose amount was changed behind the ledger's back is a difference naming its order", async () => {
     const p = await paidBooking(db, { amountCents: 15000 });
+    const restore = repairing(() =>
+      db.update(payments).set({ amountCents: 15000, feeCents: 1500 }).where(eq(payments.providerOrderId, p.orderId)),
+    );
     await db.update(payments).set({ amountCents: 1, feeCents: 0 }).where(eq(payments.providerOrderId, p.orderId));
     const report = await check();
     expect(report.ok).toBe(false);
@@ -67,23 +76,27 @@ describe('checkLedger', () => {
     expect(found[0].message).toBe(
       `Paid on order ${p.orderId} (demo), booking ${p.bookingId}: the payment says 0.01 USD, so 0.01 USD kept, but the ledger says 150.00 USD.`,
     );
-    await db.update(payments).set({ amountCents: 15000, feeCents: 1500 }).where(eq(payments.providerOrderId, p.orderId));
+    await restore();
     expect(await check()).toMatchObject({ ok: true });
   });
 
   it('a payment marked refunded while the ledger still holds its money is a difference', async () => {
     const p = await paidBooking(db);
+    const restore = repairing(() =>
+      db.update(payments).set({ status: 'completed' }).where(eq(payments.providerOrderId, p.orderId)),
+    );
     await db.update(payments).set({ status: 'refunded' }).where(eq(payments.providerOrderId, p.orderId));
     const found = about(await check(), p.orderId);
     expect(found.map((d) => d.kind)).toEqual(['payment']);
     expect(found[0].message).toContain('the payment was refunded (nothing kept), but the ledger says 150.00 USD');
-    await db.update(payments).set({ status: 'completed' }).where(eq(payments.providerOrderId, p.orderId));
+    await restore();
     expect(await check()).toMatchObject({ ok: true });
   });
 
   it('a completed refund with no refund in the ledger is a difference', async () => {
     const p = await paidBooking(db);
     const key = `full:${randomUUID()}`;
+    const restore = repairing(() => db.delete(refunds).where(eq(refunds.key, key)));
     await db.insert(refunds).values({
       key,
       bookingId: p.bookingId,
@@ -98,7 +111,7 @@ describe('checkLedger', () => {
     const found = about(await check(), p.orderId);
     expect(found.map((d) => d.kind).sort()).toEqual(['payment', 'refund']);
     expect(found.find((d) => d.kind === 'refund')!.message).toContain('a completed refund is missing from the ledger');
-    await db.delete(refunds).where(eq(refunds.key, key));
+    await restore();
     expect(await check()).toMatchObject({ ok: true });
   });
 
@@ -114,6 +127,7 @@ describe('checkLedger', () => {
       status: 'requested' as const,
       reason: 'cancelled',
     };
+    const restore = repairing(() => db.update(refunds).set({ status: 'failed' }).where(eq(refunds.providerOrderId, p.orderId)));
     await db.insert(refunds).values({ ...values, key: `fresh:${p.bookingId}` });
     expect(about(await check(), p.orderId)).toEqual([]);
     await db.insert(refunds).values({ ...values, key: `stuck:${p.bookingId}`, createdAt: new Date(Date.now() - HOUR) });
@@ -121,12 +135,15 @@ describe('checkLedger', () => {
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ kind: 'refund-unknown', key: `stuck:${p.bookingId}` });
     expect(found[0].message).toContain('its outcome is not known');
-    await db.update(refunds).set({ status: 'failed' }).where(eq(refunds.providerOrderId, p.orderId));
+    await restore();
     expect(await check()).toMatchObject({ ok: true });
   });
 
   it("a capture left unknown is listed until a 'capture-settled' event follows it", async () => {
     const orderId = `ORDER-${randomUUID()}`;
+    const settle = repairing(() =>
+      db.insert(paymentEvents).values({ kind: 'capture-settled', provider: 'paypal', providerOrderId: orderId }),
+    );
     await db.insert(paymentEvents).values({
       kind: 'capture-unknown',
       provider: 'paypal',
@@ -136,7 +153,7 @@ describe('checkLedger', () => {
     const found = about(await check(), orderId);
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ kind: 'capture-unknown', provider: 'paypal', orderId });
-    await db.insert(paymentEvents).values({ kind: 'capture-settled', provider: 'paypal', providerOrderId: orderId });
+    await settle();
     expect(await check()).toMatchObject({ ok: true });
   });
 
@@ -156,25 +173,29 @@ describe('checkLedger', () => {
           ],
         }),
       );
+    const refund = repairing(async () => {
+      const [r] = await db
+        .insert(refunds)
+        .values({
+          key: `suspense:${orderId}`,
+          provider: 'demo',
+          providerOrderId: orderId,
+          captureId: 'C',
+          amountCents: 15000,
+          currency: 'JPY',
+          status: 'completed',
+          reason: 'unplaced',
+        })
+        .onConflictDoNothing()
+        .returning({ id: refunds.id });
+      if (r) await move(`refund:${r.id}`, 'refund', -15000);
+    });
     await move(`unplaced:${orderId}`, 'unplaced', 15000);
     const found = about(await check(), orderId);
     expect(found).toMatchObject([{ kind: 'suspense', account: suspense }]);
     expect(found[0].message).toBe(`150.00 JPY captured is placed on no booking and not refunded (${suspense}).`);
     // refunded from suspense, with its refunds row
-    const [r] = await db
-      .insert(refunds)
-      .values({
-        key: `suspense:${orderId}`,
-        provider: 'demo',
-        providerOrderId: orderId,
-        captureId: 'C',
-        amountCents: 15000,
-        currency: 'JPY',
-        status: 'completed',
-        reason: 'unplaced',
-      })
-      .returning({ id: refunds.id });
-    await move(`refund:${r.id}`, 'refund', -15000);
+    await refund();
     expect(await check()).toMatchObject({ ok: true });
   });
 
@@ -258,22 +279,26 @@ describe('the daily job', () => {
     expect(await gauge()).toBe('0');
 
     const p = await paidBooking(db);
+    const restore = repairing(() =>
+      db
+        .update(payments)
+        .set({ amountCents: p.amountCents, feeCents: p.feeCents })
+        .where(eq(payments.providerOrderId, p.orderId)),
+    );
     await db.update(payments).set({ amountCents: 1, feeCents: 0 }).where(eq(payments.providerOrderId, p.orderId));
     const report = await runLedgerCheck({ db, log, countDifferences: metrics.ledgerDifferences });
     expect(report.differences).toHaveLength(1);
     expect(warnings.map((w) => w.msg)).toEqual([report.differences[0].message]);
     expect(await gauge()).toBe('1');
 
-    await db
-      .update(payments)
-      .set({ amountCents: p.amountCents, feeCents: p.feeCents })
-      .where(eq(payments.providerOrderId, p.orderId));
+    await restore();
     await runLedgerCheck({ db, log, countDifferences: metrics.ledgerDifferences });
     expect(await gauge()).toBe('0');
     expect(warnings).toHaveLength(1);
   });
 
   it('is scheduled once, and each run schedules the next a day later', async () => {
+    repairing(() => db.delete(jobs).where(eq(jobs.kind, ledgerCheckJob.name)));
     let clock = new Date('2030-01-01T00:00:00Z');
     const now = () => clock;
     const runner = createJobRunner({ db, log: t.app.log, now });
@@ -297,6 +322,6 @@ describe('the daily job', () => {
     // the next start schedules nothing more
     await scheduleDailyLedgerCheck(deps);
     expect(await scheduled()).toHaveLength(1);
-    await db.delete(jobs).where(and(eq(jobs.kind, ledgerCheckJob.name), sql`true`));
+    await db.delete(jobs).where(eq(jobs.kind, ledgerCheckJob.name));
   });
 });
