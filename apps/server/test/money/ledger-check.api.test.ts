@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { jobs, paymentEvents, payments, refunds } from '../../src/db/schema';
@@ -323,5 +323,34 @@ describe('the daily job', () => {
     await scheduleDailyLedgerCheck(deps);
     expect(await scheduled()).toHaveLength(1);
     await db.delete(jobs).where(eq(jobs.kind, ledgerCheckJob.name));
+  });
+});
+
+// last: the ledger is append-only, so what these write stays in the file's database
+describe('what the database lets through and the check still finds', () => {
+  it('a transaction with no entries, and an account taken below zero by plain SQL', async () => {
+    const trainer = randomUUID();
+    const empty = `empty:${randomUUID()}`;
+    const negative = `negative:${randomUUID()}`;
+    await db.execute(sql`insert into ledger_transactions (key, kind) values (${empty}, 'payment')`);
+    await db.transaction(async (tx) => {
+      const inserted = await tx.execute(
+        sql`insert into ledger_transactions (key, kind) values (${negative}, 'refund') returning id`,
+      );
+      const [row] = (inserted as unknown as { rows: Array<{ id: string }> }).rows;
+      await tx.execute(sql`
+        insert into ledger_entries (transaction_id, account, currency, amount_cents)
+        values (${row.id}, ${account.trainerPending(trainer)}, 'USD', -2500), (${row.id}, 'world:demo', 'USD', 2500)`);
+    });
+    const report = await check();
+    expect(report.ok).toBe(false);
+    expect(report.differences).toEqual([
+      { kind: 'empty-transaction', key: empty, message: `Ledger transaction ${empty} (payment) has no entries.` },
+      {
+        kind: 'negative-account',
+        account: account.trainerPending(trainer),
+        message: `Account ${account.trainerPending(trainer)} is below zero: -25.00 USD.`,
+      },
+    ]);
   });
 });

@@ -26,7 +26,7 @@ import type { PaymentProvider, ProviderName } from './providers/payment-provider
  * none), that the provider's captured total less its refunds equals what the ledger says was paid.
  */
 
-export type LedgerDifference = {
+type LedgerDifference = {
   kind:
     | 'unbalanced'
     | 'empty-transaction'
@@ -47,7 +47,7 @@ export type LedgerDifference = {
   account?: string;
 };
 
-export type LedgerReport = {
+type LedgerReport = {
   ok: boolean;
   differences: LedgerDifference[];
   /** What was looked at. */
@@ -59,7 +59,7 @@ type Log = {
   warn(obj: object, msg?: string): void;
 };
 
-export type LedgerCheckOptions = {
+type LedgerCheckOptions = {
   db: Db;
   /** Providers to ask about each order (getOrder); the demo provider is never asked (it keeps no orders). */
   providers?: Partial<Record<ProviderName, PaymentProvider>>;
@@ -223,7 +223,7 @@ export const ledgerCheckJob = defineJob('money.ledger-check', z.object({}));
 
 const DAY_MS = 24 * 60 * 60_000;
 
-export type LedgerCheckJobDeps = Omit<LedgerCheckOptions, 'log'> & {
+type LedgerCheckJobDeps = Omit<LedgerCheckOptions, 'log'> & {
   log: Log;
   /** Told how many differences each check found (the metrics' `spotter_ledger_differences`). */
   countDifferences?: (count: number) => void;
