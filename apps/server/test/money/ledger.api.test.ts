@@ -296,7 +296,8 @@ type Op =
   | { op: 'unplaced'; order: number; amount: number }
   | { op: 'suspense-refund'; order: number; amount: number };
 
-const amount = fc.integer({ min: 1, max: 50_000 });
+// random cents, and a few amounts that come back often: the same refund key again, a balance taken exactly to zero
+const amount = fc.oneof(fc.integer({ min: 1, max: 50_000 }), fc.constantFrom(100, 1500, 15_000));
 // small pools of trainers, orders and payouts, so that keys repeat (a retried write) and accounts meet
 const trainerIx = fc.integer({ min: 0, max: 2 });
 const orderIx = fc.integer({ min: 0, max: 5 });
@@ -324,7 +325,7 @@ const CUR = 'XTS';
 describe('random sequences of ledger operations', () => {
   it('every transaction balances, no account but world:* goes negative, and every balance is what was moved', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 25 }), async (ops) => {
+      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 30 }), async (ops) => {
         const run = randomUUID().slice(0, 8);
         const provider = `prop${run}`;
         const trainers = [randomUUID(), randomUUID(), randomUUID()];
@@ -465,7 +466,7 @@ describe('random sequences of ledger operations', () => {
         const feesMoved = (stored.get(account.fees) ?? 0) - feesBefore;
         expect((stored.get(world) ?? 0) + inside + feesMoved).toBe(0);
       }),
-      { numRuns: 30 },
+      { numRuns: 50 },
     );
   }, 240_000);
 });
