@@ -44,6 +44,12 @@ async function main() {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
   }
+  let providers;
+  try {
+    ({ providers } = createPaymentProviders(config.paypal, consoleLog));
+  } catch (err) {
+    fail((err as Error).message); // PAYPAL_CLIENT_ID without its secret
+  }
   let unlock = () => undefined as void;
   if (!config.databaseUrl) {
     if (!existsSync(join(config.dataDir, 'db', 'PG_VERSION')))
@@ -59,7 +65,6 @@ async function main() {
   try {
     const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
     try {
-      const { providers } = createPaymentProviders(config.paypal, consoleLog);
       const report = await checkLedger({ db: database.db, providers });
       const { transactions, payments, ordersAskedOfProviders } = report.checked;
       const asked = ordersAskedOfProviders ? `, ${ordersAskedOfProviders} orders asked of PayPal` : '';
