@@ -295,6 +295,8 @@ describe('the daily job', () => {
     await runLedgerCheck({ db, log, countDifferences: metrics.ledgerDifferences });
     expect(await gauge()).toBe('0');
     expect(warnings).toHaveLength(1);
+    // the app's own /api/metrics has the gauge (the money module sets it once the job is wired)
+    expect((await t.app.inject('/api/metrics')).body).toMatch(/^spotter_ledger_differences 0$/m);
   });
 
   it('is scheduled once, and each run schedules the next a day later', async () => {
