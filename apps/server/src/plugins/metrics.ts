@@ -44,12 +44,14 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest();
 type Metrics = {
   /** A module with WebSockets says how to count its open ones. */
   countSockets(count: () => number): void;
+  /** The money module's reconciliation says how many differences its last check found. */
+  ledgerDifferences(count: number): void;
 };
 
 export function registerMetrics(app: FastifyInstance, options: MetricsOptions = {}): Metrics {
   const { env, token } = options;
   // closed in production unless configured: no route at all, so it answers like any unknown address
-  if (env === 'production' && !token) return { countSockets: () => {} };
+  if (env === 'production' && !token) return { countSockets: () => {}, ledgerDifferences: () => {} };
   const register = new Registry();
 
   const requests = new Counter({
@@ -87,6 +89,13 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions = 
     },
   });
 
+  // set by the daily ledger check (modules/money/ledger-check.ts, docs/decisions/042-money-ledger.md)
+  const ledgerDifferences = new Gauge({
+    name: 'spotter_ledger_differences',
+    help: 'Differences between the ledger, the payments and the provider found by the last ledger check on this process',
+    registers: [register],
+  });
+
   const pool = options.database?.kind === 'postgres' ? (options.database.db as { $client?: unknown }).$client : undefined;
   if (pool instanceof pg.Pool) {
     new Gauge({
@@ -122,5 +131,8 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions = 
     const text = (await register.metrics()) + (await processMetrics().metrics());
     return reply.header('Cache-Control', 'no-store').type(register.contentType).send(text);
   });
-  return { countSockets: (count) => void socketCounts.push(count) };
+  return {
+    countSockets: (count) => void socketCounts.push(count),
+    ledgerDifferences: (count) => ledgerDifferences.set(count),
+  };
 }
