@@ -290,7 +290,18 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       );
       // trainers paid out: payout address and history, and the payout jobs (docs/decisions/042-money-ledger.md#payouts)
       const { provider, providers } = bookingServices.context;
-      await api.register(moneyModule({ database, auth, mailer: mail, config, jobs, payments: { provider, providers }, limits }));
+      await api.register(
+        moneyModule({
+          database,
+          auth,
+          mailer: mail,
+          config,
+          jobs,
+          payments: { provider, providers },
+          limits,
+          countDifferences: metrics.ledgerDifferences,
+        }),
+      );
       await api.register(avatarsRoutes);
       await api.register(imagesRoutes(images, auth, limits));
       await api.register(

@@ -15,3 +15,4 @@ export {
 // money as the ledger has it (the bookings module's earnings totals read it)
 export { moneyModule } from './money.module';
 export { trainerLedgerTotals } from './earnings.repo';
+export { checkLedger, runLedgerCheck } from './ledger-check';

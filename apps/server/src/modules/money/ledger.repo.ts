@@ -93,7 +93,9 @@ export async function post(tx: Tx, t: LedgerTransaction): Promise<boolean> {
   if (!row) return false;
 
   for (const k of debited) {
-    const [acc, currency] = k.split('|');
+    // the currency is the last three letters (an account name may hold '|')
+    const acc = k.slice(0, -4);
+    const currency = k.slice(-3);
     const out = entries.filter((e) => e.account === acc && e.currency === currency).reduce((s, e) => s + e.amountCents, 0);
     const before = await balance(tx, acc, currency);
     if (before + out < 0)

@@ -5,6 +5,7 @@ import type { JobRunner } from '../../platform/jobs';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
 import type { Mailer } from '../mail';
+import { scheduleDailyLedgerCheck } from './ledger-check';
 import { MONEY_JOBS } from './money-jobs';
 import { payoutsRoutes } from './payouts.routes';
 import * as repo from './payouts.repo';
@@ -26,6 +27,8 @@ type MoneyModuleDeps = {
   sweepEveryMs?: number;
   /** How often payable balances are paid out. */
   payoutEveryMs?: number;
+  /** Told how many differences each daily ledger check found (`spotter_ledger_differences` in /api/metrics). */
+  countDifferences?: (count: number) => void;
 };
 
 const MINUTE = 60_000;
@@ -44,6 +47,7 @@ export function moneyModule({
   limits = { writes: [] },
   sweepEveryMs = 10 * MINUTE,
   payoutEveryMs = 24 * 60 * MINUTE,
+  countDifferences,
 }: MoneyModuleDeps) {
   return async function (app: FastifyInstance) {
     const db = database.db;
@@ -54,6 +58,8 @@ export function moneyModule({
       [MONEY_JOBS.sweep, sweepEveryMs],
       [MONEY_JOBS.payouts, payoutEveryMs],
     ]);
+    // the ledger reconciled with the payments and the provider once a day, the first a day after the first start
+    await scheduleDailyLedgerCheck({ db, providers, log: app.log, jobs, countDifferences, firstInMs: 24 * 60 * MINUTE });
     await app.register(payoutsRoutes(service, auth, limits));
   };
 }
