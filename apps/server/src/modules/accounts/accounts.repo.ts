@@ -152,9 +152,12 @@ export async function updateAccount(db: Q, id: string, changes: AccountChanges) 
   await db.update(accounts).set(changes).where(eq(accounts.id, id));
 }
 
-/** Personal data blanked, the row kept (its reviews show as "Former member"), every token ended. */
+/**
+ * Personal data blanked, the row kept (its reviews show as "Former member"), every token ended.
+ * Answers the role of the account it deleted (undefined when it was already gone).
+ */
 export async function anonymiseAccount(db: Q, id: string) {
-  await db
+  const [row] = await db
     .update(accounts)
     .set({
       email: `deleted-${id}@deleted.invalid`,
@@ -175,7 +178,9 @@ export async function anonymiseAccount(db: Q, id: string) {
       deletedAt: sql`now()`,
       tokenVersion: sql`${accounts.tokenVersion} + 1`,
     })
-    .where(eq(accounts.id, id));
+    .where(and(eq(accounts.id, id), isNull(accounts.deletedAt)))
+    .returning({ role: accounts.role });
+  return row;
 }
 
 /**
