@@ -45,8 +45,7 @@ const withDemo = await useTestApp();
 const HOUR = 60 * 60_000;
 const DAY = 24 * HOUR;
 
-const bookingOf = async (t: TestApp, id: string) =>
-  (await t.database.db.select().from(bookings).where(eq(bookings.id, id)))[0];
+const bookingOf = async (t: TestApp, id: string) => (await t.database.db.select().from(bookings).where(eq(bookings.id, id)))[0];
 const paymentOf = async (t: TestApp, bookingId: string) =>
   (await t.database.db.select().from(payments).where(eq(payments.bookingId, bookingId)))[0];
 const trainerLeftJob = async (t: TestApp, trainerId: string) =>
