@@ -29,6 +29,7 @@ import {
   createGoogleSignInService,
   createTokenStates,
   googleSignInRoutes,
+  type OnDeleted,
 } from './modules/accounts';
 import { avatarsRoutes } from './modules/avatars';
 import { bookingsModule, createBookingsServices } from './modules/bookings';
@@ -190,10 +191,13 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
     events: app.events,
     concurrentReads,
   });
-  // a new account's sign-up weight is the first point of its weight chart (the settings module's);
-  // a trainer's deletion enqueues, in its transaction, the bookings module's job that refunds their
-  // upcoming sessions (docs/decisions/042-money-ledger.md#a-trainer-who-leaves): a hook, as bookings
-  // imports accounts and not the other way round
+  // a trainer's deletion (or retirement) enqueues, in its transaction, the bookings module's job that
+  // refunds their upcoming sessions (docs/decisions/042-money-ledger.md#a-trainer-who-leaves): a
+  // hook, as bookings imports accounts and not the other way round
+  const onDeleted: OnDeleted = async (tx, account) => {
+    if (account.role === 'trainer') await bookingServices.trainerLeft(tx, account.id);
+  };
+  // a new account's sign-up weight is the first point of its weight chart (the settings module's)
   const accounts = createAccountsService({
     db: database.db,
     tokens,
@@ -201,9 +205,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
     publicUrl: config.publicUrl,
     log: app.log,
     onRegistered: recordSignUpWeight,
-    onDeleted: async (tx, account) => {
-      if (account.role === 'trainer') await bookingServices.trainerLeft(tx, account.id);
-    },
+    onDeleted,
   });
   const images = createImagesService({ db: database.db });
   const favourites = createFavouritesService({ db: database.db });
@@ -251,7 +253,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       await api.register(accountsRoutes(accounts, auth, limits));
       await api.register(
         googleSignInRoutes(
-          createGoogleSignInService({ db: database.db, tokens, ...config.google, onRegistered: recordSignUpWeight }),
+          createGoogleSignInService({ db: database.db, tokens, ...config.google, onRegistered: recordSignUpWeight, onDeleted }),
           limits.perIp,
         ),
       );

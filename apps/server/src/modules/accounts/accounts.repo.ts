@@ -187,7 +187,8 @@ export async function anonymiseAccount(db: Q, id: string) {
  * An account that never proved its address, retired when the address's proven owner arrives
  * (docs/decisions/034-socket-and-sign-in-limits.md): the chat messages it sent and its weights are
  * deleted, the row is anonymised as a deleted account's is (bookings and payments keep their
- * records, under "Former member"), its links and tokens end, and every process is told.
+ * records, under "Former member"), its links and tokens end, and every process is told. Answers
+ * its role, as `anonymiseAccount` does.
  */
 export async function retireUnprovenAccount(db: Q, id: string) {
   await db
@@ -201,7 +202,7 @@ export async function retireUnprovenAccount(db: Q, id: string) {
   await db.delete(weightEntries).where(eq(weightEntries.accountId, id));
   await cancelLinkTokens(db, id, ['verify', 'reset']);
   // the account trigger tells every process that its tokens ended (docs/caching.md)
-  await anonymiseAccount(db, id);
+  return anonymiseAccount(db, id);
 }
 
 /**
