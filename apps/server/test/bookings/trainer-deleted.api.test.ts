@@ -108,6 +108,8 @@ async function expectUserTold(t: TestApp, user: { token: string; email: string }
   expect(mails[0].text).toContain(`Reason: ${BOOKING_MSG.trainerLeft}.`);
   expect(mails[0].text).toContain('The payment of $200.00 is refunded in full.');
   expect(mails[0].text).not.toMatch(/you cancelled/i);
+  // the trainer is gone: their time is not offered again
+  expect(mails[0].text).not.toContain('free again');
 }
 
 describe('a trainer deletes their account', () => {
