@@ -8,7 +8,7 @@ import type { BookingsContext } from './context';
  * Why a trainer's sessions end with their account: closed by the trainer (an operator's suspension
  * will be another reason). Each has the words its users see (cancel-trainer-sessions.ts).
  */
-export const TRAINER_LEFT_REASONS = ['account-deleted'] as const;
+const TRAINER_LEFT_REASONS = ['account-deleted'] as const;
 export type TrainerLeftReason = (typeof TRAINER_LEFT_REASONS)[number];
 
 /** The bookings module's jobs about an account's end (platform/jobs.ts parses each payload before it runs). */
@@ -22,8 +22,6 @@ export const ACCOUNT_JOBS = {
     z.object({ trainerId: ZId, reason: z.enum(TRAINER_LEFT_REASONS), since: z.iso.datetime() }),
   ),
 };
-
-export type TrainerLeftJob = z.output<typeof ACCOUNT_JOBS.trainerLeft.payload>;
 
 /**
  * Enqueues the job in the caller's transaction (the one that deletes the account), so the refunds
