@@ -25,10 +25,12 @@ class RefundsOutstanding extends Error {
  * time left, with the mail that tells its user (docs/decisions/042-money-ledger.md#a-trainer-who-leaves).
  *
  * Runs as the durable job `booking.trainer-left` (account-jobs.ts) and is idempotent: `refundBooking`
- * changes only a confirmed booking and the provider's request id is per payment, so a run after a
- * crash, or a retry, refunds nothing twice. Holds go first, so a capture racing them either confirmed
- * before (its session is then refunded here) or finds its hold released. A refund that fails is
- * left for the job's retry (its back-off) after the others were tried: the run then throws.
+ * writes one refund per payment before it calls the provider (refunds.ts), with the provider's
+ * request id derived from it, so a run after a crash, or a retry, refunds nothing twice. Holds go
+ * first, so a capture racing them either confirmed before (its session is then refunded here) or
+ * finds its hold released. A refund the provider did not make (down, a timeout) is finished by its
+ * own job; the run still throws after trying the others, so the runner's back-off runs it again for
+ * anything that failed before its refund was written.
  */
 export async function cancelTrainerSessions(
   ctx: BookingsContext,
