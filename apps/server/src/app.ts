@@ -29,6 +29,7 @@ import {
   createGoogleSignInService,
   createTokenStates,
   googleSignInRoutes,
+  type OnDeleted,
 } from './modules/accounts';
 import { avatarsRoutes } from './modules/avatars';
 import { bookingsModule, createBookingsServices } from './modules/bookings';
@@ -178,17 +179,6 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   await app.register(rateLimits, { max: config.rateLimitMax, redisUrl: config.redis.url, redisPrefix: config.redis.prefix });
   const limits = app.rateLimits;
 
-  // a new account's sign-up weight is the first point of its weight chart (the settings module's)
-  const accounts = createAccountsService({
-    db: database.db,
-    tokens,
-    mailer: mail,
-    publicUrl: config.publicUrl,
-    log: app.log,
-    onRegistered: recordSignUpWeight,
-  });
-  const images = createImagesService({ db: database.db });
-  const favourites = createFavouritesService({ db: database.db });
   // reviews read verified sessions from the bookings module's service
   // PGlite runs one statement at a time; PostgreSQL's pool runs a few batched reads side by side
   const concurrentReads = database.kind === 'postgres' ? 3 : 1;
@@ -201,6 +191,24 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
     events: app.events,
     concurrentReads,
   });
+  // a trainer's deletion (or retirement) enqueues, in its transaction, the bookings module's job that
+  // refunds their upcoming sessions (docs/decisions/042-money-ledger.md#a-trainer-who-leaves): a
+  // hook, as bookings imports accounts and not the other way round
+  const onDeleted: OnDeleted = async (tx, account) => {
+    if (account.role === 'trainer') await bookingServices.trainerLeft(tx, account.id);
+  };
+  // a new account's sign-up weight is the first point of its weight chart (the settings module's)
+  const accounts = createAccountsService({
+    db: database.db,
+    tokens,
+    mailer: mail,
+    publicUrl: config.publicUrl,
+    log: app.log,
+    onRegistered: recordSignUpWeight,
+    onDeleted,
+  });
+  const images = createImagesService({ db: database.db });
+  const favourites = createFavouritesService({ db: database.db });
   // photos nobody uses any more (replaced, or uploaded and never set) are removed every hour
   let imageSweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
@@ -245,7 +253,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       await api.register(accountsRoutes(accounts, auth, limits));
       await api.register(
         googleSignInRoutes(
-          createGoogleSignInService({ db: database.db, tokens, ...config.google, onRegistered: recordSignUpWeight }),
+          createGoogleSignInService({ db: database.db, tokens, ...config.google, onRegistered: recordSignUpWeight, onDeleted }),
           limits.perIp,
         ),
       );

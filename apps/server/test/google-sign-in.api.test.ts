@@ -4,6 +4,8 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS, GOOGLE_MSG, SERVER_MSG, ZErrorResponse, type ErrorCode } from '@spotter/shared';
 import { buildTestApp, createAccount, uniqueEmail, useTestApp, type TestApp } from './helper';
+import { bookableTrainer, bookAndPay, hourFromNow } from './support/bookings';
+import { until } from './support/until';
 
 const CLIENT_ID = '1234567890-spotter.apps.googleusercontent.com';
 const KID = 'spotter-test-key';
@@ -195,6 +197,38 @@ describe('POST /api/auth/google: sign-in', () => {
       payload: { email: existing.email, password: existing.password },
     });
     expect(login.statusCode).toBe(401);
+  });
+
+  it('a retired trainer is a trainer who left: their paid sessions to come are refunded in full (docs/decisions/042-money-ledger.md#a-trainer-who-leaves)', async () => {
+    const trainer = await bookableTrainer(t);
+    const client = await createAccount(t, 'user');
+    const { bookingId } = await bookAndPay(t, client.token, trainer.id, hourFromNow(72));
+    // the trainer moves to an address they never prove; its owner then signs in with Google
+    const newEmail = uniqueEmail('moved');
+    const moved = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/trainer/edit',
+      headers: auth(trainer.token),
+      payload: { email: newEmail, currentPassword: trainer.password },
+    });
+    expect(moved.statusCode).toBe(200);
+    const res = await signIn(t, { credential: await idToken({ email: newEmail }), role: 'trainer' });
+    expect(res.json().message).toBe(GOOGLE_MSG.signedUp);
+
+    const sessionOf = async () =>
+      (
+        (await t.app.inject({ url: '/api/bookings', headers: auth(client.token) })).json().bookings as Array<{
+          _id: string;
+          status: string;
+          cancelledBy: string | null;
+        }>
+      ).find((b) => b._id === bookingId);
+    await until(async () => {
+      await t.app.jobs.runDue();
+      return (await sessionOf())?.status === 'refunded';
+    }, 'the retired trainer’s session refunded');
+    expect(await sessionOf()).toMatchObject({ cancelledBy: 'trainer' });
+    expect(t.outbox().filter((m) => m.to === client.email && m.subject.startsWith('Cancelled'))).toHaveLength(1);
   });
 
   it('leaves an unverified account as it is when Google has not verified the e-mail either', async () => {

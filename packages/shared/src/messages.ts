@@ -129,6 +129,8 @@ export const BOOKING_MSG = {
   noShowTooEarly: 'A session can be marked a no-show only after it starts',
   noShowNotConfirmed: 'Only a paid session can be marked a no-show',
   onlyTrainerNoShow: 'Only the session’s trainer can mark a no-show',
+  /** The reason a session shows (and its mail states) when its trainer's account ended (deleted, retired). */
+  trainerLeft: 'The trainer’s Spotter account was closed',
 } as const;
 
 /** Payment answers; the provider's own declines are passed through as they come. */

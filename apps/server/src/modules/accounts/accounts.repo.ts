@@ -152,9 +152,12 @@ export async function updateAccount(db: Q, id: string, changes: AccountChanges) 
   await db.update(accounts).set(changes).where(eq(accounts.id, id));
 }
 
-/** Personal data blanked, the row kept (its reviews show as "Former member"), every token ended. */
+/**
+ * Personal data blanked, the row kept (its reviews show as "Former member"), every token ended.
+ * Answers the role of the account it deleted (undefined when it was already gone).
+ */
 export async function anonymiseAccount(db: Q, id: string) {
-  await db
+  const [row] = await db
     .update(accounts)
     .set({
       email: `deleted-${id}@deleted.invalid`,
@@ -175,14 +178,17 @@ export async function anonymiseAccount(db: Q, id: string) {
       deletedAt: sql`now()`,
       tokenVersion: sql`${accounts.tokenVersion} + 1`,
     })
-    .where(eq(accounts.id, id));
+    .where(and(eq(accounts.id, id), isNull(accounts.deletedAt)))
+    .returning({ role: accounts.role });
+  return row;
 }
 
 /**
  * An account that never proved its address, retired when the address's proven owner arrives
  * (docs/decisions/034-socket-and-sign-in-limits.md): the chat messages it sent and its weights are
  * deleted, the row is anonymised as a deleted account's is (bookings and payments keep their
- * records, under "Former member"), its links and tokens end, and every process is told.
+ * records, under "Former member"), its links and tokens end, and every process is told. Answers
+ * its role, as `anonymiseAccount` does.
  */
 export async function retireUnprovenAccount(db: Q, id: string) {
   await db
@@ -196,7 +202,7 @@ export async function retireUnprovenAccount(db: Q, id: string) {
   await db.delete(weightEntries).where(eq(weightEntries.accountId, id));
   await cancelLinkTokens(db, id, ['verify', 'reset']);
   // the account trigger tells every process that its tokens ended (docs/caching.md)
-  await anonymiseAccount(db, id);
+  return anonymiseAccount(db, id);
 }
 
 /**

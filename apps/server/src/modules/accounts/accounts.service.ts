@@ -29,6 +29,12 @@ export type RegisteredAccount = { id: string; role: Role; weight: number };
  * account never exists without what the hook writes; the app wires other modules' services to it.
  */
 export type OnRegistered = (tx: Tx, account: RegisteredAccount) => Promise<void>;
+/**
+ * Called inside the transaction that deletes an account, so what other modules owe on it (a trainer's
+ * paid sessions refunded, docs/decisions/042-money-ledger.md#a-trainer-who-leaves) is recorded
+ * with the deletion or not at all. The app wires it: this module imports no module that imports it.
+ */
+export type OnDeleted = (tx: Tx, account: { id: string; role: Role }) => Promise<void>;
 
 type Deps = {
   db: Db;
@@ -37,6 +43,7 @@ type Deps = {
   publicUrl: string;
   log: FastifyBaseLogger;
   onRegistered?: OnRegistered;
+  onDeleted?: OnDeleted;
 };
 
 export function toOwnAccount(row: OwnAccountRow): TOwnAccount {
@@ -70,7 +77,7 @@ export const toOwnTrainer = (row: OwnAccountRow): TOwnTrainer => ({
   ratingCount: row.ratingCount,
 });
 
-export function createAccountsService({ db, tokens, mailer, publicUrl, log, onRegistered }: Deps) {
+export function createAccountsService({ db, tokens, mailer, publicUrl, log, onRegistered, onDeleted }: Deps) {
   async function sendVerification(row: { id: string; email: string; firstName: string }) {
     const { token, hash } = newLinkToken();
     await repo.insertLinkToken(db, {
@@ -161,7 +168,8 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log, onRe
     /** Blanks the personal data, keeps the row, ends every token and open link (the database tells the sockets). */
     async anonymise(id: string, tx: Tx): Promise<void> {
       await repo.cancelLinkTokens(tx, id, ['verify', 'reset']);
-      await repo.anonymiseAccount(tx, id);
+      const deleted = await repo.anonymiseAccount(tx, id);
+      if (deleted && onDeleted) await onDeleted(tx, { id, role: deleted.role });
     },
 
     /**

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { TokenService } from '../../lib/tokens';
 import * as repo from './accounts.repo';
-import type { OnRegistered } from './accounts.service';
+import type { OnDeleted, OnRegistered } from './accounts.service';
 
 /** Google writes either form into `iss` (https://developers.google.com/identity/gsi/web/guides/verify-google-id-token). */
 const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
@@ -15,7 +15,15 @@ const NO_PASSWORD = '!';
 /** How far ahead of this server's clock a token's `iat` may be: clocks drift, tokens are not issued in the future. */
 const IAT_SKEW_S = 5 * 60;
 
-type Deps = { db: Db; tokens: TokenService; clientId?: string; jwksUrl: string; onRegistered?: OnRegistered };
+type Deps = {
+  db: Db;
+  tokens: TokenService;
+  clientId?: string;
+  jwksUrl: string;
+  onRegistered?: OnRegistered;
+  /** The accounts service's hook: a retired account is deleted as any other (a trainer's sessions refunded). */
+  onDeleted?: OnDeleted;
+};
 
 /** The claims of a verified Google ID token that sign-in uses. */
 type GoogleIdentity = { email: string; firstName: string; lastName: string; picture: string };
@@ -65,7 +73,7 @@ function identityOf(payload: JWTPayload): GoogleIdentity {
  * Google's published keys (signature, RS256 only, audience, issuer, expiry); nothing the browser
  * decoded is believed. The account is the one of that verified e-mail and role, created when missing.
  */
-export function createGoogleSignInService({ db, tokens, clientId, jwksUrl, onRegistered }: Deps) {
+export function createGoogleSignInService({ db, tokens, clientId, jwksUrl, onRegistered, onDeleted }: Deps) {
   // jose caches the key set (10 min, and refetches at most every 30 s when a token names an unknown key)
   const remoteKeys = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5000 });
   const keys: JWTVerifyGetKey = async (header, token) => {
@@ -114,7 +122,8 @@ export function createGoogleSignInService({ db, tokens, clientId, jwksUrl, onReg
           // Whoever registered this address never proved it; Google just did. The owner starts with a
           // new account: nothing the registrant set (a name, a password lying in wait, chats written
           // in the owner's name) is handed over (docs/decisions/034-socket-and-sign-in-limits.md).
-          await repo.retireUnprovenAccount(tx, existing.id);
+          const retired = await repo.retireUnprovenAccount(tx, existing.id);
+          if (retired && onDeleted) await onDeleted(tx, { id: existing.id, role: retired.role });
         } else if (existing) {
           const account = await repo.findCredentialsById(tx, existing.id);
           if (!account) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);

@@ -95,7 +95,8 @@ export function bookingMail(input: BookingMailInput): Mail {
     cancelled: {
       subject: forUser ? `Cancelled: your session with ${other}` : `Cancelled: session with ${other}`,
       intro: cancelledIntro,
-      outro: 'The attached calendar file removes it from your calendar. The slot is free again.',
+      // a user whose trainer cancelled (or left) is not told of that trainer's free time
+      outro: `The attached calendar file removes it from your calendar.${forUser && byTrainer ? '' : ' The slot is free again.'}`,
     },
   }[input.kind];
 

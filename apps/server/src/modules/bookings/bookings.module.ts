@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { BOOKING_RULES } from '@spotter/shared';
 import type { Config } from '../../config';
-import type { Database } from '../../db/client';
+import type { Database, Tx } from '../../db/client';
 import type { JobRunner } from '../../platform/jobs';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
+import { ACCOUNT_JOBS, enqueueTrainerLeft } from './account-jobs';
 import { availabilityRoutes } from './availability.routes';
 import { slotStateReader } from './availability.repo';
 import { createAvailabilityService } from './availability.service';
@@ -17,6 +18,7 @@ import { paymentsRoutes } from './payments.routes';
 import { createPaymentsService } from './payments.service';
 import { bookingsRoutes } from './bookings.routes';
 import { createBookingsService } from './bookings.service';
+import { cancelTrainerSessions } from './cancel-trainer-sessions';
 import type { BookingEvents, BookingsContext } from './context';
 
 type BookingsModuleDeps = {
@@ -73,7 +75,13 @@ export function createBookingsServices({
   };
   jobs.register(PAYMENT_JOBS.checkOrder, (payload) => checkOrder(context, payload));
   jobs.register(PAYMENT_JOBS.finishRefund, (payload) => runFinishRefund(context, payload));
-  return { availability, bookings, payments, context };
+  // a trainer who left: holds released, paid sessions refunded (docs/decisions/042-money-ledger.md#a-trainer-who-leaves)
+  jobs.register(ACCOUNT_JOBS.trainerLeft, async ({ since, ...job }) => {
+    await cancelTrainerSessions(context, { ...job, since: new Date(since) });
+  });
+  /** The accounts module's deletion hook (wired in app.ts): the job, in the deletion's transaction. */
+  const trainerLeft = (tx: Tx, trainerId: string) => enqueueTrainerLeft(context, tx, { trainerId, reason: 'account-deleted' });
+  return { availability, bookings, payments, context, trainerLeft };
 }
 type BookingsServices = ReturnType<typeof createBookingsServices>;
 

@@ -1,0 +1,80 @@
+import { BOOKING_MSG } from '@spotter/shared';
+import type { TrainerLeftReason } from './account-jobs';
+import * as bookingsRepo from './bookings.repo';
+import type { BookingsContext } from './context';
+import * as paymentsRepo from './payments.repo';
+import { refundBooking } from './refund-booking';
+import { releaseHold } from './release-hold';
+
+/** What the users of a trainer who left read as the reason, on the session and in the mail. */
+const REASON_WORDS: Record<TrainerLeftReason, string> = {
+  'account-deleted': BOOKING_MSG.trainerLeft,
+};
+
+/** One refund that did not happen this time (the provider down, a timeout): the job runs again. */
+class RefundsOutstanding extends Error {
+  constructor(trainerId: string, failed: number, cause: unknown) {
+    super(`${failed} refund(s) of the sessions of trainer ${trainerId} failed; the job retries`, { cause });
+    this.name = 'RefundsOutstanding';
+  }
+}
+
+/**
+ * A trainer left (their account deleted): their unpaid holds are released, and every paid session
+ * that had not started at `since` (when they left) is cancelled and refunded in full, whatever the
+ * time left, with the mail that tells its user (docs/decisions/042-money-ledger.md#a-trainer-who-leaves).
+ *
+ * Runs as the durable job `booking.trainer-left` (account-jobs.ts) and is idempotent: `refundBooking`
+ * writes one refund per payment before it calls the provider (refunds.ts), with the provider's
+ * request id derived from it, so a run after a crash, or a retry, refunds nothing twice. Holds go
+ * first, so a capture racing them either confirmed before (its session is then refunded here) or
+ * finds its hold released. A refund the provider did not make (down, a timeout) is finished by its
+ * own job; the run still throws after trying the others, so the runner's back-off runs it again for
+ * anything that failed before its refund was written.
+ */
+export async function cancelTrainerSessions(
+  ctx: BookingsContext,
+  { trainerId, reason, since = ctx.now() }: { trainerId: string; reason: TrainerLeftReason; since?: Date },
+): Promise<{ released: number; refunded: number }> {
+  const { db, log } = ctx;
+  const who = { role: 'trainer' as const, id: trainerId };
+  let released = 0;
+  let refunded = 0;
+
+  const now = ctx.now();
+  const holds = (await bookingsRepo.listBookingsOf(db, who, now)).filter(
+    (b) => b.status === 'pending' && b.holdExpiresAt !== null && b.holdExpiresAt > now,
+  );
+  for (const booking of holds) if (await releaseHold(ctx, { booking, by: 'trainer' })) released++;
+
+  const failures: unknown[] = [];
+  const seen = new Set<string>();
+  // a page at a time: a refunded session leaves the list, one that failed is not tried twice in a run
+  for (;;) {
+    const sessions = (await bookingsRepo.listUpcomingConfirmed(db, who, since)).filter((b) => !seen.has(b.id));
+    if (sessions.length === 0) break;
+    for (const session of sessions) {
+      seen.add(session.id);
+      const payment = await paymentsRepo.findPaymentOfBooking(db, session.id);
+      if (!payment || payment.status !== 'completed') {
+        log.error({ bookingId: session.id, trainerId }, 'a confirmed booking without a completed payment');
+        continue;
+      }
+      try {
+        const changed = await refundBooking(ctx, {
+          payment,
+          reason: `trainer left (${reason})`,
+          cancelledBy: 'trainer',
+          cancelReason: REASON_WORDS[reason],
+        });
+        if (changed) refunded++;
+      } catch (err) {
+        log.warn({ err, bookingId: session.id, trainerId }, 'refund of a departed trainer’s session failed; will retry');
+        failures.push(err);
+      }
+    }
+  }
+  log.info({ trainerId, reason, released, refunded, failed: failures.length }, 'a departed trainer’s sessions cancelled');
+  if (failures.length > 0) throw new RefundsOutstanding(trainerId, failures.length, failures[0]);
+  return { released, refunded };
+}
