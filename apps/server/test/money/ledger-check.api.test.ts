@@ -41,6 +41,7 @@ function providerHolding(orders: Map<string, Omit<ProviderOrderState, 'raw'> | E
     refundCapture: unused,
     createPayoutBatch: unused,
     getPayoutBatch: unused,
+    cancelPayoutItem: unused,
     verifyWebhook: () => Promise.resolve(false),
     async getOrder({ orderId }) {
       const o = orders.get(orderId);

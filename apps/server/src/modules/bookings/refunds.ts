@@ -22,11 +22,11 @@ function requestIdOf(key: string): string {
 }
 
 /** The key of a booking's payment refunded in full. */
-export const fullRefundKey = (paymentId: string) => `full:${paymentId}`;
+const fullRefundKey = (paymentId: string) => `full:${paymentId}`;
 /** The key of money that no booking took (a wrong amount, a late capture), refunded in full. */
-export const unplacedRefundKey = (provider: string, captureId: string) => `unplaced:${provider}:${captureId}`;
+const unplacedRefundKey = (provider: string, captureId: string) => `unplaced:${provider}:${captureId}`;
 
-export type RefundOutcome =
+type RefundOutcome =
   /** done now; `changed`: the booking went confirmed → refunded with this call */
   | { state: 'completed'; changed: boolean }
   /** another call wrote it first and has not finished (or the provider did not answer: a job retries) */
@@ -119,7 +119,7 @@ async function enqueueFinish(ctx: BookingsContext, tx: Tx, refundId: string, c: 
  * Asks the provider for a written refund (again: the request id makes a repeat one refund) and
  * records its outcome. A provider that does not answer leaves it requested, for the job.
  */
-export async function finishRefund(
+async function finishRefund(
   ctx: BookingsContext,
   refund: paymentsRepo.RefundRow,
   cancellation: Cancellation,

@@ -41,7 +41,7 @@ async function settledBefore(ctx: BookingsContext, bookingId: string): Promise<S
     : { outcome: 'late' };
 }
 
-export type Settlement =
+type Settlement =
   /** the booking is confirmed and paid (now, or by an earlier call) */
   | { outcome: 'paid' }
   /** captured with another amount or currency than the booking's: refunded in full, not booked */

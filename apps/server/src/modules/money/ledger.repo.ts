@@ -26,7 +26,7 @@ export const account = {
 
 export type Posting = { account: string; amountCents: number; currency: string };
 
-export type LedgerTransaction = {
+type LedgerTransaction = {
   /** Unique: the same key again writes nothing (a retried capture, refund or payout). */
   key: string;
   kind: LedgerKind;

@@ -5,7 +5,7 @@ import { accounts, jobs, payouts, PAYOUT_STATUSES } from '../../db/schema';
 type Q = Db | Tx;
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
-export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 export type PayoutRow = typeof payouts.$inferSelect;
 
 /** A trainer's payout address: undefined when there is no such trainer, null when none is set. */
@@ -33,7 +33,7 @@ export async function trainerContact(db: Q, trainerId: string) {
 }
 
 /** A session's share that is due: its `payment` moved `amountCents` into the trainer's pending account. */
-export type DueShare = { bookingId: string; trainerId: string; currency: string; amountCents: number };
+type DueShare = { bookingId: string; trainerId: string; currency: string; amountCents: number };
 
 /**
  * Paid sessions that ended before `cutoff` (24 h before now) and are still the trainer's

@@ -11,7 +11,7 @@ import type { PaymentProvider, ProviderName, ProviderPayoutBatch } from './provi
 import * as repo from './payouts.repo';
 
 /** A share becomes payable this long after its session ended (docs/decisions/042-money-ledger.md#payouts). */
-export const PAYABLE_AFTER_MS = 24 * 60 * 60_000;
+const PAYABLE_AFTER_MS = 24 * 60 * 60_000;
 
 /** Item states after which the provider moves no more money: paid, or back with Spotter. */
 const PAID = new Set(['SUCCESS']);

@@ -7,7 +7,7 @@ import { apiRequest } from '../api-client';
  * the payouts made. Settings, the earnings page and the first-run checklist all read these, so a saved
  * address shows everywhere at once.
  */
-export const payoutKeys = {
+const payoutKeys = {
   all: ['payouts'] as const,
   /** The token is part of each key, so an account switch never shows another trainer's address or payouts. */
   address: (viewer: string | null) => [...payoutKeys.all, 'address', viewer] as const,

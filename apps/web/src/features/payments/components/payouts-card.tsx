@@ -14,7 +14,7 @@ import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { money } from '../utils/money';
 
-export const PAYOUTS_EMPTY = 'No payouts yet. Your share of a session becomes payable 24 hours after it ends.';
+const PAYOUTS_EMPTY = 'No payouts yet. Your share of a session becomes payable 24 hours after it ends.';
 
 const payoutSettings = () => `${paths.settings.trainer.getHref()}#payouts`;
 
