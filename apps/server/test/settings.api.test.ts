@@ -8,7 +8,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { GOOGLE_MSG, SERVER_MSG, SETTINGS_MSG } from '@spotter/shared';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client';
 import { defaultMigrationsDir, migrate } from '../src/db/migrate';
 import { accounts, images as imagesTable, weightEntries } from '../src/db/schema';
@@ -603,17 +603,23 @@ describe('migration 0009: accounts made before the sign-up weight was a point ge
         weight,
         createdAt: signedUp,
       });
-      const [user, trainer, saved, google, deleted] = await d.db
-        .insert(accounts)
-        .values([
-          person('user', 70),
-          person('trainer', 84),
-          person('user', 66),
-          // a Google sign-in has no weight until one is saved in settings
-          person('user', 0),
-          { ...person('user', 60), deletedAt: new Date() },
-        ])
-        .returning({ id: accounts.id });
+      // with the columns of 0008 named (drizzle's insert would name every column of today's schema)
+      const insertOld = async (p: ReturnType<typeof person> & { deletedAt?: Date }) => {
+        const res = await d.db.execute(sql`insert into accounts
+          (role, email, password_hash, first_name, last_name, gender, age, height, weight, created_at, deleted_at)
+          values (${p.role}, ${p.email}, ${p.passwordHash}, ${p.firstName}, ${p.lastName}, ${p.gender}, ${p.age},
+            ${p.height}, ${p.weight}, ${p.createdAt.toISOString()}::timestamptz, ${p.deletedAt?.toISOString() ?? null}::timestamptz)
+          returning id`);
+        return { id: (res as unknown as { rows: Array<{ id: string }> }).rows[0].id };
+      };
+      const [user, trainer, saved, google, deleted] = [
+        await insertOld(person('user', 70)),
+        await insertOld(person('trainer', 84)),
+        await insertOld(person('user', 66)),
+        // a Google sign-in has no weight until one is saved in settings
+        await insertOld(person('user', 0)),
+        await insertOld({ ...person('user', 60), deletedAt: new Date() }),
+      ];
       // saved in settings already: the chart has its points, nothing is added
       await d.db.insert(weightEntries).values({ accountId: saved.id, weight: 66, recordedAt: new Date('2025-04-01T09:00:00Z') });
 
