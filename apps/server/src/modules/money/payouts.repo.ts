@@ -1,11 +1,10 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { accounts, jobs, payouts, PAYOUT_STATUSES } from '../../db/schema';
+import { accounts, jobs, payouts } from '../../db/schema';
 
 type Q = Db | Tx;
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
-type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 export type PayoutRow = typeof payouts.$inferSelect;
 
 /** A trainer's payout address: undefined when there is no such trainer, null when none is set. */
