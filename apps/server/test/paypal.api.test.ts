@@ -1,21 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PAYMENT_MSG } from '@spotter/shared';
 import { bookings, payments } from '../src/db/schema';
-import { createAccount, useTestApp } from './helper';
+import { createAccount } from './helper';
 import { bookableTrainer, bookAndPay, cancel, capture, createOrder, hold, hourFromNow } from './support/bookings';
-import { startFakePaypal } from './support/fake-paypal';
+import { usePaypalApp } from './support/paypal-app';
 
 // long enough that a loaded 2-core machine still gets a prompt answer (a 500) in time: 400 ms was not
 const TIMEOUT_MS = 2_000;
-const paypal = await startFakePaypal({ slowMs: TIMEOUT_MS * 3 });
-afterAll(() => paypal.close());
-const t = await useTestApp({
-  PAYPAL_CLIENT_ID: paypal.clientId,
-  PAYPAL_CLIENT_SECRET: paypal.clientSecret,
-  PAYPAL_API_BASE: paypal.url,
-  PAYPAL_TIMEOUT_MS: String(TIMEOUT_MS),
-});
+const { t, paypal } = await usePaypalApp({ timeoutMs: TIMEOUT_MS });
 const db = t.database.db;
 const trainer = await bookableTrainer(t, { price: 200 });
 let hourOffset = 30;

@@ -2,25 +2,18 @@
 // user told (src/modules/bookings/cancel-trainer-sessions.ts, account-jobs.ts; the accounts module's
 // onDeleted hook, wired in src/app.ts; docs/decisions/042-money-ledger.md#a-trainer-who-leaves).
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BOOKING_MSG } from '@spotter/shared';
 import { bookings, jobs, payments, refunds } from '../../src/db/schema';
 import { ACCOUNT_JOBS } from '../../src/modules/bookings/account-jobs';
 import { createAccount, useTestApp, type TestApp } from '../helper';
 import { auth, bookableTrainer, bookAndPay, hold, hourFromNow } from '../support/bookings';
-import { startFakePaypal } from '../support/fake-paypal';
+import { usePaypalApp } from '../support/paypal-app';
 import { until } from '../support/until';
 
 // a slow answer comes well after Spotter stopped waiting (2 s: a loaded machine still gets prompt answers in time)
 const TIMEOUT_MS = 2_000;
-const paypal = await startFakePaypal({ slowMs: TIMEOUT_MS * 3 });
-afterAll(() => paypal.close());
-const withPaypal = await useTestApp({
-  PAYPAL_CLIENT_ID: paypal.clientId,
-  PAYPAL_CLIENT_SECRET: paypal.clientSecret,
-  PAYPAL_API_BASE: paypal.url,
-  PAYPAL_TIMEOUT_MS: String(TIMEOUT_MS),
-});
+const { t: withPaypal, paypal } = await usePaypalApp({ timeoutMs: TIMEOUT_MS });
 const withDemo = await useTestApp();
 
 const HOUR = 60 * 60_000;

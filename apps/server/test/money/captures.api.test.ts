@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BOOKING_MSG, PAYMENT_MSG } from '@spotter/shared';
 import {
   accounts,
@@ -11,20 +11,12 @@ import {
   payments,
   refunds,
 } from '../../src/db/schema';
-import { createAccount, useTestApp } from '../helper';
+import { createAccount } from '../helper';
 import { bookableTrainer, bookAndPay, cancel, capture, createOrder, hold, hourFromNow } from '../support/bookings';
-import { startFakePaypal } from '../support/fake-paypal';
+import { usePaypalApp } from '../support/paypal-app';
 
 // the ledger behind captures and refunds (docs/decisions/042-money-ledger.md), against the fake PayPal
-const paypal = await startFakePaypal();
-afterAll(() => paypal.close());
-const t = await useTestApp({
-  PAYPAL_CLIENT_ID: paypal.clientId,
-  PAYPAL_CLIENT_SECRET: paypal.clientSecret,
-  PAYPAL_API_BASE: paypal.url,
-  PAYPAL_TIMEOUT_MS: '2000',
-  PAYPAL_WEBHOOK_ID: 'WH-SPOTTER-TEST',
-});
+const { t, paypal } = await usePaypalApp({ env: { PAYPAL_WEBHOOK_ID: 'WH-SPOTTER-TEST' } });
 const MINUTE = 60_000;
 /** Runs the jobs due by then (the reconciliation's check of an order, a refund's retry). */
 const runJobs = (minutesAhead = 2) => t.app.jobs.runDue({ now: new Date(Date.now() + minutesAhead * MINUTE) });

@@ -1,10 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ledgerEntries, ledgerTransactions } from '../../src/db/schema';
-import { createAccount, useTestApp } from '../helper';
+import { checkLedger } from '../../src/modules/money/ledger-check';
+import { createAccount } from '../helper';
 import { bookableTrainer, cancel, capture, createOrder, hold, hourFromNow } from '../support/bookings';
-import { startFakePaypal } from '../support/fake-paypal';
+import { usePaypalApp } from '../support/paypal-app';
 
 /**
  * The ledger's invariants (docs/decisions/042-money-ledger.md) over random sequences of what people
@@ -12,14 +13,7 @@ import { startFakePaypal } from '../support/fake-paypal';
  * transaction sums to zero per currency; no account but the provider's world goes below zero; for
  * every order, what PayPal captured minus what it refunded equals what the ledger says was paid.
  */
-const paypal = await startFakePaypal({ slowMs: 2_500 });
-afterAll(() => paypal.close());
-const t = await useTestApp({
-  PAYPAL_CLIENT_ID: paypal.clientId,
-  PAYPAL_CLIENT_SECRET: paypal.clientSecret,
-  PAYPAL_API_BASE: paypal.url,
-  PAYPAL_TIMEOUT_MS: '1000',
-});
+const { t, paypal } = await usePaypalApp({ timeoutMs: 1_000, slowMs: 2_500 });
 const db = t.database.db;
 const trainer = await bookableTrainer(t, { price: 120 });
 const user = await createAccount(t, 'user');
@@ -130,19 +124,8 @@ async function ledgerNet(orderId: string): Promise<Record<string, number>> {
 }
 
 async function expectInvariants() {
-  const unbalanced = await db
-    .select({ id: ledgerEntries.transactionId })
-    .from(ledgerEntries)
-    .groupBy(ledgerEntries.transactionId, ledgerEntries.currency)
-    .having(sql`sum(${ledgerEntries.amountCents}) <> 0`);
-  expect(unbalanced).toEqual([]);
-  const negative = await db
-    .select({ account: ledgerEntries.account })
-    .from(ledgerEntries)
-    .where(sql`${ledgerEntries.account} not like 'world:%'`)
-    .groupBy(ledgerEntries.account, ledgerEntries.currency)
-    .having(sql`sum(${ledgerEntries.amountCents}) < 0`);
-  expect(negative).toEqual([]);
+  // every transaction balanced, no account but a world one below zero, payments and refunds as stored
+  expect((await checkLedger({ db })).differences).toEqual([]);
   for (const orderId of orders)
     expect({ orderId, net: await ledgerNet(orderId) }).toEqual({ orderId, net: providerNet(orderId) });
 }

@@ -1,25 +1,17 @@
 // A payout through the real PayPal adapter against the local fake of PayPal's Payouts API
 // (test/support/fake-paypal.ts), as app.ts wires it: an item PayPal reports UNCLAIMED goes back to
 // the trainer's payable balance and the trainer is told by mail (docs/decisions/042-money-ledger.md#payouts).
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { PAYOUT_MSG } from '@spotter/shared';
 import { payouts } from '../../src/db/schema';
 import { account, balance, hasTransaction } from '../../src/modules/money';
-import { createAccount, useTestApp } from '../helper';
+import { createAccount } from '../helper';
 import { auth, bookableTrainer, bookAndPay, hourFromNow } from '../support/bookings';
-import { startFakePaypal } from '../support/fake-paypal';
+import { usePaypalApp } from '../support/paypal-app';
 import { ledgerSums, postPaymentOf } from './money-app';
 
-const TIMEOUT_MS = 2000;
-const paypal = await startFakePaypal({ slowMs: TIMEOUT_MS * 3 });
-afterAll(() => paypal.close());
-const t = await useTestApp({
-  PAYPAL_CLIENT_ID: paypal.clientId,
-  PAYPAL_CLIENT_SECRET: paypal.clientSecret,
-  PAYPAL_API_BASE: paypal.url,
-  PAYPAL_TIMEOUT_MS: String(TIMEOUT_MS),
-});
+const { t, paypal } = await usePaypalApp();
 const db = t.database.db;
 const HOUR = 60 * 60_000;
 const MINUTE = 60_000;

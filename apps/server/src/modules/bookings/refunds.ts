@@ -43,68 +43,69 @@ export async function refundPayment(
   ctx: BookingsContext,
   { payment, reason, ...cancellation }: { payment: Payment; reason: string } & Cancellation,
 ): Promise<RefundOutcome> {
-  const key = fullRefundKey(payment.id);
-  const written = await ctx.db.transaction(async (tx) => {
-    const row = await paymentsRepo.insertRefund(tx, {
-      key,
+  return writeAndFinish(
+    ctx,
+    {
+      key: fullRefundKey(payment.id),
       bookingId: payment.bookingId,
       provider: payment.provider,
-      providerOrderId: payment.providerOrderId,
+      orderId: payment.providerOrderId,
       captureId: payment.captureId,
       amountCents: payment.amountCents,
       currency: payment.currency,
-      status: 'requested',
       reason,
+    },
+    cancellation,
+  );
+}
+
+type Unplaced = {
+  provider: 'paypal' | 'demo';
+  orderId: string;
+  captureId: string;
+  amountCents: number;
+  currency: string;
+  bookingId: string;
+};
+
+/**
+ * Refunds money no booking took (captured with a wrong amount or currency, or after its hold ended)
+ * from its suspense account; a payments row that records it (a late capture) is marked refunded.
+ */
+export async function refundUnplaced(ctx: BookingsContext, u: Unplaced, reason: string): Promise<RefundOutcome> {
+  return writeAndFinish(ctx, { ...u, key: unplacedRefundKey(u.provider, u.captureId), reason }, {});
+}
+
+/**
+ * Writes the refund row (its key unique) with the job that finishes it, then, for the writer of the
+ * row only, asks the provider; a second writer learns whether it is done or under way.
+ */
+async function writeAndFinish(
+  ctx: BookingsContext,
+  r: Unplaced & { key: string; reason: string },
+  cancellation: Cancellation,
+): Promise<RefundOutcome> {
+  const written = await ctx.db.transaction(async (tx) => {
+    const row = await paymentsRepo.insertRefund(tx, {
+      key: r.key,
+      bookingId: r.bookingId,
+      provider: r.provider,
+      providerOrderId: r.orderId,
+      captureId: r.captureId,
+      amountCents: r.amountCents,
+      currency: r.currency,
+      status: 'requested',
+      reason: r.reason,
       createdAt: ctx.now(),
     });
     if (row) await enqueueFinish(ctx, tx, row.id, cancellation);
     return row;
   });
   if (!written) {
-    const existing = await paymentsRepo.findRefundByKey(ctx.db, key);
+    const existing = await paymentsRepo.findRefundByKey(ctx.db, r.key);
     return existing?.status === 'completed' ? { state: 'completed', changed: false } : { state: 'in-progress' };
   }
   return finishRefund(ctx, written, cancellation);
-}
-
-/**
- * Refunds money no booking took (captured with a wrong amount or currency, or after its hold ended)
- * from its suspense account; `paymentId` when a payments row records it (a late capture).
- */
-export async function refundUnplaced(
-  ctx: BookingsContext,
-  u: {
-    provider: 'paypal' | 'demo';
-    orderId: string;
-    captureId: string;
-    amountCents: number;
-    currency: string;
-    bookingId: string;
-  },
-  reason: string,
-): Promise<RefundOutcome> {
-  const key = unplacedRefundKey(u.provider, u.captureId);
-  const written = await ctx.db.transaction(async (tx) => {
-    const row = await paymentsRepo.insertRefund(tx, {
-      key,
-      bookingId: u.bookingId,
-      provider: u.provider,
-      providerOrderId: u.orderId,
-      captureId: u.captureId,
-      amountCents: u.amountCents,
-      currency: u.currency,
-      status: 'requested',
-      reason,
-      createdAt: ctx.now(),
-    });
-    if (row) await enqueueFinish(ctx, tx, row.id, {});
-    return row;
-  });
-  if (!written) {
-    const existing = await paymentsRepo.findRefundByKey(ctx.db, key);
-    return existing?.status === 'completed' ? { state: 'completed', changed: false } : { state: 'in-progress' };
-  }
-  return finishRefund(ctx, written, {});
 }
 
 async function enqueueFinish(ctx: BookingsContext, tx: Tx, refundId: string, c: Cancellation) {
