@@ -1,0 +1,162 @@
+// Review of issue 30 (helper G): money an unknown outcome can lose. Each test below fails on the
+// main of 2026-11-27 (f80089b) and names the defect it shows; see the review report for the fix.
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bookings, jobs, ledgerEntries, ledgerTransactions, refunds } from '../../src/db/schema';
+import { createAccount, useTestApp } from '../helper';
+import { bookableTrainer, bookAndPay, cancel, capture, createOrder, hold, hourFromNow } from '../support/bookings';
+import { startFakePaypal } from '../support/fake-paypal';
+
+const paypal = await startFakePaypal();
+afterAll(() => paypal.close());
+const t = await useTestApp({
+  PAYPAL_CLIENT_ID: paypal.clientId,
+  PAYPAL_CLIENT_SECRET: paypal.clientSecret,
+  PAYPAL_API_BASE: paypal.url,
+  PAYPAL_TIMEOUT_MS: '2000',
+  PAYPAL_WEBHOOK_ID: 'WH-SPOTTER-TEST',
+});
+const db = t.database.db;
+const MINUTE = 60_000;
+const start = Date.now();
+/** Runs the jobs due `minutes` after the file started (each call later than the one before). */
+const runJobsAt = (minutes: number) => t.app.jobs.runDue({ now: new Date(start + minutes * MINUTE) });
+const statusOf = async (id: string) =>
+  (await db.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, id)))[0].status;
+let hourOffset = 60;
+const nextSlot = () => hourFromNow(hourOffset++);
+async function heldOrder(token: string, trainerId: string) {
+  const bookingId = (await hold(t, token, trainerId, nextSlot())).json().booking._id as string;
+  const orderId = (await createOrder(t, token, { bookingId })).json().id as string;
+  return { bookingId, orderId };
+}
+/** What the ledger says was paid on an order, net: what left world:paypal in its transactions. */
+async function netPaid(orderId: string) {
+  const [row] = await db
+    .select({ total: sql<string | null>`-sum(${ledgerEntries.amountCents})` })
+    .from(ledgerEntries)
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+    .where(and(eq(ledgerTransactions.providerOrderId, orderId), eq(ledgerEntries.account, 'world:paypal')));
+  return Number(row.total ?? 0);
+}
+/** What PayPal (the fake) holds of an order: charged minus refunded, in hundredths. */
+function heldAtPaypal(orderId: string) {
+  const h = (v: string) => Math.round(Number(v) * 100);
+  const charges = paypal.state.ledger.charges.filter((c) => c.orderId === orderId);
+  const ids = new Set(charges.map((c) => c.captureId));
+  const refunded = paypal.state.ledger.refunds.filter((r) => ids.has(r.captureId));
+  return charges.reduce((s, c) => s + h(c.amount), 0) - refunded.reduce((s, r) => s + h(r.amount), 0);
+}
+const parkedJobs = async (kind: string) =>
+  (await db.select().from(jobs).where(eq(jobs.kind, kind))).filter((j) => j.failedAt !== null);
+
+describe('an unknown outcome is never forgotten (issue 30: "a durable job asks the provider until it is settled")', () => {
+  it('DEFECT: a PENDING capture that completes after ~10 minutes is never placed: the check-order job is parked after 5 attempts', async () => {
+    const trainer = await bookableTrainer(t, { price: 125 });
+    const me = await createAccount(t, 'user');
+    const { orderId } = await heldOrder(me.token, trainer.id);
+    paypal.captureAs(orderId, { status: 'PENDING' });
+    const first = await capture(t, me.token, orderId);
+    expect(first.json().purchase_units[0].payments.captures[0].status).toBe('PENDING');
+    // an eCheck stays PENDING for days; the job asks, backs off, asks again…
+    for (const m of [2, 3, 5, 9, 17, 40]) await runJobsAt(m);
+    // …and PayPal completes the capture: the money moved
+    paypal.settleCapture(orderId, 'COMPLETED');
+    await runJobsAt(180);
+    await runJobsAt(600);
+    expect(paypal.state.ledger.charges.filter((c) => c.orderId === orderId)).toHaveLength(1);
+    // whatever Spotter decided (confirmed, or too late and refunded), the ledger must agree with PayPal
+    expect(await netPaid(orderId)).toBe(heldAtPaypal(orderId));
+    expect(await parkedJobs('payment.check-order')).toEqual([]);
+  });
+
+  it('DEFECT: a refund PayPal could not take for ~10 minutes is forgotten: the booking stays confirmed, the user can never cancel again', async () => {
+    const trainer = await bookableTrainer(t, { price: 175 });
+    const me = await createAccount(t, 'user');
+    const { bookingId, orderId } = await bookAndPay(t, me.token, trainer.id, hourFromNow(24 * 6));
+    for (let i = 0; i < 6; i++) paypal.failNext('refund', 'server-error');
+    expect((await cancel(t, me.token, bookingId)).statusCode).toBe(502);
+    for (const m of [1003, 1004, 1006, 1010, 1018]) await runJobsAt(m);
+    // PayPal is back; the refund written before the call is still owed
+    await runJobsAt(1200);
+    await runJobsAt(1500);
+    const [refund] = await db.select().from(refunds).where(eq(refunds.bookingId, bookingId));
+    expect(refund.status).toBe('completed');
+    expect(await statusOf(bookingId)).toBe('refunded');
+    expect(heldAtPaypal(orderId)).toBe(0);
+    expect(await netPaid(orderId)).toBe(0);
+  });
+});
+
+describe('a webhook is recorded as seen only with its effect (issue 30: "idempotent by event id")', () => {
+  it('DEFECT: a delivery whose settlement fails once is answered duplicate on PayPal’s retry and never applied', async () => {
+    const trainer = await bookableTrainer(t, { price: 135 });
+    const me = await createAccount(t, 'user');
+    const { bookingId, orderId } = await heldOrder(me.token, trainer.id);
+    // the capture's answer is lost (Spotter's timeout); PayPal took the money
+    paypal.failNext('capture', 'slow');
+    expect((await capture(t, me.token, orderId)).statusCode).toBe(504);
+    const delivery = paypal.webhookDelivery(paypal.captureEvent('PAYMENT.CAPTURE.COMPLETED', orderId), {
+      webhookId: 'WH-SPOTTER-TEST',
+    });
+    const post = () =>
+      t.app.inject({ method: 'POST', url: '/api/payments/webhooks/paypal', headers: delivery.headers, payload: delivery.body });
+    // one transient database failure while it is settled (a deadlock, a restart, a full disk)
+    expect(/^[A-Z0-9]+$/.test(orderId)).toBe(true);
+    await db.execute(sql`create or replace function g_attack_fail() returns trigger language plpgsql as $$
+      begin raise exception 'injected transient failure'; end $$`);
+    await db.execute(
+      sql.raw(`create trigger g_attack_fail before insert on payments for each row
+        when (new.provider_order_id = '${orderId}') execute function g_attack_fail()`),
+    );
+    try {
+      const failed = await post();
+      expect(failed.statusCode).toBeGreaterThanOrEqual(500); // PayPal delivers it again
+    } finally {
+      await db.execute(sql`drop trigger if exists g_attack_fail on payments`);
+    }
+    const retry = await post();
+    expect(retry.statusCode).toBe(200);
+    expect(await statusOf(bookingId)).toBe('confirmed');
+    expect(await netPaid(orderId)).toBe(13500);
+  });
+});
+
+describe('a capture that completes after its hold lapsed (issue 30: refunded, not booked)', () => {
+  it('DEFECT: a PENDING capture completed days later confirms a session whose hold lapsed and whose time has passed', async () => {
+    const trainer = await bookableTrainer(t, { price: 115 });
+    const me = await createAccount(t, 'user');
+    const { bookingId, orderId } = await heldOrder(me.token, trainer.id);
+    paypal.captureAs(orderId, { status: 'PENDING' });
+    expect((await capture(t, me.token, orderId)).json().purchase_units[0].payments.captures[0].status).toBe('PENDING');
+    // days pass (emulated): the capture's extension of the hold ran out after the hold's own expiry
+    // job had run (it finds the hold extended and does nothing, and nothing runs again), and the
+    // session's hour went by; the booking is still 'pending' with a lapsed hold
+    const day = 24 * 60 * MINUTE;
+    const [row] = await db.select().from(bookings).where(eq(bookings.id, bookingId));
+    await db
+      .update(bookings)
+      .set({
+        holdExpiresAt: new Date(Date.now() - 3 * day),
+        startsAt: new Date(row.startsAt.getTime() - 5 * day),
+        endsAt: new Date(row.endsAt.getTime() - 5 * day),
+      })
+      .where(eq(bookings.id, bookingId));
+    await db.delete(jobs).where(sql`${jobs.kind} = 'booking.expire-hold' and ${jobs.payload}->>'bookingId' = ${bookingId}`);
+    // the eCheck clears; PayPal tells Spotter
+    paypal.settleCapture(orderId, 'COMPLETED');
+    const delivery = paypal.webhookDelivery(paypal.captureEvent('PAYMENT.CAPTURE.COMPLETED', orderId), {
+      webhookId: 'WH-SPOTTER-TEST',
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/payments/webhooks/paypal',
+      headers: delivery.headers,
+      payload: delivery.body,
+    });
+    expect(res.statusCode).toBe(200);
+    // a session that is over cannot be sold: the money goes back, as for any capture after the hold ended
+    expect(await statusOf(bookingId)).not.toBe('confirmed');
+    expect(heldAtPaypal(orderId)).toBe(0);
+  });
+});
