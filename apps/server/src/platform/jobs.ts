@@ -9,11 +9,20 @@ import { jobs } from '../db/schema';
  * A kind of job: its name in the `jobs` table and the zod schema of its payload. The payload is
  * checked when enqueued (by its type) and parsed when run, so a handler gets what the schema says.
  */
-type JobKind<P extends JobPayload> = { readonly name: string; readonly payload: z.ZodType<P> };
+type JobKind<P extends JobPayload> = {
+  readonly name: string;
+  readonly payload: z.ZodType<P>;
+  /** `until-done`: never parked for its failures (money whose outcome must be known), retried at most hourly. */
+  readonly retries?: 'until-done';
+};
 type JobPayload = Record<string, unknown>;
 
 /** Defines a job kind; the module that runs the jobs owns it (e.g. modules/bookings/booking-jobs.ts). */
-export const defineJob = <P extends JobPayload>(name: string, payload: z.ZodType<P>): JobKind<P> => ({ name, payload });
+export const defineJob = <P extends JobPayload>(
+  name: string,
+  payload: z.ZodType<P>,
+  options: { retries?: 'until-done' } = {},
+): JobKind<P> => ({ name, payload, ...options });
 
 type JobHandler<P> = (payload: P, ctx: { now: Date }) => Promise<void>;
 
@@ -56,6 +65,8 @@ export function createJobRunner({
 }: JobRunnerOptions) {
   /** By kind name: the handler behind its schema, so a stored payload is parsed before the handler sees it. */
   const handlers = new Map<string, JobHandler<unknown>>();
+  /** Kinds retried until they succeed (`retries: 'until-done'`). */
+  const untilDone = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
 
@@ -83,14 +94,15 @@ export function createJobRunner({
       await db.execute(sql`delete from jobs where id = ${job.id}`);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (job.attempts >= maxAttempts || !handler || err instanceof MalformedPayload) {
+      const gaveUp = job.attempts >= maxAttempts && !untilDone.has(job.kind);
+      if (gaveUp || !handler || err instanceof MalformedPayload) {
         log.error({ err, job: { id: job.id, kind: job.kind } }, 'job failed for good');
         await db.execute(
           sql`update jobs set failed_at = ${at.toISOString()}::timestamptz, locked_until = null, last_error = ${message} where id = ${job.id}`,
         );
       } else {
         // back off: 30 s, 1 min, 2 min, … at most an hour
-        const delay = Math.min(30_000 * 2 ** (job.attempts - 1), 60 * 60_000);
+        const delay = Math.min(30_000 * 2 ** Math.min(job.attempts - 1, 20), 60 * 60_000);
         log.warn({ err, job: { id: job.id, kind: job.kind, attempts: job.attempts } }, 'job failed, will retry');
         await db.execute(
           sql`update jobs set run_at = ${new Date(at.getTime() + delay).toISOString()}::timestamptz, locked_until = null, last_error = ${message} where id = ${job.id}`,
@@ -127,6 +139,7 @@ export function createJobRunner({
   return {
     /** Runs `kind`'s jobs; a stored payload that does not parse fails the job like a throwing handler. */
     register<P extends JobPayload>(kind: JobKind<P>, handler: JobHandler<P>) {
+      if (kind.retries === 'until-done') untilDone.add(kind.name);
       handlers.set(kind.name, async (stored, ctx) => {
         const payload = kind.payload.safeParse(stored);
         if (!payload.success) throw new MalformedPayload(kind.name, payload.error.message);

@@ -244,12 +244,23 @@ export async function extendLiveHold(db: Q, id: string, until: Date, now: Date) 
   return rows.length > 0;
 }
 
-/** pending → confirmed; false when the booking is no longer pending (cancelled meanwhile). */
+/**
+ * pending → confirmed; false when the booking is no longer pending (cancelled or expired meanwhile),
+ * its session has started, or its trainer is gone: money that arrives then is refunded
+ * (docs/decisions/042-money-ledger.md#captures).
+ */
 export async function confirmBooking(tx: Tx, id: string, now: Date) {
   const rows = await tx
     .update(bookings)
     .set({ status: 'confirmed', holdExpiresAt: null, updatedAt: now })
-    .where(and(eq(bookings.id, id), eq(bookings.status, 'pending')))
+    .where(
+      and(
+        eq(bookings.id, id),
+        eq(bookings.status, 'pending'),
+        gt(bookings.startsAt, now),
+        sql`exists (select 1 from ${accounts} a where a.id = ${bookings.trainerId} and a.deleted_at is null)`,
+      ),
+    )
     .returning({ id: bookings.id });
   return rows.length > 0;
 }

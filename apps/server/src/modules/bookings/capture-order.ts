@@ -3,6 +3,7 @@ import { AppError } from '../../lib/app-error';
 import { centsToDecimalString } from '../../lib/money';
 import { ProviderUnavailableError } from '../money';
 import type { Caller } from '../../plugins/auth';
+import { BOOKING_JOBS } from './booking-jobs';
 import { toBooking } from './booking-view';
 import * as bookingsRepo from './bookings.repo';
 import { providerOf, requireUser, type BookingsContext } from './context';
@@ -97,16 +98,17 @@ export async function captureOrder(
   const earlier = await storedAnswer();
   if (earlier) return earlier;
   // the hold must be alive, and stays so for the capture: the job cannot expire it meanwhile
-  if (
-    row.status !== 'pending' ||
-    !(await bookingsRepo.extendLiveHold(db, row.id, new Date(ctx.now().getTime() + CAPTURE_HOLD_MS), ctx.now()))
-  ) {
+  const holdUntil = new Date(ctx.now().getTime() + CAPTURE_HOLD_MS);
+  if (row.status !== 'pending' || !(await bookingsRepo.extendLiveHold(db, row.id, holdUntil, ctx.now()))) {
     const concurrent = await storedAnswer();
     if (concurrent) return concurrent;
     throw row.status === 'confirmed'
       ? new AppError('ALREADY_PAID', BOOKING_MSG.alreadyPaid)
       : new AppError('HOLD_EXPIRED', BOOKING_MSG.holdExpired);
   }
+
+  // its expiry moves with it (the earlier expiry job finds it extended and leaves it)
+  await ctx.jobs.enqueue(db, { kind: BOOKING_JOBS.expireHold, runAt: holdUntil, payload: { bookingId: row.id } });
 
   let result;
   try {
@@ -150,7 +152,8 @@ export async function checkOrder(ctx: BookingsContext, { provider, orderId }: { 
   const state = await providerOf(ctx, provider).getOrder({ orderId });
   const capture = state.capture;
   if (capture?.status === 'PENDING') throw new Error(`the capture of order ${orderId} is still PENDING`);
-  if (state.status === 'COMPLETED' && capture && ['COMPLETED', 'PARTIALLY_REFUNDED', 'REFUNDED'].includes(capture.status)) {
+  // a capture refunded at PayPal meanwhile is not money to book on: recorded below for the ledger check
+  if (state.status === 'COMPLETED' && capture?.status === 'COMPLETED') {
     await settleCapture(ctx, row, {
       orderId,
       via: 'check',

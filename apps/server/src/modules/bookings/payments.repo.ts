@@ -143,3 +143,13 @@ export async function recordWebhook(
     .returning({ id: paymentEvents.id });
   return rows.length > 0;
 }
+
+/** Whether a webhook's event was applied and recorded before. */
+export async function webhookSeen(q: Q, provider: string, eventId: string): Promise<boolean> {
+  const [row] = await q
+    .select({ id: paymentEvents.id })
+    .from(paymentEvents)
+    .where(eq(paymentEvents.externalId, `${provider}:${eventId}`))
+    .limit(1);
+  return !!row;
+}

@@ -4,6 +4,7 @@ import { decimalStringToCents } from '../../lib/money';
 import * as bookingsRepo from './bookings.repo';
 import type { BookingsContext } from './context';
 import * as paymentsRepo from './payments.repo';
+import { PAYMENT_JOBS } from './payment-jobs';
 import { settleCapture } from './settle-order';
 
 /** The headers PayPal signs a delivery with. */
@@ -17,10 +18,10 @@ const SIGNATURE_HEADERS = [
 
 /**
  * A PayPal webhook delivery (docs/decisions/042-money-ledger.md#webhooks): verified by PayPal's
- * verify-webhook-signature call before anything changes, then recorded once by its event id (a
- * replay changes nothing), then applied: a completed capture is settled as the capture call would
- * (its amount and currency checked); a denied one ends an unknown outcome; refunds and reversals
- * made outside Spotter are recorded for the ledger check to show.
+ * verify-webhook-signature call before anything changes, applied, then recorded by its event id (a
+ * replay changes nothing). A completed capture is settled as the capture call would (its amount and
+ * currency checked; without an amount, PayPal's order is asked); a denied one ends an unknown
+ * outcome; refunds and reversals made outside Spotter are recorded for the ledger check to show.
  */
 export async function receivePaypalWebhook(
   ctx: BookingsContext,
@@ -44,6 +45,43 @@ export async function receivePaypalWebhook(
 
   const resource = event.resource ?? {};
   const orderId = resource.supplementary_data?.related_ids?.order_id ?? null;
+  // applied first, then recorded: a delivery whose applying failed is applied again when PayPal
+  // delivers it again (applying is idempotent: a capture is settled once, by its key)
+  if (await paymentsRepo.webhookSeen(ctx.db, 'paypal', event.id)) return { received: true, duplicate: true };
+
+  if (event.event_type === 'PAYMENT.CAPTURE.COMPLETED' && orderId && resource.id) {
+    const row = await bookingsRepo.findBookingByOrder(ctx.db, orderId);
+    if (row && row.provider === 'paypal' && !(await paymentsRepo.findPaymentByOrder(ctx.db, 'paypal', orderId))) {
+      const amount = resource.amount;
+      if (!amount) {
+        // nothing to check the amount against: PayPal's order says (the reconciliation job)
+        await ctx.jobs.enqueue(ctx.db, {
+          kind: PAYMENT_JOBS.checkOrder,
+          runAt: ctx.now(),
+          payload: { provider: 'paypal', orderId },
+        });
+      } else {
+        await settleCapture(ctx, row, {
+          orderId,
+          via: 'webhook',
+          result: {
+            orderId,
+            status: 'COMPLETED',
+            capture: {
+              id: resource.id,
+              status: 'COMPLETED',
+              amountCents: decimalStringToCents(amount.value),
+              currency: amount.currency_code,
+            },
+            raw: event,
+          },
+        });
+      }
+    }
+  } else if (event.event_type !== 'PAYMENT.CAPTURE.COMPLETED') {
+    // DENIED ends an unknown outcome with nothing paid; REFUNDED or REVERSED outside Spotter is for an operator
+    ctx.log.warn({ eventId: event.id, type: event.event_type, orderId }, 'PayPal webhook recorded');
+  }
   const first = await paymentsRepo.recordWebhook(ctx.db, {
     eventId: event.id,
     provider: 'paypal',
@@ -51,31 +89,5 @@ export async function receivePaypalWebhook(
     details: { type: event.event_type, resourceId: resource.id ?? null, status: resource.status ?? null },
     at: ctx.now(),
   });
-  if (!first) return { received: true, duplicate: true };
-
-  if (event.event_type === 'PAYMENT.CAPTURE.COMPLETED' && orderId && resource.id) {
-    const row = await bookingsRepo.findBookingByOrder(ctx.db, orderId);
-    if (row && row.provider === 'paypal' && !(await paymentsRepo.findPaymentByOrder(ctx.db, 'paypal', orderId))) {
-      const amount = resource.amount;
-      await settleCapture(ctx, row, {
-        orderId,
-        via: 'webhook',
-        result: {
-          orderId,
-          status: 'COMPLETED',
-          capture: {
-            id: resource.id,
-            status: 'COMPLETED',
-            amountCents: amount ? decimalStringToCents(amount.value) : undefined,
-            currency: amount?.currency_code,
-          },
-          raw: event,
-        },
-      });
-    }
-  } else if (event.event_type !== 'PAYMENT.CAPTURE.COMPLETED') {
-    // DENIED ends an unknown outcome with nothing paid; REFUNDED or REVERSED outside Spotter is for an operator
-    ctx.log.warn({ eventId: event.id, type: event.event_type, orderId }, 'PayPal webhook recorded');
-  }
-  return { received: true, duplicate: false };
+  return { received: true, duplicate: !first };
 }

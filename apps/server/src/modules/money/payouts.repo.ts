@@ -37,7 +37,7 @@ type DueShare = { bookingId: string; trainerId: string; currency: string; amount
 /**
  * Paid sessions that ended before `cutoff` (24 h before now) and are still the trainer's
  * (confirmed, completed or a no-show: cancelled and refunded ones are left out, and so is any with
- * a refund in the ledger), whose share is not payable yet. There are no disputes yet; a disputed
+ * a refund, written or in the ledger), whose share is not payable yet. There are no disputes yet; a disputed
  * session would be left out here.
  */
 export async function dueShares(db: Q, cutoff: Date, limit = 200): Promise<DueShare[]> {
@@ -51,6 +51,8 @@ export async function dueShares(db: Q, cutoff: Date, limit = 200): Promise<DueSh
       and not exists (
         select 1 from ledger_transactions x where x.booking_id = b.id and x.kind in ('refund', 'payable')
       )
+      -- a refund written and not finished yet (the provider did not answer): the money may be going back
+      and not exists (select 1 from refunds r where r.booking_id = b.id)
     group by b.id, b.trainer_id, e.currency
     having sum(e.amount_cents) > 0
     order by b.id
