@@ -2,7 +2,7 @@
  * The app's one clock for bookings, payments, payouts and the durable jobs (docs/testing.md#the-test-clock).
  * The real time, or with TEST_CLOCK=1 (refused in production) the real time moved forward by an
  * offset that only grows, so an end-to-end test can let a session pass and its payout fall due.
- * Tokens, rate limits and caches keep the real time.
+ * Tokens and rate limits keep the real time.
  */
 export type Clock = {
   now: () => Date;
