@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { rateLimits } from './platform/rate-limits';
+import { createClock } from './platform/clock';
 import { durableJobs } from './platform/jobs';
 import { logging, loggerOptions, requestIdOptions } from './platform/logging';
 import { createTokenService } from './lib/tokens';
@@ -22,6 +23,7 @@ import { registerMetrics } from './plugins/metrics';
 import { registerNulGuard } from './plugins/nul-guard';
 import { registerEmptyJsonBody } from './plugins/empty-json-body';
 import { registerPersonalNoStore } from './plugins/personal-no-store';
+import { testClockRoutes } from './plugins/test-clock';
 import { registerWeb } from './plugins/web';
 import {
   accountsRoutes,
@@ -172,8 +174,10 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   await app.register(settledWritesPlugin, { database });
   const auth = createAuth(database.db, tokens, tokenStates);
   const mail = mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log });
+  // the one clock of bookings, payments, payouts and jobs; tests may move it (TEST_CLOCK, docs/testing.md#the-test-clock)
+  const clock = createClock({ test: config.testClock });
   // durable jobs (booking holds, reminders, booking mails): polled while the app runs, stopped before the database closes
-  await app.register(durableJobs, { db: database.db });
+  await app.register(durableJobs, { db: database.db, now: clock.now });
   const jobs = app.jobs;
   // per IP, e-mail and account, in Redis when REDIS_URL is set (docs/decisions/003-rate-limits.md)
   await app.register(rateLimits, { max: config.rateLimitMax, redisUrl: config.redis.url, redisPrefix: config.redis.prefix });
@@ -187,6 +191,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
     mailer: mail,
     config,
     jobs,
+    now: clock.now,
     log: app.log,
     events: app.events,
     concurrentReads,
@@ -308,8 +313,10 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           payments: { provider, providers },
           limits,
           countDifferences: metrics.ledgerDifferences,
+          now: clock.now,
         }),
       );
+      if (clock.advance) await api.register(testClockRoutes({ now: clock.now, advance: clock.advance }, jobs));
       await api.register(avatarsRoutes);
       await api.register(imagesRoutes(images, auth, limits));
       await api.register(

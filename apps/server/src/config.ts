@@ -96,6 +96,8 @@ const EnvSchema = z.object({
   GOOGLE_JWKS_URL: z
     .url('must be a URL such as https://www.googleapis.com/oauth2/v3/certs')
     .default('https://www.googleapis.com/oauth2/v3/certs'),
+  /** Tests only: a clock end-to-end tests move forward (POST /api/test/clock); refused in production. */
+  TEST_CLOCK: z.stringbool({ error: 'must be true or false (1 or 0)' }).default(false),
 });
 
 export type Config = {
@@ -127,6 +129,8 @@ export type Config = {
   paypal: { clientId?: string; clientSecret?: string; apiBase: string; timeoutMs: number; webhookId?: string };
   /** Google sign-in; off without a client id. */
   google: { clientId?: string; jwksUrl: string };
+  /** Tests only: the app's clock can be moved forward (docs/testing.md#the-test-clock). */
+  testClock: boolean;
 };
 
 export class ConfigError extends Error {
@@ -154,6 +158,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   if (e.NODE_ENV === 'production' && !e.JWT_SECRET) {
     problems.push(`JWT_SECRET: required when NODE_ENV=production (at least ${MIN_KEY_BYTES} bytes; ${SECRET_HINT})`);
+  }
+  if (e.NODE_ENV === 'production' && e.TEST_CLOCK) {
+    problems.push('TEST_CLOCK: tests only; a server with NODE_ENV=production never lets its clock be moved');
   }
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
     problems.push(
@@ -204,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookId: e.PAYPAL_WEBHOOK_ID,
     },
     google: { clientId: e.GOOGLE_CLIENT_ID || undefined, jwksUrl: e.GOOGLE_JWKS_URL },
+    testClock: e.TEST_CLOCK,
   };
 }
 

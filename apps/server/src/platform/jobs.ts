@@ -203,9 +203,9 @@ export type JobRunner = ReturnType<typeof createJobRunner>;
  * The job runner as a plugin: decorates `app.jobs`, polls while the app runs and stops before it
  * closes (so the database can be closed after). Modules register their job kinds on `app.jobs`.
  */
-export const durableJobs = fp<{ db: Db }>(
-  async (app, { db }) => {
-    const runner = createJobRunner({ db, log: app.log });
+export const durableJobs = fp<{ db: Db; now?: () => Date }>(
+  async (app, { db, now }) => {
+    const runner = createJobRunner({ db, log: app.log, now });
     app.decorate('jobs', runner);
     app.addHook('onReady', async () => runner.start());
     app.addHook('onClose', async () => runner.stop());

@@ -23,6 +23,8 @@ type MoneyModuleDeps = {
   /** The payment providers (built from `config.paypal` as the bookings module does when left out). */
   payments?: { provider: PaymentProvider; providers: Partial<Record<ProviderName, PaymentProvider>> };
   limits?: Pick<RateLimits, 'writes'>;
+  /** The clock (tests move it); the jobs' own runs get the runner's. */
+  now?: () => Date;
   /** How often shares due are made payable, unsent payouts sent again and sent ones settled. */
   sweepEveryMs?: number;
   /** How often payable balances are paid out. */
@@ -48,18 +50,19 @@ export function moneyModule({
   sweepEveryMs = 10 * MINUTE,
   payoutEveryMs = 24 * 60 * MINUTE,
   countDifferences,
+  now = () => new Date(),
 }: MoneyModuleDeps) {
   return async function (app: FastifyInstance) {
     const db = database.db;
     const { provider, providers } = payments ?? createPaymentProviders(config.paypal, app.log);
     const service = createPayoutsService({ db, jobs, log: app.log, mailer, publicUrl: config.publicUrl, provider, providers });
     registerMoneyJobs(app, database, jobs, service, { sweepEveryMs, payoutEveryMs });
-    await ensureRecurringJobs(database, jobs, [
+    await ensureRecurringJobs(database, jobs, now, [
       [MONEY_JOBS.sweep, sweepEveryMs],
       [MONEY_JOBS.payouts, payoutEveryMs],
     ]);
     // the ledger reconciled with the payments and the provider once a day, the first a day after the first start
-    await scheduleDailyLedgerCheck({ db, providers, log: app.log, jobs, countDifferences, firstInMs: 24 * 60 * MINUTE });
+    await scheduleDailyLedgerCheck({ db, providers, log: app.log, jobs, countDifferences, now, firstInMs: 24 * 60 * MINUTE });
     await app.register(payoutsRoutes(service, auth, limits));
   };
 }
@@ -111,11 +114,16 @@ function registerMoneyJobs(
  * did), its first run one interval from now: nothing is due at a first start, and a test's
  * database does not change under it while it runs.
  */
-async function ensureRecurringJobs(database: Database, jobs: JobRunner, kinds: Array<[typeof MONEY_JOBS.sweep, number]>) {
+async function ensureRecurringJobs(
+  database: Database,
+  jobs: JobRunner,
+  now: () => Date,
+  kinds: Array<[typeof MONEY_JOBS.sweep, number]>,
+) {
   await database.db.transaction(async (tx) => {
     await repo.lockJobScheduling(tx);
     for (const [kind, everyMs] of kinds)
       if (!(await repo.jobWaiting(tx, kind.name)))
-        await jobs.enqueue(tx, { kind, runAt: new Date(Date.now() + everyMs), payload: {} });
+        await jobs.enqueue(tx, { kind, runAt: new Date(now().getTime() + everyMs), payload: {} });
   });
 }
