@@ -1,5 +1,5 @@
-// Review of issue 30 (helper G): money an unknown outcome can lose. Each test below fails on the
-// main of 2026-11-27 (f80089b) and names the defect it shows; see the review report for the fix.
+// Money an unknown outcome could lose, found by an attack on the money layer: each test failed
+// before its fix (docs/decisions/042-money-ledger.md#unknown-outcomes, #webhooks, #captures).
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bookings, jobs, ledgerEntries, ledgerTransactions, refunds } from '../../src/db/schema';
@@ -51,7 +51,7 @@ const parkedJobs = async (kind: string) =>
   (await db.select().from(jobs).where(eq(jobs.kind, kind))).filter((j) => j.failedAt !== null);
 
 describe('an unknown outcome is never forgotten (issue 30: "a durable job asks the provider until it is settled")', () => {
-  it('DEFECT: a PENDING capture that completes after ~10 minutes is never placed: the check-order job is parked after 5 attempts', async () => {
+  it('a PENDING capture that completes after ~10 minutes is still placed: the check-order job is never parked', async () => {
     const trainer = await bookableTrainer(t, { price: 125 });
     const me = await createAccount(t, 'user');
     const { orderId } = await heldOrder(me.token, trainer.id);
@@ -70,7 +70,7 @@ describe('an unknown outcome is never forgotten (issue 30: "a durable job asks t
     expect(await parkedJobs('payment.check-order')).toEqual([]);
   });
 
-  it('DEFECT: a refund PayPal could not take for ~10 minutes is forgotten: the booking stays confirmed, the user can never cancel again', async () => {
+  it('a refund PayPal could not take for ~10 minutes is still finished when it can', async () => {
     const trainer = await bookableTrainer(t, { price: 175 });
     const me = await createAccount(t, 'user');
     const { bookingId, orderId } = await bookAndPay(t, me.token, trainer.id, hourFromNow(24 * 6));
@@ -89,7 +89,7 @@ describe('an unknown outcome is never forgotten (issue 30: "a durable job asks t
 });
 
 describe('a webhook is recorded as seen only with its effect (issue 30: "idempotent by event id")', () => {
-  it('DEFECT: a delivery whose settlement fails once is answered duplicate on PayPal’s retry and never applied', async () => {
+  it('a webhook delivery whose settlement fails once is applied on PayPal’s next delivery', async () => {
     const trainer = await bookableTrainer(t, { price: 135 });
     const me = await createAccount(t, 'user');
     const { bookingId, orderId } = await heldOrder(me.token, trainer.id);
@@ -123,7 +123,7 @@ describe('a webhook is recorded as seen only with its effect (issue 30: "idempot
 });
 
 describe('a capture that completes after its hold lapsed (issue 30: refunded, not booked)', () => {
-  it('DEFECT: a PENDING capture completed days later confirms a session whose hold lapsed and whose time has passed', async () => {
+  it('a PENDING capture completed after the session’s time is refunded, never confirmed', async () => {
     const trainer = await bookableTrainer(t, { price: 115 });
     const me = await createAccount(t, 'user');
     const { bookingId, orderId } = await heldOrder(me.token, trainer.id);
