@@ -81,6 +81,9 @@ describe('the ledger behind a payment', () => {
     expect(await entriesOf(`refund:${rows[0].id}`)).toMatchObject({ 'world:paypal': 18000, 'platform:fees': expect.any(Number) });
     expect(await netPaid(orderId)).toBe(0);
     expect(paypal.state.ledger.refunds.filter((r) => r.amount === '180.00')).toHaveLength(1);
+    // the trainer's earnings say so, as the ledger has it
+    const earnings = (await t.app.inject({ url: '/api/payments', headers: { authorization: trainer.token } })).json();
+    expect(earnings.totals).toMatchObject({ refunded: 180, pending: 0, payable: 0, paidOut: 0 });
   });
 
   it('20 concurrent cancels make one provider refund and one ledger refund', async () => {
@@ -228,6 +231,13 @@ describe('an outcome that is not known, reconciled', () => {
     expect(paypal.state.ledger.refunds.filter((r) => r.captureId === charge.captureId).map((r) => r.amount)).toEqual(['130.00']);
     expect(await netPaid(orderId)).toBe(0);
     expect(await eventsOf(orderId)).toEqual(['capture-unknown', 'late-capture-refunded', 'capture-settled']);
+    // it was never the trainer's money: their earnings show the resold session only
+    const earnings = (await t.app.inject({ url: '/api/payments', headers: { authorization: trainer.token } })).json();
+    expect(earnings.payments.map((p: { bookingId: string }) => p.bookingId)).toEqual([resold.bookingId]);
+    expect(earnings.totals).toMatchObject({ charged: 130, refunded: 0 });
+    // its payer sees the charge and the refund
+    const mine = (await t.app.inject({ url: '/api/payments', headers: { authorization: me.token } })).json();
+    expect(mine.payments).toEqual([expect.objectContaining({ bookingId, status: 'refunded', amount: 130 })]);
     const told = t
       .outbox()
       .slice(mailsBefore)

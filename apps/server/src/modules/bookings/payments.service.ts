@@ -51,7 +51,9 @@ export function createPaymentsService({ db, provider, bookings }: PaymentsDeps) 
 
     /** What the caller paid (users) or earned (trainers), with totals that add up to the rows. */
     async listPayments(caller: Caller): Promise<TPaymentsResponse> {
-      const rows = await repo.listPaymentsOf(db, caller);
+      const all = await repo.listPaymentsOf(db, caller);
+      // money captured after its booking stopped being payable was never the trainer's: only its payer sees it
+      const rows = caller.role === 'trainer' ? all.filter((r) => r.feeCents > 0) : all;
       const list = rows.map((r) => toPayment(r, caller.role));
       let charged = 0;
       let refunded = 0;
@@ -62,10 +64,12 @@ export function createPaymentsService({ db, provider, bookings }: PaymentsDeps) 
         else if (caller.role === 'trainer') fees += r.feeCents;
       }
       // a trainer's money as the ledger has it (docs/decisions/042-money-ledger.md): not due yet,
-      // due (in a payout not settled yet included), paid out
+      // due (in a payout not settled yet included), paid out, refunded
       let ledger = {};
       if (caller.role === 'trainer') {
         const held = await trainerLedgerTotals(db, caller.id, CURRENCY);
+        // refunded as the ledger has it (the rows' sum, for the sessions the trainer had)
+        refunded = held.refundedCents;
         ledger = {
           pending: fromCents(held.pendingCents),
           payable: fromCents(held.payableCents + held.payingCents),
