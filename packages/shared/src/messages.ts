@@ -157,4 +157,6 @@ export const PAYOUT_MSG = {
   addressRemoved: 'Your payout address is removed; payouts wait until you add one',
   onlyTrainers: 'Only trainers receive payouts',
   returned: 'A payout could not be delivered and is back in your payable balance. Check your payout address.',
+  addressChanged: 'Your Spotter payouts now go to the PayPal account',
+  addressChangedNotYou: 'If you did not change it, change your password and your payout address now.',
 } as const;

@@ -185,6 +185,10 @@ describe('a capture of another amount or currency than the booking’s', () => {
       const [refund] = await db.select().from(refunds).where(eq(refunds.providerOrderId, orderId));
       expect(refund).toMatchObject({ status: 'completed', amountCents: cents, currency });
       expect(await eventsOf(orderId)).toEqual(['capture-mismatch']);
+      // capturing the order again says the same, and charges nothing
+      const again = await capture(t, me.token, orderId);
+      expect(again.json()).toMatchObject({ code: 'PAYMENT_MISMATCH', message: PAYMENT_MSG.amountMismatch });
+      expect(paypal.state.ledger.charges.filter((c) => c.orderId === orderId)).toHaveLength(1);
       // the slot is free again at once (for anyone else; its user waits as after any ended hold)
       const startsAt = (await db.select().from(bookings).where(eq(bookings.id, bookingId)))[0].startsAt.toISOString();
       const next = await createAccount(t, 'user');

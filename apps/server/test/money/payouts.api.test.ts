@@ -88,6 +88,19 @@ describe('the payout address', () => {
     );
   });
 
+  it('a change of address is mailed to the account’s own address (not the new one), a save of the same one is not', async () => {
+    const trainer = await createAccount(t, 'trainer');
+    const told = () => t.outbox().filter((m) => m.subject === 'Your payout address was changed');
+    const before = told().length;
+    expect((await setAddress(trainer.token, 'first.payouts@example.com')).statusCode).toBe(200);
+    expect((await setAddress(trainer.token, 'first.payouts@example.com')).statusCode).toBe(200);
+    expect((await setAddress(trainer.token, 'other.payouts@example.com')).statusCode).toBe(200);
+    const mails = told().slice(before);
+    expect(mails.map((m) => m.to)).toEqual([trainer.email, trainer.email]);
+    expect(mails[1].text).toContain(`${PAYOUT_MSG.addressChanged} other.payouts@example.com.`);
+    expect(mails[1].text).toContain(PAYOUT_MSG.addressChangedNotYou);
+  });
+
   it('is for trainers: a user is refused in the product’s words, a visitor must log in', async () => {
     const user = await createAccount(t, 'user');
     for (const res of [

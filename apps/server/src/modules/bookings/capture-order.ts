@@ -102,6 +102,9 @@ export async function captureOrder(
   if (row.status !== 'pending' || !(await bookingsRepo.extendLiveHold(db, row.id, holdUntil, ctx.now()))) {
     const concurrent = await storedAnswer();
     if (concurrent) return concurrent;
+    // this order's capture was of another amount or currency, and refunded: say so again
+    if (await paymentsRepo.hasPaymentEvent(db, p.name, orderId, 'capture-mismatch'))
+      throw new AppError('PAYMENT_MISMATCH', PAYMENT_MSG.amountMismatch);
     throw row.status === 'confirmed'
       ? new AppError('ALREADY_PAID', BOOKING_MSG.alreadyPaid)
       : new AppError('HOLD_EXPIRED', BOOKING_MSG.holdExpired);

@@ -153,3 +153,20 @@ export async function webhookSeen(q: Q, provider: string, eventId: string): Prom
     .limit(1);
   return !!row;
 }
+
+/** Whether an order has an event of this kind (a capture refused for its amount…). */
+export async function hasPaymentEvent(
+  q: Q,
+  provider: string,
+  providerOrderId: string,
+  kind: (typeof PAYMENT_EVENT_KINDS)[number],
+): Promise<boolean> {
+  const [row] = await q
+    .select({ id: paymentEvents.id })
+    .from(paymentEvents)
+    .where(
+      and(eq(paymentEvents.provider, provider), eq(paymentEvents.providerOrderId, providerOrderId), eq(paymentEvents.kind, kind)),
+    )
+    .limit(1);
+  return !!row;
+}

@@ -57,7 +57,14 @@ export function createPayoutsService({ db, jobs, log, mailer, publicUrl, provide
   }
 
   async function setPayoutAddress(trainerId: string, email: string): Promise<TPayoutAddressResponse> {
+    const before = await repo.payoutEmailOf(db, trainerId);
     await repo.setPayoutEmail(db, trainerId, email);
+    // where earnings go changed: the account's own address is told, so a taken-over account is noticed
+    if (before !== email)
+      await mailTrainer(trainerId, {
+        subject: 'Your payout address was changed',
+        lines: [`${PAYOUT_MSG.addressChanged} ${email}.`, PAYOUT_MSG.addressChangedNotYou],
+      }).catch((err) => log.error({ err, trainerId }, 'payout address mail failed'));
     return { email, message: PAYOUT_MSG.addressSaved };
   }
 
@@ -281,27 +288,34 @@ export function createPayoutsService({ db, jobs, log, mailer, publicUrl, provide
   async function sendReturnedMail(payoutId: string): Promise<void> {
     const row = await repo.findPayout(db, payoutId);
     if (!row || row.status !== 'returned') return;
-    const to = await repo.trainerContact(db, row.trainerId);
-    if (!to || to.deletedAt) return;
     const amount = `$${fromCents(row.amountCents).toFixed(2)}`;
+    await mailTrainer(row.trainerId, {
+      subject: 'A payout could not be delivered',
+      lines: [PAYOUT_MSG.returned, `Amount: ${amount} (${row.currency}), sent to ${row.email}.`],
+    });
+  }
+
+  /** A mail to the trainer's own account (never the payout address), with a link to the payout settings. */
+  async function mailTrainer(trainerId: string, { subject, lines }: { subject: string; lines: string[] }): Promise<void> {
+    const to = await repo.trainerContact(db, trainerId);
+    if (!to || to.deletedAt) return;
     const link = `${publicUrl}/trainer/settings`;
     const text = [
       `Hi ${to.firstName.replace(/[\p{Cc}\u2028\u2029]/gu, ' ').trim() || 'there'},`,
       '',
-      `${PAYOUT_MSG.returned}`,
-      `Amount: ${amount} (${row.currency}), sent to ${row.email}.`,
+      ...lines,
       '',
       `Your payout address: ${link}`,
     ].join('\n');
-    const escape = (s: string) =>
-      s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+    const escape = (v: string) =>
+      v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
     const html = text
       .split('\n')
       .map((l) =>
         l === `Your payout address: ${link}` ? `<p><a href="${link}">Your payout address</a></p>` : `<p>${escape(l)}</p>`,
       )
       .join('');
-    await mailer.send({ to: to.email, subject: 'A payout could not be delivered', text, html, links: [link] });
+    await mailer.send({ to: to.email, subject, text, html, links: [link] });
   }
 
   return {
