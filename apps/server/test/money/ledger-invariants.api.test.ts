@@ -11,13 +11,33 @@ import { usePaypalApp } from '../support/paypal-app';
  * The ledger's invariants (docs/decisions/042-money-ledger.md) over random sequences of what people
  * and PayPal do, through the API against the fake of PayPal's documented contract: every
  * transaction sums to zero per currency; no account but the provider's world goes below zero; for
- * every order, what PayPal captured minus what it refunded equals what the ledger says was paid.
+ * every order, what PayPal captured minus what it refunded equals what the ledger says was paid; each
+ * trainer's earnings page equals the ledger and the shares of their paid sessions.
  */
 const { t, paypal } = await usePaypalApp({ timeoutMs: 1_000, slowMs: 2_500 });
 const db = t.database.db;
-const trainer = await bookableTrainer(t, { price: 120 });
 const user = await createAccount(t, 'user');
 let slot = 30;
+
+/** A bookable trainer with a payout address; a new one after the last one left. */
+async function newTrainer() {
+  const made = await bookableTrainer(t, { price: 120 });
+  const saved = await t.app.inject({
+    method: 'PUT',
+    url: '/api/trainer/payout',
+    headers: { authorization: made.token },
+    payload: { email: `payouts.${made.id.slice(0, 8)}@example.com` },
+  });
+  expect(saved.statusCode).toBe(200);
+  trainers.push(made);
+  return made;
+}
+const trainers: Array<Awaited<ReturnType<typeof createAccount>>> = [];
+/** Trainers who deleted their account (their token ends with it). */
+const left = new Set<string>();
+let trainer = await newTrainer();
+/** How far the job runner's clock has gone: payouts need sessions ended a day before. */
+let jobsClock = Date.now() + 60 * 24 * 60 * 60_000;
 
 type Op =
   | 'pay'
@@ -28,7 +48,9 @@ type Op =
   | 'captured-cent'
   | 'captured-yen'
   | 'cancel-last'
-  | 'cancel-racing';
+  | 'cancel-racing'
+  | 'payout-run'
+  | 'trainer-leaves';
 const OPS: Op[] = [
   'pay',
   'pay-twice',
@@ -39,6 +61,8 @@ const OPS: Op[] = [
   'captured-yen',
   'cancel-last',
   'cancel-racing',
+  'payout-run',
+  'trainer-leaves',
 ];
 /** Runs the jobs due by then: the reconciliation's check of an order, a refund's retry. */
 const runJobs = () => t.app.jobs.runDue({ now: new Date(Date.now() + 2 * 60_000) });
@@ -89,6 +113,29 @@ async function apply(op: Op) {
     const { orderId } = await heldOrder();
     paypal.captureAs(orderId, op === 'captured-cent' ? { value: '0.01' } : { currency_code: 'JPY', value: '120' });
     expect((await capture(t, user.token, orderId)).statusCode).toBe(422);
+  } else if (op === 'payout-run') {
+    // time passes (the job runner's clock): every session paid so far is over, due a day later, and
+    // paid out to its trainer's PayPal address; the next sweep reads PayPal's answer
+    for (const step of [0, 11 * 60_000, 22 * 60_000]) await t.app.jobs.runDue({ now: new Date(jobsClock + step) });
+    jobsClock += 2 * 24 * 60 * 60_000;
+    paid.length = 0; // over: no longer cancellable
+    // everything due went out and PayPal paid it
+    const held = await balancesOf(trainer.id);
+    expect({ pending: held.pending, payable: held.payable, paying: held.paying }).toEqual({ pending: 0, payable: 0, paying: 0 });
+  } else if (op === 'trainer-leaves') {
+    // the trainer deletes their account: every upcoming paid session is refunded by a job
+    const gone = trainer;
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/trainer',
+      headers: { authorization: gone.token },
+      payload: { password: gone.password },
+    });
+    expect(res.statusCode).toBe(200);
+    left.add(gone.id);
+    await t.app.jobs.runDue({ now: new Date(Date.now() + 60_000) });
+    paid.length = 0;
+    trainer = await newTrainer();
   } else if (op === 'cancel-last' || op === 'cancel-racing') {
     const bookingId = paid.pop();
     if (!bookingId) return;
@@ -123,14 +170,57 @@ async function ledgerNet(orderId: string): Promise<Record<string, number>> {
   return Object.fromEntries(rows.map((r) => [r.currency, Number(r.total)]).filter(([, n]) => n !== 0));
 }
 
+/** A trainer's earnings as their page answers them, and as the ledger and their payments rows say, in cents. */
+async function earningsOf(who: (typeof trainers)[number]) {
+  const page = (await t.app.inject({ url: '/api/payments', headers: { authorization: who.token } })).json();
+  const cents = (n: number | undefined) => Math.round((n ?? 0) * 100);
+  const held = await balancesOf(who.id);
+  const shares = page.payments
+    .filter((p: { status: string }) => p.status === 'completed')
+    .reduce((sum: number, p: { net: number }) => sum + cents(p.net), 0);
+  return {
+    page: {
+      pending: cents(page.totals.pending),
+      payable: cents(page.totals.payable),
+      paidOut: cents(page.totals.paidOut),
+      shares: cents(page.totals.pending) + cents(page.totals.payable) + cents(page.totals.paidOut),
+    },
+    ledger: { pending: held.pending, payable: held.payable + held.paying, paidOut: held.paidOut, shares },
+  };
+}
+
+/** Balances summed here from the entries, independently of the server's reads. */
+async function balancesOf(trainerId: string) {
+  const sumOf = async (where: ReturnType<typeof sql>) => {
+    const [row] = await db
+      .select({ total: sql<string | null>`sum(${ledgerEntries.amountCents})` })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .where(where);
+    return Number(row.total ?? 0);
+  };
+  const acc = (name: string) => sql`${ledgerEntries.account} = ${`trainer:${trainerId}:${name}`}`;
+  return {
+    pending: await sumOf(acc('pending')),
+    payable: await sumOf(acc('payable')),
+    paying: await sumOf(acc('paying')),
+    paidOut: 0 - (await sumOf(sql`${acc('paying')} and ${ledgerTransactions.kind} = 'payout-paid'`)) || 0,
+  };
+}
+
 async function expectInvariants() {
   // every transaction balanced, no account but a world one below zero, payments and refunds as stored
   expect((await checkLedger({ db })).differences).toEqual([]);
+  // each trainer's earnings page equals the ledger, and the shares of their paid sessions
+  for (const who of trainers.filter((x) => !left.has(x.id))) {
+    const { page, ledger } = await earningsOf(who);
+    expect({ trainer: who.id, ...page }).toEqual({ trainer: who.id, ...ledger });
+  }
   for (const orderId of orders)
     expect({ orderId, net: await ledgerNet(orderId) }).toEqual({ orderId, net: providerNet(orderId) });
 }
 
-describe('the ledger over random sequences of payments, lost answers, wrong amounts and currencies, declines and cancels', () => {
+describe('the ledger over random sequences of payments, lost answers, wrong amounts and currencies, declines, cancels, payouts and trainers leaving', () => {
   it('balances, never goes below zero, and agrees with PayPal order by order', { timeout: 120_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.constantFrom(...OPS), { minLength: 1, maxLength: 5 }), async (ops) => {
