@@ -3,11 +3,12 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client';
 import { checkLedger } from '../../src/modules/money/ledger-check';
-import { bookings, ledgerTransactions, payments, refunds } from '../../src/db/schema';
+import { bookings, ledgerTransactions, payments, payouts, refunds } from '../../src/db/schema';
 import { createFreshPgDatabase } from '../helper';
-import { api, demoLogin, hourFromNow, killServer, newDataDir, startServer, waitFor, type ServerProcess } from './server-process';
+import { api, demoLogin, killServer, newDataDir, startServer, waitFor, type ServerProcess } from './server-process';
 
 const ALL_HOURS = Array.from({ length: 24 }, (_, h) => h);
+const HOUR = 60 * 60_000;
 const MEMBERS = ['user@spotter.test', 'member01@spotter.test', 'member02@spotter.test', 'member03@spotter.test'];
 
 /**
@@ -23,9 +24,18 @@ async function streamMoney(base: string) {
     body: { timeZone: 'UTC', weekly, minNoticeHours: 1, bufferMinutes: 0 },
   });
   if (set.status !== 200) throw new Error(`availability: ${set.status} ${JSON.stringify(set.body)}`);
+  const address = await api(base, '/api/trainer/payout', {
+    method: 'PUT',
+    token: trainer.token,
+    body: { email: 'trainer.payouts@example.com' },
+  });
+  if (address.status !== 200) throw new Error(`payout address: ${address.status}`);
   const users = [];
   for (const email of MEMBERS) users.push(await demoLogin(base, 'user', email));
-  const acked = { paid: [] as string[], refunded: [] as string[] };
+  const acked = { paid: [] as string[], refunded: [] as string[], paidOut: [] as string[] };
+  /** The server's time (its test clock moves): slots are chosen from it. */
+  let serverNow = Date.now();
+  const slotAt = (n: number) => new Date(Math.ceil((serverNow + (48 + n) * HOUR) / HOUR) * HOUR).toISOString();
   const serverErrors: string[] = [];
   let stopped = false;
   let slot = 0;
@@ -38,7 +48,7 @@ async function streamMoney(base: string) {
     let failures = 0;
     for (let i = 0; !stopped; i++) {
       try {
-        const held = await step(token, '/api/bookings', { trainerId: trainer.id, startsAt: hourFromNow(48 + slot++) });
+        const held = await step(token, '/api/bookings', { trainerId: trainer.id, startsAt: slotAt(slot++) });
         if (held.status !== 201) continue;
         const bookingId = (held.body.booking as { _id: string })._id;
         const order = await step(token, '/api/orders', { bookingId });
@@ -56,7 +66,24 @@ async function streamMoney(base: string) {
       }
     }
   };
-  const done = Promise.all(users.map((u) => writer(u.token)));
+  /** Time passes: three days at a time, the jobs due run (shares payable, payouts paid); paid payouts are acknowledged. */
+  const clockMover = async () => {
+    let failures = 0;
+    while (!stopped) {
+      try {
+        const moved = await step(trainer.token, '/api/test/clock', { advanceMs: 3 * 24 * HOUR });
+        if (moved.status === 200) serverNow = Date.parse(moved.body.now as string);
+        const list = await api<{ payouts: Array<{ _id: string; status: string }> }>(base, '/api/payouts', {
+          token: trainer.token,
+        });
+        if (list.status === 200)
+          for (const p of list.body.payouts) if (p.status === 'paid' && !acked.paidOut.includes(p._id)) acked.paidOut.push(p._id);
+      } catch {
+        if (++failures > 3 || stopped) return;
+      }
+    }
+  };
+  const done = Promise.all([...users.map((u) => writer(u.token)), clockMover()]);
   return {
     acked,
     serverErrors,
@@ -68,7 +95,7 @@ async function streamMoney(base: string) {
   };
 }
 
-/** SIGKILL during the stream, a restart, then every acknowledged movement is in a ledger that balances. */
+/** SIGKILL during the stream (time passing on the test clock), a restart, then every acknowledged movement is in a ledger that balances. */
 async function crashAndCheck(databaseUrl: string | undefined) {
   const dataDir = newDataDir('money-crash');
   let server: ServerProcess | undefined;
@@ -84,10 +111,10 @@ async function crashAndCheck(databaseUrl: string | undefined) {
     expect((await server.exited).signal).toBe('SIGKILL');
     await stream.stop();
     expect(stream.serverErrors).toEqual([]);
-    const acked = { paid: [...stream.acked.paid], refunded: [...stream.acked.refunded] };
+    const acked = { paid: [...stream.acked.paid], refunded: [...stream.acked.refunded], paidOut: [...stream.acked.paidOut] };
 
     // a restart finishes what was under way (the jobs), then stops cleanly so the database can be read
-    server = await startServer({ dataDir, databaseUrl });
+    server = await startServer({ dataDir, databaseUrl, env: { TEST_CLOCK: '1' } });
     server.child.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);
 
@@ -115,6 +142,14 @@ async function crashAndCheck(databaseUrl: string | undefined) {
         .from(ledgerTransactions)
         .where(and(eq(ledgerTransactions.kind, 'refund'), inArray(ledgerTransactions.bookingId, acked.refunded)));
       expect(refundTx).toHaveLength(acked.refunded.length);
+      // every payout acknowledged as paid: paid, with its ledger transaction
+      const paidOutRows = await db.select().from(payouts).where(inArray(payouts.id, acked.paidOut));
+      expect(paidOutRows.map((p) => [p.id, p.status]).sort()).toEqual(acked.paidOut.map((id) => [id, 'paid']).sort());
+      const paidTx = await db
+        .select({ id: ledgerTransactions.payoutId })
+        .from(ledgerTransactions)
+        .where(and(eq(ledgerTransactions.kind, 'payout-paid'), inArray(ledgerTransactions.payoutId, acked.paidOut)));
+      expect(paidTx).toHaveLength(acked.paidOut.length);
       // the whole ledger balances, per transaction and currency, only world accounts are below zero,
       // and every payment and refund stored agrees with it
       expect((await checkLedger({ db })).differences).toEqual([]);
@@ -128,9 +163,9 @@ async function crashAndCheck(databaseUrl: string | undefined) {
   }
 }
 
-describe('a crash (SIGKILL) during payments and refunds', () => {
+describe('a crash (SIGKILL) during payments, refunds and payouts', () => {
   it(
-    'PGlite: every acknowledged payment and refund is in a ledger that balances after a restart',
+    'PGlite: every acknowledged payment, refund and payout is in a ledger that balances after a restart',
     { timeout: 180_000 },
     async () => {
       const acked = await crashAndCheck(undefined);
@@ -144,7 +179,7 @@ describe('a crash (SIGKILL) during payments and refunds', () => {
     for (const f of fresh) await f.drop();
   });
   pgIt(
-    'PostgreSQL: every acknowledged payment and refund is in a ledger that balances after a restart',
+    'PostgreSQL: every acknowledged payment, refund and payout is in a ledger that balances after a restart',
     { timeout: 180_000 },
     async () => {
       const pg = (await createFreshPgDatabase())!;
