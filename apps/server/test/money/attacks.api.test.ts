@@ -1,52 +1,26 @@
 // Money an unknown outcome could lose, found by an attack on the money layer: each test failed
 // before its fix (docs/decisions/042-money-ledger.md#unknown-outcomes, #webhooks, #captures).
-import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
-import { bookings, jobs, ledgerEntries, ledgerTransactions, refunds } from '../../src/db/schema';
-import { createAccount, useTestApp } from '../helper';
-import { bookableTrainer, bookAndPay, cancel, capture, createOrder, hold, hourFromNow } from '../support/bookings';
-import { startFakePaypal } from '../support/fake-paypal';
+import { eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { bookings, jobs, refunds } from '../../src/db/schema';
+import { createAccount } from '../helper';
+import { bookableTrainer, bookAndPay, cancel, capture, hourFromNow } from '../support/bookings';
+import { usePaypalApp } from '../support/paypal-app';
+import { orderProbes } from './order-probes';
 
-const paypal = await startFakePaypal();
-afterAll(() => paypal.close());
-const t = await useTestApp({
-  PAYPAL_CLIENT_ID: paypal.clientId,
-  PAYPAL_CLIENT_SECRET: paypal.clientSecret,
-  PAYPAL_API_BASE: paypal.url,
-  PAYPAL_TIMEOUT_MS: '2000',
-  PAYPAL_WEBHOOK_ID: 'WH-SPOTTER-TEST',
-});
+const { t, paypal } = await usePaypalApp({ env: { PAYPAL_WEBHOOK_ID: 'WH-SPOTTER-TEST' } });
 const db = t.database.db;
 const MINUTE = 60_000;
 const start = Date.now();
 /** Runs the jobs due `minutes` after the file started (each call later than the one before). */
 const runJobsAt = (minutes: number) => t.app.jobs.runDue({ now: new Date(start + minutes * MINUTE) });
-const statusOf = async (id: string) =>
-  (await db.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, id)))[0].status;
 let hourOffset = 60;
 const nextSlot = () => hourFromNow(hourOffset++);
-async function heldOrder(token: string, trainerId: string) {
-  const bookingId = (await hold(t, token, trainerId, nextSlot())).json().booking._id as string;
-  const orderId = (await createOrder(t, token, { bookingId })).json().id as string;
-  return { bookingId, orderId };
-}
-/** What the ledger says was paid on an order, net: what left world:paypal in its transactions. */
-async function netPaid(orderId: string) {
-  const [row] = await db
-    .select({ total: sql<string | null>`-sum(${ledgerEntries.amountCents})` })
-    .from(ledgerEntries)
-    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
-    .where(and(eq(ledgerTransactions.providerOrderId, orderId), eq(ledgerEntries.account, 'world:paypal')));
-  return Number(row.total ?? 0);
-}
-/** What PayPal (the fake) holds of an order: charged minus refunded, in hundredths. */
-function heldAtPaypal(orderId: string) {
-  const h = (v: string) => Math.round(Number(v) * 100);
-  const charges = paypal.state.ledger.charges.filter((c) => c.orderId === orderId);
-  const ids = new Set(charges.map((c) => c.captureId));
-  const refunded = paypal.state.ledger.refunds.filter((r) => ids.has(r.captureId));
-  return charges.reduce((s, c) => s + h(c.amount), 0) - refunded.reduce((s, r) => s + h(r.amount), 0);
-}
+const { statusOf, heldOrder, netPaid, heldAtPaypal, postWebhook, orderWithLostAnswer, completedDelivery } = orderProbes(
+  t,
+  paypal,
+  nextSlot,
+);
 const parkedJobs = async (kind: string) =>
   (await db.select().from(jobs).where(eq(jobs.kind, kind))).filter((j) => j.failedAt !== null);
 
@@ -90,17 +64,10 @@ describe('an unknown outcome is never forgotten (issue 30: "a durable job asks t
 
 describe('a webhook is recorded as seen only with its effect (issue 30: "idempotent by event id")', () => {
   it('a webhook delivery whose settlement fails once is applied on PayPal’s next delivery', async () => {
-    const trainer = await bookableTrainer(t, { price: 135 });
-    const me = await createAccount(t, 'user');
-    const { bookingId, orderId } = await heldOrder(me.token, trainer.id);
     // the capture's answer is lost (Spotter's timeout); PayPal took the money
-    paypal.failNext('capture', 'slow');
-    expect((await capture(t, me.token, orderId)).statusCode).toBe(504);
-    const delivery = paypal.webhookDelivery(paypal.captureEvent('PAYMENT.CAPTURE.COMPLETED', orderId), {
-      webhookId: 'WH-SPOTTER-TEST',
-    });
-    const post = () =>
-      t.app.inject({ method: 'POST', url: '/api/payments/webhooks/paypal', headers: delivery.headers, payload: delivery.body });
+    const { bookingId, orderId } = await orderWithLostAnswer(135);
+    const delivery = completedDelivery(orderId);
+    const post = () => postWebhook(delivery);
     // one transient database failure while it is settled (a deadlock, a restart, a full disk)
     expect(/^[A-Z0-9]+$/.test(orderId)).toBe(true);
     await db.execute(sql`create or replace function g_attack_fail() returns trigger language plpgsql as $$
@@ -145,9 +112,7 @@ describe('a capture that completes after its hold lapsed (issue 30: refunded, no
     await db.delete(jobs).where(sql`${jobs.kind} = 'booking.expire-hold' and ${jobs.payload}->>'bookingId' = ${bookingId}`);
     // the eCheck clears; PayPal tells Spotter
     paypal.settleCapture(orderId, 'COMPLETED');
-    const delivery = paypal.webhookDelivery(paypal.captureEvent('PAYMENT.CAPTURE.COMPLETED', orderId), {
-      webhookId: 'WH-SPOTTER-TEST',
-    });
+    const delivery = completedDelivery(orderId);
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/payments/webhooks/paypal',

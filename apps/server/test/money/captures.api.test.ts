@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { BOOKING_MSG, PAYMENT_MSG } from '@spotter/shared';
 import {
@@ -14,26 +14,21 @@ import {
 import { createAccount } from '../helper';
 import { bookableTrainer, bookAndPay, cancel, capture, createOrder, hold, hourFromNow } from '../support/bookings';
 import { usePaypalApp } from '../support/paypal-app';
+import { orderProbes } from './order-probes';
 
 // the ledger behind captures and refunds (docs/decisions/042-money-ledger.md), against the fake PayPal
 const { t, paypal } = await usePaypalApp({ env: { PAYPAL_WEBHOOK_ID: 'WH-SPOTTER-TEST' } });
 const MINUTE = 60_000;
 /** Runs the jobs due by then (the reconciliation's check of an order, a refund's retry). */
 const runJobs = (minutesAhead = 2) => t.app.jobs.runDue({ now: new Date(Date.now() + minutesAhead * MINUTE) });
-const statusOf = async (id: string) =>
-  (await db.select({ status: bookings.status }).from(bookings).where(eq(bookings.id, id)))[0].status;
-const eventsOf = async (orderId: string) =>
-  (await db.select().from(paymentEvents).where(eq(paymentEvents.providerOrderId, orderId))).map((e) => e.kind);
-async function heldOrder(token: string, trainerId: string, startsAt = nextSlot()) {
-  const bookingId = (await hold(t, token, trainerId, startsAt)).json().booking._id as string;
-  const orderId = (await createOrder(t, token, { bookingId })).json().id as string;
-  return { bookingId, orderId };
-}
-const postWebhook = (delivery: { headers: Record<string, string>; body: string }) =>
-  t.app.inject({ method: 'POST', url: '/api/payments/webhooks/paypal', headers: delivery.headers, payload: delivery.body });
 const db = t.database.db;
 let hourOffset = 40;
 const nextSlot = () => hourFromNow(hourOffset++);
+const { statusOf, eventsOf, heldOrder, postWebhook, netPaid, orderWithLostAnswer, completedDelivery } = orderProbes(
+  t,
+  paypal,
+  nextSlot,
+);
 
 /** A transaction's entries as account → cents. */
 async function entriesOf(key: string) {
@@ -44,16 +39,6 @@ async function entriesOf(key: string) {
     .where(eq(ledgerTransactions.key, key));
   return Object.fromEntries(rows.map((r) => [r.account, r.amount]));
 }
-/** What the ledger says was paid on an order, net of refunds: what left the provider's world account. */
-async function netPaid(orderId: string) {
-  const [row] = await db
-    .select({ total: sql<string | null>`-sum(${ledgerEntries.amountCents})` })
-    .from(ledgerEntries)
-    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
-    .where(and(eq(ledgerTransactions.providerOrderId, orderId), eq(ledgerEntries.account, 'world:paypal')));
-  return Number(row.total ?? 0);
-}
-
 describe('the ledger behind a payment', () => {
   it('a capture writes one balanced transaction: the user’s money in, split into the trainer’s share and the fee', async () => {
     const trainer = await bookableTrainer(t, { price: 150 });
@@ -273,14 +258,8 @@ describe('an outcome that is not known, reconciled', () => {
 
 describe('PayPal webhooks', () => {
   it('a verified PAYMENT.CAPTURE.COMPLETED settles a capture whose answer was lost; a replay changes nothing', async () => {
-    const trainer = await bookableTrainer(t, { price: 135 });
-    const me = await createAccount(t, 'user');
-    const { bookingId, orderId } = await heldOrder(me.token, trainer.id);
-    paypal.failNext('capture', 'slow');
-    expect((await capture(t, me.token, orderId)).statusCode).toBe(504);
-    const delivery = paypal.webhookDelivery(paypal.captureEvent('PAYMENT.CAPTURE.COMPLETED', orderId), {
-      webhookId: 'WH-SPOTTER-TEST',
-    });
+    const { bookingId, orderId } = await orderWithLostAnswer(135);
+    const delivery = completedDelivery(orderId);
     const res = await postWebhook(delivery);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ received: true, duplicate: false });
@@ -293,14 +272,8 @@ describe('PayPal webhooks', () => {
   });
 
   it('a forged or altered delivery is refused and changes nothing', async () => {
-    const trainer = await bookableTrainer(t, { price: 145 });
-    const me = await createAccount(t, 'user');
-    const { bookingId, orderId } = await heldOrder(me.token, trainer.id);
-    paypal.failNext('capture', 'slow');
-    expect((await capture(t, me.token, orderId)).statusCode).toBe(504);
-    const good = paypal.webhookDelivery(paypal.captureEvent('PAYMENT.CAPTURE.COMPLETED', orderId), {
-      webhookId: 'WH-SPOTTER-TEST',
-    });
+    const { bookingId, orderId } = await orderWithLostAnswer(145);
+    const good = completedDelivery(orderId);
     const altered = { ...good, body: good.body.replace('145.00', '1.00') };
     const forged = { ...good, headers: { ...good.headers, 'paypal-transmission-sig': Buffer.from('forged').toString('base64') } };
     const otherHook = paypal.webhookDelivery(paypal.captureEvent('PAYMENT.CAPTURE.COMPLETED', orderId), {

@@ -6,6 +6,7 @@ import { checkLedger } from '../../src/modules/money/ledger-check';
 import { createAccount } from '../helper';
 import { bookableTrainer, cancel, capture, createOrder, hold, hourFromNow } from '../support/bookings';
 import { usePaypalApp } from '../support/paypal-app';
+import { orderProbes } from './order-probes';
 
 /**
  * The ledger's invariants (docs/decisions/042-money-ledger.md) over random sequences of what people
@@ -18,6 +19,7 @@ const { t, paypal } = await usePaypalApp({ timeoutMs: 1_000, slowMs: 2_500 });
 const db = t.database.db;
 const user = await createAccount(t, 'user');
 let slot = 30;
+const { ledgerNetByCurrency, paypalNetByCurrency } = orderProbes(t, paypal, () => hourFromNow(slot++));
 
 /** A bookable trainer with a payout address; a new one after the last one left. */
 async function newTrainer() {
@@ -146,30 +148,6 @@ async function apply(op: Op) {
   }
 }
 
-/** PayPal's view of an order: captured minus refunded, in hundredths, per currency (zeros left out). */
-function providerNet(orderId: string): Record<string, number> {
-  const cents = (v: string) => Math.round(Number(v) * 100);
-  const net: Record<string, number> = {};
-  const charges = paypal.state.ledger.charges.filter((c) => c.orderId === orderId);
-  const ids = new Set(charges.map((c) => c.captureId));
-  const add = (currency: string | undefined, n: number) => (net[currency ?? 'USD'] = (net[currency ?? 'USD'] ?? 0) + n);
-  for (const c of charges) add((c as { currency?: string }).currency, cents(c.amount));
-  for (const r of paypal.state.ledger.refunds.filter((x) => ids.has(x.captureId)))
-    add((r as { currency?: string }).currency, -cents(r.amount));
-  return Object.fromEntries(Object.entries(net).filter(([, n]) => n !== 0));
-}
-
-/** What the ledger says was paid on an order: what left the provider's world account, per currency. */
-async function ledgerNet(orderId: string): Promise<Record<string, number>> {
-  const rows = await db
-    .select({ currency: ledgerEntries.currency, total: sql<string>`-sum(${ledgerEntries.amountCents})` })
-    .from(ledgerEntries)
-    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
-    .where(sql`${ledgerTransactions.providerOrderId} = ${orderId} and ${ledgerEntries.account} like 'world:%'`)
-    .groupBy(ledgerEntries.currency);
-  return Object.fromEntries(rows.map((r) => [r.currency, Number(r.total)]).filter(([, n]) => n !== 0));
-}
-
 /** A trainer's earnings as their page answers them, and as the ledger and their payments rows say, in cents. */
 async function earningsOf(who: (typeof trainers)[number]) {
   const page = (await t.app.inject({ url: '/api/payments', headers: { authorization: who.token } })).json();
@@ -217,7 +195,7 @@ async function expectInvariants() {
     expect({ trainer: who.id, ...page }).toEqual({ trainer: who.id, ...ledger });
   }
   for (const orderId of orders)
-    expect({ orderId, net: await ledgerNet(orderId) }).toEqual({ orderId, net: providerNet(orderId) });
+    expect({ orderId, net: await ledgerNetByCurrency(orderId) }).toEqual({ orderId, net: paypalNetByCurrency(orderId) });
 }
 
 describe('the ledger over random sequences of payments, lost answers, wrong amounts and currencies, declines, cancels, payouts and trainers leaving', () => {

@@ -215,37 +215,32 @@ describe('post()', () => {
   });
 });
 
+/** A transaction written with plain SQL: -100 USD from world:paypal, and `amount` `currency` to the fees. */
+const insertRaw = (key: string, currency: string, amount: number, inserted?: () => void) =>
+  db.transaction(async (tx) => {
+    const [row] = rows<{ id: string }>(
+      await tx.execute(sql`insert into ledger_transactions (key, kind) values (${key}, 'payment') returning id`),
+    );
+    await tx.execute(sql`
+      insert into ledger_entries (transaction_id, account, currency, amount_cents)
+      values (${row.id}, 'world:paypal', 'USD', -100), (${row.id}, 'platform:fees', ${currency}, ${amount})`);
+    inserted?.();
+  });
+
 describe('the database itself', () => {
   it('refuses an unbalanced transaction inserted with plain SQL, at commit', async () => {
     const key = `raw:${randomUUID()}`;
     let accepted = false;
     expect(
       await refusal(
-        db.transaction(async (tx) => {
-          const [row] = rows<{ id: string }>(
-            await tx.execute(sql`insert into ledger_transactions (key, kind) values (${key}, 'payment') returning id`),
-          );
-          await tx.execute(sql`
-          insert into ledger_entries (transaction_id, account, currency, amount_cents)
-          values (${row.id}, 'world:paypal', 'USD', -100), (${row.id}, 'platform:fees', 'USD', 99)`);
+        insertRaw(key, 'USD', 99, () => {
           accepted = true; // the statement itself passes: the check is deferred to the commit
         }),
       ),
     ).toMatch(/does not balance/);
     expect(accepted).toBe(true);
     // balanced in sum, not per currency
-    expect(
-      await refusal(
-        db.transaction(async (tx) => {
-          const [row] = rows<{ id: string }>(
-            await tx.execute(sql`insert into ledger_transactions (key, kind) values (${key}, 'payment') returning id`),
-          );
-          await tx.execute(sql`
-          insert into ledger_entries (transaction_id, account, currency, amount_cents)
-          values (${row.id}, 'world:paypal', 'USD', -100), (${row.id}, 'platform:fees', 'EUR', 100)`);
-        }),
-      ),
-    ).toMatch(/does not balance/);
+    expect(await refusal(insertRaw(key, 'EUR', 100))).toMatch(/does not balance/);
     const stored = rows<{ n: number }>(
       await db.execute(sql`select count(*)::int as n from ledger_transactions where key = ${key}`),
     );

@@ -25,17 +25,22 @@ const payoutsOf = async (token: string) =>
     amount: number;
   }>;
 
+/** A bookable trainer ($200) whose payouts go to `address`. */
+async function trainerPaidTo(address: string) {
+  const trainer = await bookableTrainer(t, { price: 200 });
+  const saved = await t.app.inject({
+    method: 'PUT',
+    url: '/api/trainer/payout',
+    headers: auth(trainer.token),
+    payload: { email: address },
+  });
+  expect(saved.statusCode).toBe(200);
+  return { trainer, address };
+}
+
 describe('a PayPal payout returned UNCLAIMED', () => {
   it('goes back to the payable balance, and the trainer gets a mail', async () => {
-    const trainer = await bookableTrainer(t, { price: 200 });
-    const address = `nobody.${Date.now()}@example.com`;
-    const saved = await t.app.inject({
-      method: 'PUT',
-      url: '/api/trainer/payout',
-      headers: auth(trainer.token),
-      payload: { email: address },
-    });
-    expect(saved.statusCode).toBe(200);
+    const { trainer, address } = await trainerPaidTo(`nobody.${Date.now()}@example.com`);
     paypal.payoutItemStatus(address, 'UNCLAIMED');
     const user = await createAccount(t, 'user');
     const startsAt = hourFromNow(3);
@@ -69,15 +74,7 @@ describe('a PayPal payout returned UNCLAIMED', () => {
   });
 
   it('a payout batch PayPal takes but answers too late is sent again with the same sender_batch_id, and paid once', async () => {
-    const trainer = await bookableTrainer(t, { price: 200 });
-    const address = `coach.${Date.now()}@example.com`;
-    const saved = await t.app.inject({
-      method: 'PUT',
-      url: '/api/trainer/payout',
-      headers: auth(trainer.token),
-      payload: { email: address },
-    });
-    expect(saved.statusCode).toBe(200);
+    const { trainer } = await trainerPaidTo(`coach.${Date.now()}@example.com`);
     const user = await createAccount(t, 'user');
     const startsAt = hourFromNow(60);
     const { bookingId } = await bookAndPay(t, user.token, trainer.id, startsAt);
