@@ -433,7 +433,7 @@ describe('BookingDialog', () => {
       const dialog = screen.getByRole('dialog');
       const message = await within(dialog).findByText(PAYMENT_MSG.captureUnknown);
       expect(message.closest('[data-tone]')).toHaveTextContent(`Payment not confirmed yet${PAYMENT_MSG.captureUnknown}`);
-      expect(message.closest('[tabindex="-1"]')).toHaveFocus();
+      await waitFor(() => expect(message.closest('[tabindex="-1"]')).toHaveFocus());
       expect(within(dialog).queryByRole('button', { name: /^Pay/ })).not.toBeInTheDocument();
       expect(within(dialog).queryByRole('button', { name: 'Choose another time' })).not.toBeInTheDocument();
       expect(within(dialog).queryByRole('button', { name: 'Choose a time' })).not.toBeInTheDocument();
