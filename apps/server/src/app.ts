@@ -313,6 +313,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           payments: { provider, providers },
           limits,
           countDifferences: metrics.ledgerDifferences,
+          countRefusedBatch: metrics.payoutBatchRefused,
           now: clock.now,
         }),
       );

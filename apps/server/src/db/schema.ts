@@ -463,6 +463,7 @@ export const PAYMENT_EVENT_KINDS = [
   'refund-unknown',
   'webhook',
   'ledger-difference',
+  'payout-refused',
 ] as const;
 export const PAYOUT_STATUSES = ['pending', 'sent', 'paid', 'returned'] as const;
 

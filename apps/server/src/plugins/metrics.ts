@@ -46,12 +46,15 @@ type Metrics = {
   countSockets(count: () => number): void;
   /** The money module's reconciliation says how many differences its last check found. */
   ledgerDifferences(count: number): void;
+  /** The money module's payouts: a batch the payment provider refused. */
+  payoutBatchRefused(): void;
 };
 
 export function registerMetrics(app: FastifyInstance, options: MetricsOptions = {}): Metrics {
   const { env, token } = options;
   // closed in production unless configured: no route at all, so it answers like any unknown address
-  if (env === 'production' && !token) return { countSockets: () => {}, ledgerDifferences: () => {} };
+  if (env === 'production' && !token)
+    return { countSockets: () => {}, ledgerDifferences: () => {}, payoutBatchRefused: () => {} };
   const register = new Registry();
 
   const requests = new Counter({
@@ -96,6 +99,12 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions = 
     registers: [register],
   });
 
+  const payoutBatchesRefused = new Counter({
+    name: 'spotter_payout_batches_refused_total',
+    help: 'Payout batches the payment provider refused on this process (their payouts went back to the payable balances)',
+    registers: [register],
+  });
+
   const pool = options.database?.kind === 'postgres' ? (options.database.db as { $client?: unknown }).$client : undefined;
   if (pool instanceof pg.Pool) {
     new Gauge({
@@ -134,5 +143,6 @@ export function registerMetrics(app: FastifyInstance, options: MetricsOptions = 
   return {
     countSockets: (count) => void socketCounts.push(count),
     ledgerDifferences: (count) => ledgerDifferences.set(count),
+    payoutBatchRefused: () => payoutBatchesRefused.inc(),
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { jobs, paymentEvents, payments, refunds } from '../../src/db/schema';
@@ -291,6 +291,16 @@ describe('the daily job', () => {
     expect(report.differences).toHaveLength(1);
     expect(warnings.map((w) => w.msg)).toEqual([report.differences[0].message]);
     expect(await gauge()).toBe('1');
+    // kept as a payment event for operators, once: the same difference found again is not written again
+    const recorded = () =>
+      db
+        .select()
+        .from(paymentEvents)
+        .where(and(eq(paymentEvents.kind, 'ledger-difference'), eq(paymentEvents.providerOrderId, p.orderId)));
+    expect((await recorded()).map((e) => e.details.message)).toEqual([report.differences[0].message]);
+    await runLedgerCheck({ db, log, countDifferences: metrics.ledgerDifferences });
+    expect(await recorded()).toHaveLength(1);
+    warnings.length = 1;
 
     await restore();
     await runLedgerCheck({ db, log, countDifferences: metrics.ledgerDifferences });

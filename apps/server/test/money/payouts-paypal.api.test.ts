@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { PAYOUT_MSG } from '@spotter/shared';
-import { payouts } from '../../src/db/schema';
+import { paymentEvents, payouts } from '../../src/db/schema';
 import { account, balance, hasTransaction } from '../../src/modules/money';
 import { createAccount } from '../helper';
 import { auth, bookableTrainer, bookAndPay, hourFromNow } from '../support/bookings';
@@ -100,6 +100,48 @@ describe('a PayPal payout returned UNCLAIMED', () => {
     expect((await payoutsOf(trainer.token)).find((p) => p._id === pending._id)).toMatchObject({ status: 'paid' });
     expect(await totalsOf(trainer.token)).toMatchObject({ payable: 0, paidOut: shareCents / 100 });
     expect(await balance(db, account.trainerPaying(trainer.id))).toBe(0);
+    for (const sum of Object.values(await ledgerSums(t))) expect(sum).toBe(0);
+  });
+});
+
+describe('a payout batch PayPal refuses', () => {
+  it('goes back to the payable balance, the trainer is told it is late, operators see it, and the next batch pays it', async () => {
+    const { trainer, address } = await trainerPaidTo(`late.${Date.now()}@example.com`);
+    const user = await createAccount(t, 'user');
+    // after the tests above moved the clock: the daily payouts job is due a day after this session
+    const startsAt = hourFromNow(200);
+    const { bookingId } = await bookAndPay(t, user.token, trainer.id, startsAt);
+    const { shareCents } = await postPaymentOf(t, bookingId);
+    const endsAt = Date.parse(startsAt) + HOUR;
+
+    // Spotter's PayPal balance cannot cover the batch: 422 INSUFFICIENT_FUNDS, nothing created at PayPal
+    paypal.failNext('payout', 'decline');
+    const firstRun = endsAt + 24 * HOUR + 11 * MINUTE;
+    await t.app.jobs.runDue({ now: new Date(firstRun) });
+    const [refused] = await payoutsOf(trainer.token);
+    expect(refused).toMatchObject({ status: 'returned', amount: shareCents / 100 });
+    expect(paypal.state.ledger.payouts.filter((p) => p.receiver === address)).toHaveLength(0);
+    expect(await balance(db, account.trainerPayable(trainer.id))).toBe(shareCents);
+    expect(await balance(db, account.trainerPaying(trainer.id))).toBe(0);
+    expect(await totalsOf(trainer.token)).toMatchObject({ payable: shareCents / 100, paidOut: 0 });
+    // the trainer is told it is late and that nothing is needed of them
+    const mails = t.outbox().filter((m) => m.to === trainer.email && m.subject === 'Your payout is delayed');
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text).toContain(PAYOUT_MSG.refused);
+    // operators: a payment event and the metric
+    const events = await db.select().from(paymentEvents).where(eq(paymentEvents.kind, 'payout-refused'));
+    expect(events.some((e) => (e.details.payouts as string[]).includes(refused._id))).toBe(true);
+    expect(events.at(-1)!.details).toMatchObject({ issue: 'INSUFFICIENT_FUNDS', status: 422 });
+    const metrics = await t.app.inject({ url: '/api/metrics' });
+    expect(metrics.body).toMatch(/^spotter_payout_batches_refused_total [1-9]/m);
+
+    // the next daily batch pays it (to the same address: a refused batch says nothing about it)
+    await t.app.jobs.runDue({ now: new Date(firstRun + 24 * HOUR + MINUTE) });
+    await t.app.jobs.runDue({ now: new Date(firstRun + 24 * HOUR + 12 * MINUTE) });
+    const list = await payoutsOf(trainer.token);
+    expect(list.map((p) => p.status).sort()).toEqual(['paid', 'returned']);
+    expect(paypal.state.ledger.payouts.filter((p) => p.receiver === address)).toHaveLength(1);
+    expect(await totalsOf(trainer.token)).toMatchObject({ payable: 0, paidOut: shareCents / 100 });
     for (const sum of Object.values(await ledgerSums(t))) expect(sum).toBe(0);
   });
 });

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { paymentEvents } from '../../db/schema';
 
 // The reconciliation's queries (ledger-check.ts, docs/decisions/042-money-ledger.md): read-only, on
 // the ledger, the payments and refunds tables and the payment events. What an order paid, net, is
@@ -213,4 +215,33 @@ export async function scheduleOnce(db: Db, kind: string, after: Date, enqueue: (
     await enqueue(tx);
     return true;
   });
+}
+
+/**
+ * Writes each difference as a `ledger-difference` payment event, once: a difference found again by
+ * the next day's check (the same words about the same thing) is not written again. Answers how many
+ * were new.
+ */
+export async function recordDifferences(
+  db: Db,
+  differences: Array<{ kind: string; message: string; provider?: string; orderId?: string; bookingId?: string | null }>,
+  at: Date,
+): Promise<number> {
+  if (!differences.length) return 0;
+  const rows = await db
+    .insert(paymentEvents)
+    .values(
+      differences.map((d) => ({
+        kind: 'ledger-difference' as const,
+        bookingId: d.bookingId ?? null,
+        provider: d.provider ?? null,
+        providerOrderId: d.orderId ?? null,
+        externalId: `ledger-difference:${createHash('sha256').update(`${d.kind}\u0000${d.message}`).digest('hex')}`,
+        details: { ...d },
+        createdAt: at,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: paymentEvents.id });
+  return rows.length;
 }

@@ -7,6 +7,7 @@ import {
   negativeAccounts,
   ordersWithLedgerNet,
   paymentsWithLedger,
+  recordDifferences,
   refundsRequestedBefore,
   refundsVersusLedger,
   scheduleOnce,
@@ -240,6 +241,8 @@ export async function runLedgerCheck(deps: LedgerCheckJobDeps): Promise<LedgerRe
     providerSince: deps.providerSince ?? new Date(now().getTime() - 35 * DAY_MS),
   });
   for (const d of report.differences) deps.log.warn({ ledgerDifference: d }, d.message);
+  // each difference also kept as a payment event (once), for operators after the log has rotated
+  await recordDifferences(deps.db, report.differences, now());
   deps.countDifferences?.(report.differences.length);
   return report;
 }

@@ -31,6 +31,8 @@ type MoneyModuleDeps = {
   payoutEveryMs?: number;
   /** Told how many differences each daily ledger check found (`spotter_ledger_differences` in /api/metrics). */
   countDifferences?: (count: number) => void;
+  /** Told of each payout batch the provider refused (`spotter_payout_batches_refused_total`). */
+  countRefusedBatch?: () => void;
 };
 
 const MINUTE = 60_000;
@@ -50,12 +52,22 @@ export function moneyModule({
   sweepEveryMs = 10 * MINUTE,
   payoutEveryMs = 24 * 60 * MINUTE,
   countDifferences,
+  countRefusedBatch,
   now = () => new Date(),
 }: MoneyModuleDeps) {
   return async function (app: FastifyInstance) {
     const db = database.db;
     const { provider, providers } = payments ?? createPaymentProviders(config.paypal, app.log);
-    const service = createPayoutsService({ db, jobs, log: app.log, mailer, publicUrl: config.publicUrl, provider, providers });
+    const service = createPayoutsService({
+      db,
+      jobs,
+      log: app.log,
+      mailer,
+      publicUrl: config.publicUrl,
+      provider,
+      providers,
+      countRefusedBatch,
+    });
     registerMoneyJobs(app, database, jobs, service, { sweepEveryMs, payoutEveryMs });
     await ensureRecurringJobs(database, jobs, now, [
       [MONEY_JOBS.sweep, sweepEveryMs],

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { accounts, jobs, payouts } from '../../db/schema';
+import { accounts, jobs, paymentEvents, payouts } from '../../db/schema';
 
 type Q = Db | Tx;
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
@@ -84,6 +84,7 @@ export async function payableTrainers(
       -- told to check it, and the next payout waits for a new address
       and coalesce((
         select lp.status = 'returned' and lp.email = a.payout_email
+          and lp.provider_status is distinct from 'REFUSED' -- a refused batch says nothing of the address
         from payouts lp where lp.trainer_id = a.id
         order by lp.created_at desc, lp.id desc limit 1
       ), false) = false
@@ -211,4 +212,20 @@ export async function jobWaiting(db: Q, kind: string, after?: Date): Promise<boo
 /** Serialises the scheduling of the module's recurring jobs between processes. */
 export async function lockJobScheduling(tx: Tx): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('money:recurring-jobs', 0))`);
+}
+
+/** An event about payouts for operators (a batch the provider refused), beside the payment events. */
+export async function recordPayoutEvent(
+  db: Q,
+  v: { kind: 'payout-refused'; provider: string; details: Record<string, unknown>; at: Date },
+): Promise<void> {
+  await db.insert(paymentEvents).values({
+    kind: v.kind,
+    bookingId: null,
+    provider: v.provider,
+    providerOrderId: null,
+    externalId: null,
+    details: v.details,
+    createdAt: v.at,
+  });
 }

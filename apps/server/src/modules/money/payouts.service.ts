@@ -7,7 +7,12 @@ import type { JobRunner } from '../../platform/jobs';
 import type { Mailer } from '../mail';
 import { account, LedgerError, post } from './ledger.repo';
 import { MONEY_JOBS, RUN_NOW_CLAIM_MS } from './money-jobs';
-import type { PaymentProvider, ProviderName, ProviderPayoutBatch } from './providers/payment-provider';
+import {
+  PaymentRejectedError,
+  type PaymentProvider,
+  type ProviderName,
+  type ProviderPayoutBatch,
+} from './providers/payment-provider';
 import * as repo from './payouts.repo';
 
 /** A share becomes payable this long after its session ended (docs/decisions/042-money-ledger.md#payouts). */
@@ -31,7 +36,14 @@ type PayoutsDeps = {
   provider: PaymentProvider;
   /** Every provider a payout may have gone through (one sent before a configuration change). */
   providers: Partial<Record<ProviderName, PaymentProvider>>;
+  /** Told of each batch the provider refused (`spotter_payout_batches_refused_total` in /api/metrics). */
+  countRefusedBatch?: () => void;
 };
+
+/** The provider status a payout gets when its whole batch was refused: nothing was created there. */
+const REFUSED = 'REFUSED';
+/** Refusals that say "not now" rather than "no": the batch is sent again with its key. */
+const TRY_AGAIN = new Set([409, 429]);
 
 function toPayout(row: repo.PayoutRow): TPayout {
   return {
@@ -51,7 +63,7 @@ function toPayout(row: repo.PayoutRow): TPayout {
  * (written before the provider is called, sent again with the same batch key until it answers),
  * and each payout is settled from the provider's answer: paid, or back in the payable balance.
  */
-export function createPayoutsService({ db, jobs, log, mailer, publicUrl, provider, providers }: PayoutsDeps) {
+export function createPayoutsService({ db, jobs, log, mailer, publicUrl, provider, providers, countRefusedBatch }: PayoutsDeps) {
   async function payoutAddress(trainerId: string): Promise<TPayoutAddressResponse> {
     return { email: (await repo.payoutEmailOf(db, trainerId)) ?? null };
   }
@@ -151,23 +163,31 @@ export function createPayoutsService({ db, jobs, log, mailer, publicUrl, provide
   /**
    * Sends a written batch to its provider with its key as `sender_batch_id`: a retry after a
    * timeout or a 5xx sends the same key, and the provider pays it once. A failure leaves the
-   * payouts pending for the next sweep (and is thrown).
+   * payouts pending for the next sweep (and is thrown). A batch the provider refuses (a 4xx, e.g.
+   * PayPal's INSUFFICIENT_FUNDS: nothing was created there) goes back to the payable balances.
    */
   async function sendBatch(batchKey: string, at: Date): Promise<void> {
     const rows = await repo.payoutsOfBatch(db, batchKey);
     if (!rows.some((r) => r.status === 'pending')) return;
     const via = providers[rows[0].provider];
     if (!via) throw new Error(`payout batch ${batchKey}: provider ${rows[0].provider} is not configured`);
-    const batch = await via.createPayoutBatch({
-      senderBatchId: batchKey,
-      items: rows.map((r) => ({
-        senderItemId: r.id,
-        email: r.email,
-        amountCents: r.amountCents,
-        currency: r.currency,
-        note: 'Your Spotter earnings',
-      })),
-    });
+    let batch: ProviderPayoutBatch;
+    try {
+      batch = await via.createPayoutBatch({
+        senderBatchId: batchKey,
+        items: rows.map((r) => ({
+          senderItemId: r.id,
+          email: r.email,
+          amountCents: r.amountCents,
+          currency: r.currency,
+          note: 'Your Spotter earnings',
+        })),
+      });
+    } catch (err) {
+      if (!(err instanceof PaymentRejectedError) || TRY_AGAIN.has(err.statusCode)) throw err;
+      await refuseBatch(batchKey, rows, err, at);
+      return;
+    }
     for (const r of rows) {
       const item = batch.items.find((i) => i.senderItemId === r.id);
       await repo.markSent(db, r.id, {
@@ -178,6 +198,28 @@ export function createPayoutsService({ db, jobs, log, mailer, publicUrl, provide
       });
     }
     await settleFrom(batch, rows, at);
+  }
+
+  /**
+   * The provider refused the whole batch: each payout goes back to its trainer's payable balance
+   * (paid with the next batch, under a new key), the trainer is told it is late, and operators
+   * see it in the log, the payment events and the metrics.
+   */
+  async function refuseBatch(batchKey: string, rows: repo.PayoutRow[], err: PaymentRejectedError, at: Date) {
+    const issue = err.details?.[0]?.issue ?? err.providerName ?? `HTTP ${err.statusCode}`;
+    log.error(
+      { batchKey, payouts: rows.length, status: err.statusCode, issue, debugId: err.debugId },
+      'the payment provider refused a payout batch: its payouts are back in the payable balances',
+    );
+    await repo.recordPayoutEvent(db, {
+      kind: 'payout-refused',
+      provider: rows[0].provider,
+      details: { batchKey, payouts: rows.map((r) => r.id), status: err.statusCode, issue, message: err.message },
+      at,
+    });
+    countRefusedBatch?.();
+    for (const row of rows)
+      if (row.status === 'pending') await settleOne(row, 'returned', { senderItemId: row.id, status: REFUSED }, at);
   }
 
   /** Settles each payout of the batch whose item the provider reports final. */
@@ -289,6 +331,11 @@ export function createPayoutsService({ db, jobs, log, mailer, publicUrl, provide
     const row = await repo.findPayout(db, payoutId);
     if (!row || row.status !== 'returned') return;
     const amount = `$${fromCents(row.amountCents).toFixed(2)}`;
+    if (row.providerStatus === REFUSED)
+      return mailTrainer(row.trainerId, {
+        subject: 'Your payout is delayed',
+        lines: [PAYOUT_MSG.refused, `Amount: ${amount} (${row.currency}), to ${row.email}.`],
+      });
     await mailTrainer(row.trainerId, {
       subject: 'A payout could not be delivered',
       lines: [PAYOUT_MSG.returned, `Amount: ${amount} (${row.currency}), sent to ${row.email}.`],
