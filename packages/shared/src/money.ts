@@ -50,6 +50,11 @@ export const ZPaypalWebhookEvent = z.looseObject({
       supplementary_data: z
         .looseObject({ related_ids: z.looseObject({ order_id: z.string().max(100).optional() }).optional() })
         .optional(),
+      /** A refund's links name its capture (rel `up`). */
+      links: z
+        .array(z.looseObject({ href: z.string().max(2048), rel: z.string().max(100).optional() }))
+        .max(20)
+        .optional(),
     })
     .optional(),
 });

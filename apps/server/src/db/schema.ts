@@ -454,6 +454,7 @@ export const LEDGER_KINDS = [
   'payout', // a payout sent: payable → paying
   'payout-paid', // the provider paid it: paying → world
   'payout-returned', // unclaimed, returned or failed: paying → payable
+  'reversal', // the provider took a payment back (a chargeback): trainer share + fees (or losses) → world
 ] as const;
 export const PAYMENT_EVENT_KINDS = [
   'capture-unknown',

@@ -918,29 +918,44 @@ export async function startFakePaypal(
       };
     },
     /**
+     * Money given back at PayPal without Spotter asking: a refund made in PayPal's dashboard, or a
+     * reversal (a chargeback the payer won), of `value` (all that is left by default) of this
+     * order's latest capture. Both move the money as a refund does; answers the refund's id.
+     */
+    refundOutside(orderId: string, value?: string) {
+      const order = orders.get(orderId);
+      const captureId = order?.captureIds[order.captureIds.length - 1];
+      if (!captureId) throw new Error(`order ${orderId} has no capture`);
+      const capture = captures.get(captureId)!;
+      const answer = refundCapture(captureId, value ? { amount: { value, currency_code: capture.amount.currency_code } } : {});
+      if (answer.status !== 201) throw new Error(`refund refused: ${JSON.stringify(answer.body)}`);
+      return (answer.body as { id: string }).id;
+    },
+    /**
      * A PAYMENT.CAPTURE.* event about this order's latest capture as it is now, shaped as PayPal
      * sends it: COMPLETED / DENIED carry the capture (resource.id, resource.amount, resource.status
      * and resource.supplementary_data.related_ids.order_id; DENIED after settleCapture(…, 'DECLINED'));
-     * REFUNDED carries the latest refund (resource.id is the refund's, links rel 'up' name the capture).
+     * REFUNDED and REVERSED carry the latest refund (resource.id is the refund's, links rel 'up' name
+     * the capture).
      */
     captureEvent(
-      eventType: 'PAYMENT.CAPTURE.COMPLETED' | 'PAYMENT.CAPTURE.DENIED' | 'PAYMENT.CAPTURE.REFUNDED',
+      eventType: 'PAYMENT.CAPTURE.COMPLETED' | 'PAYMENT.CAPTURE.DENIED' | 'PAYMENT.CAPTURE.REFUNDED' | 'PAYMENT.CAPTURE.REVERSED',
       orderId: string,
     ) {
       const order = orders.get(orderId);
       const capture = order && captures.get(order.captureIds[order.captureIds.length - 1]);
       if (!capture) throw new Error(`order ${orderId} has no capture`);
       const refund = capture.refunds[capture.refunds.length - 1];
-      if (eventType === 'PAYMENT.CAPTURE.REFUNDED' && !refund) throw new Error(`capture ${capture.id} has no refund`);
-      const resource =
-        eventType === 'PAYMENT.CAPTURE.REFUNDED'
-          ? refundJson(refund, capture)
-          : { ...captureJson(capture), supplementary_data: { related_ids: { order_id: orderId } } };
+      const aboutRefund = eventType === 'PAYMENT.CAPTURE.REFUNDED' || eventType === 'PAYMENT.CAPTURE.REVERSED';
+      if (aboutRefund && !refund) throw new Error(`capture ${capture.id} has no refund`);
+      const resource = aboutRefund
+        ? refundJson(refund, capture)
+        : { ...captureJson(capture), supplementary_data: { related_ids: { order_id: orderId } } };
       return {
         id: `WH-${paypalId()}`,
         event_version: '1.0',
         create_time: new Date().toISOString(),
-        resource_type: eventType === 'PAYMENT.CAPTURE.REFUNDED' ? 'refund' : 'capture',
+        resource_type: aboutRefund ? 'refund' : 'capture',
         resource_version: '2.0',
         event_type: eventType,
         summary: `Payment ${eventType.split('.')[2].toLowerCase()} for ${resource.amount.currency_code} ${resource.amount.value}`,

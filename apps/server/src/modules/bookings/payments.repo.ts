@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { accounts, bookings, paymentEvents, payments, refunds, PAYMENT_EVENT_KINDS } from '../../db/schema';
@@ -14,6 +14,37 @@ export async function findPaymentByOrder(db: Q, provider: 'paypal' | 'demo', pro
     .where(and(eq(payments.provider, provider), eq(payments.providerOrderId, providerOrderId)))
     .limit(1);
   return row;
+}
+
+export async function findPaymentByCapture(db: Q, provider: 'paypal' | 'demo', captureId: string) {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.provider, provider), eq(payments.captureId, captureId)))
+    .limit(1);
+  return row;
+}
+
+/** Holds, to the end of the transaction, the one lock of an order's refunds booked from the provider's events. */
+export async function lockOrderRefunds(tx: Tx, provider: string, providerOrderId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`refund:${provider}:${providerOrderId}`}, 0))`);
+}
+
+/** An order's refunds: their state and the provider's ids. */
+export async function refundsOfOrder(db: Q, provider: 'paypal' | 'demo', providerOrderId: string) {
+  return db
+    .select({ id: refunds.id, status: refunds.status, providerRefundId: refunds.providerRefundId })
+    .from(refunds)
+    .where(and(eq(refunds.provider, provider), eq(refunds.providerOrderId, providerOrderId)));
+}
+
+/** What the completed refunds of an order gave back, in cents. */
+export async function completedRefundsOf(db: Q, provider: 'paypal' | 'demo', providerOrderId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<string | null>`sum(${refunds.amountCents})` })
+    .from(refunds)
+    .where(and(eq(refunds.provider, provider), eq(refunds.providerOrderId, providerOrderId), eq(refunds.status, 'completed')));
+  return Number(row?.total ?? 0);
 }
 
 export async function findPaymentOfBooking(db: Q, bookingId: string) {

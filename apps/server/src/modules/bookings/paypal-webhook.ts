@@ -5,6 +5,7 @@ import * as bookingsRepo from './bookings.repo';
 import type { BookingsContext } from './context';
 import * as paymentsRepo from './payments.repo';
 import { PAYMENT_JOBS } from './payment-jobs';
+import { bookOutsideRefund } from './outside-refund';
 import { settleCapture } from './settle-order';
 
 /** The headers PayPal signs a delivery with. */
@@ -16,12 +17,22 @@ const SIGNATURE_HEADERS = [
   'paypal-auth-algo',
 ] as const;
 
+/** The capture a refund (or a reversal) event is about: its `up` link, as PayPal gives it. */
+function captureOf(resource: NonNullable<TPaypalWebhookEvent['resource']>): string | undefined {
+  for (const link of resource.links ?? []) {
+    if (link.rel !== 'up') continue;
+    const m = /\/v2\/payments\/captures\/([A-Za-z0-9_-]{1,100})(?:[/?]|$)/.exec(link.href);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
 /**
  * A PayPal webhook delivery (docs/decisions/042-money-ledger.md#webhooks): verified by PayPal's
  * verify-webhook-signature call before anything changes, applied, then recorded by its event id (a
  * replay changes nothing). A completed capture is settled as the capture call would (its amount and
  * currency checked; without an amount, PayPal's order is asked); a denied one ends an unknown
- * outcome; refunds and reversals made outside Spotter are recorded for the ledger check to show.
+ * outcome; a refund made outside Spotter, or a reversal, is booked on the ledger (outside-refund.ts).
  */
 export async function receivePaypalWebhook(
   ctx: BookingsContext,
@@ -78,8 +89,25 @@ export async function receivePaypalWebhook(
         });
       }
     }
+  } else if (
+    (event.event_type === 'PAYMENT.CAPTURE.REFUNDED' || event.event_type === 'PAYMENT.CAPTURE.REVERSED') &&
+    resource.id &&
+    resource.amount
+  ) {
+    // a refund resource names its capture by its `up` link; a reversal may come as the capture itself
+    const captureId = captureOf(resource) ?? (resource.supplementary_data ? resource.id : undefined);
+    const outcome = await bookOutsideRefund(ctx, {
+      kind: event.event_type === 'PAYMENT.CAPTURE.REVERSED' ? 'reversal' : 'refund',
+      provider: 'paypal',
+      providerRefundId: captureId === resource.id ? `${resource.id}:reversed` : resource.id,
+      captureId,
+      orderId: orderId ?? undefined,
+      amountCents: decimalStringToCents(resource.amount.value),
+      currency: resource.amount.currency_code,
+    });
+    ctx.log.warn({ eventId: event.id, type: event.event_type, orderId, captureId, outcome }, 'PayPal gave money back');
   } else if (event.event_type !== 'PAYMENT.CAPTURE.COMPLETED') {
-    // DENIED ends an unknown outcome with nothing paid; REFUNDED or REVERSED outside Spotter is for an operator
+    // DENIED ends an unknown outcome with nothing paid (the check-order job settles it)
     ctx.log.warn({ eventId: event.id, type: event.event_type, orderId }, 'PayPal webhook recorded');
   }
   const first = await paymentsRepo.recordWebhook(ctx.db, {

@@ -6,6 +6,7 @@ import { account, hasTransaction, post, ProviderUnavailableError, type Posting }
 import { enqueueBookingMails, runBookingMails } from './booking-jobs';
 import * as bookingsRepo from './bookings.repo';
 import { announceBooking, providerOf, type BookingsContext } from './context';
+import { feePart } from './outside-refund';
 import { PAYMENT_JOBS } from './payment-jobs';
 import * as paymentsRepo from './payments.repo';
 
@@ -43,6 +44,8 @@ export async function refundPayment(
   ctx: BookingsContext,
   { payment, reason, ...cancellation }: { payment: Payment; reason: string } & Cancellation,
 ): Promise<RefundOutcome> {
+  // what is left of it: a refund made at the provider, outside Spotter, took the rest (outside-refund.ts)
+  const left = payment.amountCents - (await paymentsRepo.completedRefundsOf(ctx.db, payment.provider, payment.providerOrderId));
   return writeAndFinish(
     ctx,
     {
@@ -51,7 +54,7 @@ export async function refundPayment(
       provider: payment.provider,
       orderId: payment.providerOrderId,
       captureId: payment.captureId,
-      amountCents: payment.amountCents,
+      amountCents: left > 0 ? left : payment.amountCents,
       currency: payment.currency,
       reason,
     },
@@ -164,7 +167,7 @@ async function finishRefund(
       providerOrderId: refund.providerOrderId,
       memo: refund.reason,
       at,
-      entries: full && payment ? await sharesBack(tx, payment) : fromSuspense(refund),
+      entries: full && payment ? await sharesBack(tx, payment, refund.amountCents) : fromSuspense(refund),
     });
     if (payment) await paymentsRepo.markRefunded(tx, payment.id, { refundId: answer.id, refundRaw: answer.raw, at });
     if (!full || !payment) return { changed: false, mailJobs: [] as number[] };
@@ -177,18 +180,21 @@ async function finishRefund(
   return { state: 'completed', changed };
 }
 
-/** A full refund of a paid session: the trainer's share (pending, or payable once due) and the fee go back out. */
-async function sharesBack(tx: Tx, payment: Payment): Promise<Posting[]> {
-  const share = payment.amountCents - payment.feeCents;
+/**
+ * A full refund of a paid session (`cents`: all of it, or the rest a refund outside Spotter left): the
+ * trainer's share (pending, or payable once due) and the fee go back out, in proportion.
+ */
+async function sharesBack(tx: Tx, payment: Payment, cents: number): Promise<Posting[]> {
+  const fee = feePart(payment, payment.amountCents - cents, cents);
   const due = await hasTransaction(tx, `payable:${payment.bookingId}`);
   return [
-    { account: account.world(payment.provider), amountCents: payment.amountCents, currency: payment.currency },
+    { account: account.world(payment.provider), amountCents: cents, currency: payment.currency },
     {
       account: due ? account.trainerPayable(payment.trainerId) : account.trainerPending(payment.trainerId),
-      amountCents: -share,
+      amountCents: -(cents - fee),
       currency: payment.currency,
     },
-    { account: account.fees, amountCents: -payment.feeCents, currency: payment.currency },
+    { account: account.fees, amountCents: -fee, currency: payment.currency },
   ];
 }
 

@@ -28,7 +28,7 @@ export async function trainerLedgerTotals(db: Q, trainerId: string, currency = '
     select coalesce(sum(w.amount_cents), 0)::text as total
     from ledger_transactions t
     join ledger_entries w on w.transaction_id = t.id and w.account like 'world:%' and w.currency = ${currency}
-    where t.kind = 'refund' and exists (
+    where t.kind in ('refund', 'reversal') and exists (
       select 1 from ledger_entries e
       where e.transaction_id = t.id and e.account in (${pending}, ${payable}) and e.amount_cents < 0
     )`);

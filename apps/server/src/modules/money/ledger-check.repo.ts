@@ -45,12 +45,13 @@ export async function emptyTransactions(db: Q) {
   );
 }
 
-/** Accounts below zero other than `world:*` (money outside Spotter). */
+/** Accounts below zero other than `world:*` (money outside Spotter) and `platform:losses`. */
 export async function negativeAccounts(db: Q) {
   const rows = await select<{ account: string; currency: string; total: string }>(
     db,
     sql`select account, currency, sum(amount_cents)::text as total from ledger_entries
-        where account not like 'world:%' group by account, currency having sum(amount_cents) < 0
+        where account not like 'world:%' and account <> 'platform:losses'
+        group by account, currency having sum(amount_cents) < 0
         order by account limit ${LIMIT}`,
   );
   return rows.map((r) => ({ ...r, total: cents(r.total) }));
@@ -98,7 +99,7 @@ export async function paymentsWithLedger(db: Q) {
 
 /**
  * Per order and currency, where the completed refunds (refunds table) and the ledger's `refund`
- * transactions (what they gave back to world:<provider>) disagree.
+ * and `reversal` transactions (what they gave back to world:<provider>) disagree.
  */
 export async function refundsVersusLedger(db: Q) {
   const rows = await select<{ provider: string; orderId: string; currency: string; refunds: string; ledger: string }>(
@@ -109,7 +110,7 @@ export async function refundsVersusLedger(db: Q) {
         ), l as (
           select t.provider, t.provider_order_id, e.currency, sum(e.amount_cents) as total
           from ledger_transactions t join ledger_entries e on e.transaction_id = t.id
-          where t.kind = 'refund' and t.provider_order_id is not null and e.account = 'world:' || t.provider
+          where t.kind in ('refund', 'reversal') and t.provider_order_id is not null and e.account = 'world:' || t.provider
           group by t.provider, t.provider_order_id, e.currency
         )
         select coalesce(r.provider, l.provider) as provider, coalesce(r.provider_order_id, l.provider_order_id) as "orderId",

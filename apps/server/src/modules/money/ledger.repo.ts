@@ -20,6 +20,12 @@ export const account = {
   trainerPayable: (trainerId: string) => `trainer:${trainerId}:payable`,
   /** In a payout the provider has not settled yet. */
   trainerPaying: (trainerId: string) => `trainer:${trainerId}:paying`,
+  /**
+   * What Spotter lost: money given back to a payer (a reversal, a refund made at the provider) out
+   * of a trainer's share that was paid out already. The one account of Spotter's own that may go
+   * below zero (docs/decisions/042-money-ledger.md#reversals).
+   */
+  losses: 'platform:losses',
   /** Money captured that no booking takes (a wrong amount or currency, too late), until it is refunded. */
   suspense: (provider: string, orderId: string) => `suspense:${provider}:${orderId}`,
 };
@@ -48,12 +54,13 @@ export class LedgerError extends Error {
   }
 }
 
-const isWorld = (a: string) => a.startsWith('world:');
+/** Accounts that may go below zero: money outside Spotter, and Spotter's losses. */
+const isWorld = (a: string) => a.startsWith('world:') || a === account.losses;
 
 /**
  * Writes one balanced transaction in the caller's transaction; false when its key was written
  * before (nothing is written again). Throws LedgerError when it does not balance per currency, has
- * an amount that is not whole cents, or would take an account other than `world:*` below zero (each
+ * an amount that is not whole cents, or would take an account other than `world:*` or `platform:losses` below zero (each
  * such account is locked for the rest of the caller's transaction, so concurrent writes wait).
  */
 export async function post(tx: Tx, t: LedgerTransaction): Promise<boolean> {

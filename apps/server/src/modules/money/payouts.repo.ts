@@ -44,15 +44,14 @@ export async function dueShares(db: Q, cutoff: Date, limit = 200): Promise<DueSh
   const result = await db.execute(sql`
     select b.id as booking_id, b.trainer_id, e.currency, sum(e.amount_cents)::text as cents
     from bookings b
-    join ledger_transactions t on t.booking_id = b.id and t.kind = 'payment'
+    -- the share as the ledger holds it: paid, less what a refund or a reversal took back
+    join ledger_transactions t on t.booking_id = b.id and t.kind in ('payment', 'refund', 'reversal')
     join ledger_entries e on e.transaction_id = t.id and e.account = 'trainer:' || b.trainer_id::text || ':pending'
     where b.status in ('confirmed', 'completed', 'no-show')
       and b.ends_at <= ${cutoff.toISOString()}::timestamptz
-      and not exists (
-        select 1 from ledger_transactions x where x.booking_id = b.id and x.kind in ('refund', 'payable')
-      )
+      and not exists (select 1 from ledger_transactions x where x.booking_id = b.id and x.kind = 'payable')
       -- a refund written and not finished yet (the provider did not answer): the money may be going back
-      and not exists (select 1 from refunds r where r.booking_id = b.id)
+      and not exists (select 1 from refunds r where r.booking_id = b.id and r.status = 'requested')
     group by b.id, b.trainer_id, e.currency
     having sum(e.amount_cents) > 0
     order by b.id

@@ -1,0 +1,127 @@
+import type { Tx } from '../../db/client';
+import { account, balance, hasTransaction, post, type Posting } from '../money';
+import { enqueueBookingMails, runBookingMails } from './booking-jobs';
+import * as bookingsRepo from './bookings.repo';
+import { announceBooking, type BookingsContext } from './context';
+import * as paymentsRepo from './payments.repo';
+
+type Payment = NonNullable<Awaited<ReturnType<typeof paymentsRepo.findPaymentByOrder>>>;
+
+/** Money the provider gave back without Spotter asking: a refund made in its dashboard, or a reversal (a chargeback). */
+export type OutsideRefund = {
+  kind: 'refund' | 'reversal';
+  provider: 'paypal';
+  /** The provider's id of the refund (or of the reversal): one movement, booked once. */
+  providerRefundId: string;
+  captureId?: string;
+  orderId?: string;
+  amountCents: number;
+  currency: string;
+};
+
+const REASONS = {
+  refund: 'Refunded at PayPal, outside Spotter',
+  reversal: 'Reversed by PayPal (a chargeback or a dispute the payer won)',
+} as const;
+
+/**
+ * Books money the provider gave back without Spotter asking (docs/decisions/042-money-ledger.md#reversals):
+ * a completed refunds row (so the payment's refunded total is true) and a ledger transaction that
+ * gives it back to the world, taken from the booking's trainer share (pending, or payable once due)
+ * and the fee in proportion; the part of a share already paid out comes from `platform:losses`.
+ * Taken in full, the payment is refunded and an upcoming session is cancelled, both people mailed.
+ * A refund Spotter asked for itself is left to its own writer. Answers what it did, for the log.
+ */
+export async function bookOutsideRefund(ctx: BookingsContext, r: OutsideRefund): Promise<string> {
+  const payment =
+    (r.captureId ? await paymentsRepo.findPaymentByCapture(ctx.db, r.provider, r.captureId) : undefined) ??
+    (r.orderId ? await paymentsRepo.findPaymentByOrder(ctx.db, r.provider, r.orderId) : undefined);
+  if (!payment) return 'no payment of Spotter has that capture';
+  if (r.currency !== payment.currency) return `a ${r.currency} movement on a ${payment.currency} payment: not booked`;
+
+  const { outcome, mailJobs } = await ctx.db.transaction(async (tx) => {
+    // one delivery at a time per order (PayPal may send two events about one movement at once)
+    await paymentsRepo.lockOrderRefunds(tx, payment.provider, payment.providerOrderId);
+    const ours = await paymentsRepo.refundsOfOrder(tx, payment.provider, payment.providerOrderId);
+    if (ours.some((o) => o.providerRefundId === r.providerRefundId))
+      return { outcome: 'booked already (a refund Spotter made, or this event seen before)', mailJobs: [] };
+    if (r.kind === 'refund' && ours.some((o) => o.status === 'requested'))
+      return { outcome: 'a refund Spotter asked for is being finished: its own job books it', mailJobs: [] };
+
+    const refundedBefore = await paymentsRepo.completedRefundsOf(tx, payment.provider, payment.providerOrderId);
+    const left = payment.amountCents - refundedBefore;
+    const cents = Math.min(r.amountCents, left);
+    if (cents <= 0) return { outcome: 'nothing left on the payment to give back', mailJobs: [] };
+    const at = ctx.now();
+    const row = await paymentsRepo.insertRefund(tx, {
+      key: `outside:${r.provider}:${r.providerRefundId}`,
+      bookingId: payment.bookingId,
+      provider: payment.provider,
+      providerOrderId: payment.providerOrderId,
+      captureId: payment.captureId,
+      amountCents: cents,
+      currency: payment.currency,
+      status: 'completed',
+      reason: REASONS[r.kind],
+      providerRefundId: r.providerRefundId,
+      createdAt: at,
+      completedAt: at,
+    });
+    if (!row) return { outcome: 'booked already', mailJobs: [] };
+    await post(tx, {
+      key: `${r.kind}:${row.id}`,
+      kind: r.kind,
+      bookingId: payment.bookingId,
+      trainerId: payment.trainerId,
+      userId: payment.userId,
+      provider: payment.provider,
+      providerOrderId: payment.providerOrderId,
+      memo: REASONS[r.kind],
+      at,
+      entries: await takenBack(tx, payment, refundedBefore, cents),
+    });
+    if (cents < left) return { outcome: `booked: ${cents} of ${left} ${payment.currency} left on the payment`, mailJobs: [] };
+    await paymentsRepo.markRefunded(tx, payment.id, { refundId: r.providerRefundId, refundRaw: null, at });
+    // an upcoming session whose money is gone is cancelled; one that took place stays as it was
+    const moved = await bookingsRepo.changeStatus(tx, payment.bookingId, 'confirmed', 'refunded', at, {
+      cancelReason: REASONS[r.kind],
+    });
+    if (!moved) return { outcome: 'booked: the payment is refunded in full', mailJobs: [] };
+    await announceBooking(ctx, tx, { id: payment.bookingId, userId: payment.userId, trainerId: payment.trainerId });
+    return {
+      outcome: 'booked: the payment is refunded in full and its session cancelled',
+      mailJobs: await enqueueBookingMails(ctx, tx, payment.bookingId, 'cancelled', { refunded: true }),
+    };
+  });
+  await runBookingMails(ctx, mailJobs);
+  return outcome;
+}
+
+/**
+ * The part of the fee in `cents` given back after `before` was: rounded on the running total, so
+ * the parts of a payment given back in several pieces add up to its fee exactly.
+ */
+export function feePart(payment: { feeCents: number; amountCents: number }, before: number, cents: number): number {
+  const upTo = (c: number) => Math.round((payment.feeCents * c) / payment.amountCents);
+  return upTo(before + cents) - upTo(before);
+}
+
+/**
+ * Where `cents` given back comes from: the fee in proportion, and the trainer's share from where
+ * it is (pending; payable once due), as far as that balance reaches; the rest, already paid out
+ * to the trainer, is Spotter's loss.
+ */
+async function takenBack(tx: Tx, payment: Payment, before: number, cents: number): Promise<Posting[]> {
+  const currency = payment.currency;
+  const fee = feePart(payment, before, cents);
+  const share = cents - fee;
+  const due = await hasTransaction(tx, `payable:${payment.bookingId}`);
+  const from = due ? account.trainerPayable(payment.trainerId) : account.trainerPending(payment.trainerId);
+  const fromShare = Math.min(share, Math.max(0, await balance(tx, from, currency)));
+  return [
+    { account: account.world(payment.provider), amountCents: cents, currency },
+    { account: account.fees, amountCents: -fee, currency },
+    { account: from, amountCents: -fromShare, currency },
+    { account: account.losses, amountCents: -(share - fromShare), currency },
+  ];
+}

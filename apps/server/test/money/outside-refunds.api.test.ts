@@ -1,0 +1,182 @@
+// Money PayPal gives back without Spotter asking (docs/decisions/042-money-ledger.md#reversals): a
+// refund made in PayPal's dashboard, or a reversal (a chargeback the payer won), delivered as a
+// signed webhook. Each is booked on the ledger once, from the trainer's share and the fee; what was
+// paid out already is Spotter's loss; the ledger check stays clean against PayPal.
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { bookings, ledgerTransactions, payments, refunds } from '../../src/db/schema';
+import { account, balance, createPaymentProviders } from '../../src/modules/money';
+import { checkLedger } from '../../src/modules/money/ledger-check';
+import { createAccount } from '../helper';
+import { auth, bookableTrainer, bookAndPay, cancel, hourFromNow } from '../support/bookings';
+import { usePaypalApp } from '../support/paypal-app';
+import { orderProbes } from './order-probes';
+
+const WEBHOOK_ID = 'WH-SPOTTER-TEST';
+const { t, paypal } = await usePaypalApp({ env: { PAYPAL_WEBHOOK_ID: WEBHOOK_ID } });
+const db = t.database.db;
+const HOUR = 60 * 60_000;
+const MINUTE = 60_000;
+let hourOffset = 50;
+const nextSlot = () => hourFromNow(hourOffset++);
+const { postWebhook, netPaid, heldAtPaypal, statusOf } = orderProbes(t, paypal, nextSlot);
+
+/** PayPal's signed delivery of a REFUNDED or REVERSED event about the order's latest refund. */
+const delivery = (type: 'PAYMENT.CAPTURE.REFUNDED' | 'PAYMENT.CAPTURE.REVERSED', orderId: string) =>
+  paypal.webhookDelivery(paypal.captureEvent(type, orderId), { webhookId: WEBHOOK_ID });
+
+/** The ledger check, asking the fake PayPal about every order too. */
+async function checkAgainstPaypal() {
+  const { providers } = createPaymentProviders(
+    { clientId: paypal.clientId, clientSecret: paypal.clientSecret, apiBase: paypal.url, timeoutMs: 5_000 },
+    t.app.log,
+  );
+  return (await checkLedger({ db, providers })).differences;
+}
+
+const totalsOf = async (token: string) =>
+  (await t.app.inject({ url: '/api/payments', headers: auth(token) })).json().totals as {
+    pending: number;
+    payable: number;
+    paidOut: number;
+    refunded: number;
+  };
+
+async function paidSession(price = 200, startsAt = nextSlot()) {
+  const trainer = await bookableTrainer(t, { price });
+  const user = await createAccount(t, 'user');
+  const { bookingId, orderId } = await bookAndPay(t, user.token, trainer.id, startsAt);
+  const [payment] = await db.select().from(payments).where(eq(payments.bookingId, bookingId));
+  return { trainer, user, bookingId, orderId, payment };
+}
+
+const kindsOf = async (bookingId: string) =>
+  (await db.select({ kind: ledgerTransactions.kind }).from(ledgerTransactions).where(eq(ledgerTransactions.bookingId, bookingId)))
+    .map((r) => r.kind)
+    .sort();
+
+describe('a reversal (chargeback) of an upcoming paid session', () => {
+  it('is booked once: the session is cancelled, both people told, the share and fee given back', async () => {
+    const { trainer, user, bookingId, orderId, payment } = await paidSession(200);
+    expect(await balance(db, account.trainerPending(trainer.id))).toBe(payment.amountCents - payment.feeCents);
+
+    paypal.refundOutside(orderId);
+    const sent = delivery('PAYMENT.CAPTURE.REVERSED', orderId);
+    expect((await postWebhook(sent)).statusCode).toBe(200);
+
+    expect(await statusOf(bookingId)).toBe('refunded');
+    const [after] = await db.select().from(payments).where(eq(payments.id, payment.id));
+    expect(after.status).toBe('refunded');
+    expect(await kindsOf(bookingId)).toEqual(['payment', 'reversal']);
+    expect(await netPaid(orderId)).toBe(0);
+    expect(heldAtPaypal(orderId)).toBe(0);
+    expect(await balance(db, account.trainerPending(trainer.id))).toBe(0);
+    expect(await balance(db, account.losses)).toBe(0);
+    expect(await totalsOf(trainer.token)).toMatchObject({ pending: 0, refunded: 200 });
+    const [row] = await db.select().from(bookings).where(eq(bookings.id, bookingId));
+    expect(row.cancelReason).toMatch(/reversed by paypal/i);
+    for (const who of [user.email, trainer.email])
+      expect(t.outbox().some((m) => m.to === who && /cancel/i.test(m.subject))).toBe(true);
+
+    // the same delivery again, and a REFUNDED event about the same movement: nothing more
+    expect((await postWebhook(sent)).json()).toMatchObject({ duplicate: true });
+    expect((await postWebhook(delivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
+    expect(await kindsOf(bookingId)).toEqual(['payment', 'reversal']);
+    expect(await checkAgainstPaypal()).toEqual([]);
+  });
+});
+
+describe('a partial refund made in PayPal’s dashboard', () => {
+  it('gives back that part from the share and the fee; the session stays; a later cancel refunds the rest', async () => {
+    const { trainer, user, bookingId, orderId, payment } = await paidSession(200);
+    const refundId = paypal.refundOutside(orderId, '50.00');
+    expect((await postWebhook(delivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
+
+    expect(await statusOf(bookingId)).toBe('confirmed');
+    expect(await netPaid(orderId)).toBe(15_000);
+    expect(heldAtPaypal(orderId)).toBe(15_000);
+    const [outside] = await db.select().from(refunds).where(eq(refunds.providerRefundId, refundId));
+    expect(outside).toMatchObject({ status: 'completed', amountCents: 5_000 });
+    // a quarter of the price: a quarter of the share and of the fee
+    const share = payment.amountCents - payment.feeCents;
+    expect(await balance(db, account.trainerPending(trainer.id))).toBe(share - (5_000 - payment.feeCents / 4));
+    expect(await checkAgainstPaypal()).toEqual([]);
+
+    // the user cancels more than a day ahead: Spotter refunds what is left, and PayPal takes it
+    expect((await cancel(t, user.token, bookingId)).statusCode).toBe(200);
+    expect(await statusOf(bookingId)).toBe('refunded');
+    expect(await netPaid(orderId)).toBe(0);
+    expect(heldAtPaypal(orderId)).toBe(0);
+    expect(await balance(db, account.trainerPending(trainer.id))).toBe(0);
+    expect(await checkAgainstPaypal()).toEqual([]);
+  });
+
+  it('of a session that took place: the rest of the share still becomes payable and is paid out', async () => {
+    const startsAt = hourFromNow(3);
+    const { trainer, bookingId, orderId, payment } = await paidSession(200, startsAt);
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/trainer/payout',
+      headers: auth(trainer.token),
+      payload: { email: `rest.${Date.now()}@example.com` },
+    });
+    expect(saved.statusCode).toBe(200);
+    paypal.refundOutside(orderId, '20.00');
+    expect((await postWebhook(delivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
+
+    const endsAt = Date.parse(startsAt) + HOUR;
+    await t.app.jobs.runDue({ now: new Date(endsAt + 24 * HOUR + 11 * MINUTE) });
+    const rest = payment.amountCents - payment.feeCents - (2_000 - payment.feeCents / 10);
+    expect(await kindsOf(bookingId)).toEqual(['payable', 'payment', 'refund']);
+    expect(await balance(db, account.trainerPending(trainer.id))).toBe(0);
+    expect((await totalsOf(trainer.token)).payable + (await totalsOf(trainer.token)).paidOut).toBe(rest / 100);
+  });
+});
+
+describe('a refund Spotter made itself', () => {
+  it('is not booked again when PayPal’s REFUNDED event about it arrives', async () => {
+    const { user, bookingId, orderId } = await paidSession(200);
+    expect((await cancel(t, user.token, bookingId)).statusCode).toBe(200);
+    expect(await kindsOf(bookingId)).toEqual(['payment', 'refund']);
+    expect((await postWebhook(delivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
+    expect(await kindsOf(bookingId)).toEqual(['payment', 'refund']);
+    expect(await netPaid(orderId)).toBe(0);
+    expect(
+      await db
+        .select()
+        .from(refunds)
+        .where(and(eq(refunds.providerOrderId, orderId), eq(refunds.status, 'completed'))),
+    ).toHaveLength(1);
+  });
+});
+
+describe('a reversal after the trainer was paid out', () => {
+  it('takes what it can from the trainer’s balance and books the rest as Spotter’s loss', async () => {
+    const startsAt = hourFromNow(5);
+    const { trainer, bookingId, orderId, payment } = await paidSession(200, startsAt);
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/trainer/payout',
+      headers: auth(trainer.token),
+      payload: { email: `paid.${Date.now()}@example.com` },
+    });
+    expect(saved.statusCode).toBe(200);
+    // two days on: the share became payable and was paid out (the sweep after settles the batch)
+    const endsAt = Date.parse(startsAt) + HOUR;
+    await t.app.jobs.runDue({ now: new Date(endsAt + 48 * HOUR) });
+    await t.app.jobs.runDue({ now: new Date(endsAt + 48 * HOUR + 11 * MINUTE) });
+    const share = payment.amountCents - payment.feeCents;
+    expect((await totalsOf(trainer.token)).paidOut).toBe(share / 100);
+    const lossesBefore = await balance(db, account.losses);
+
+    paypal.refundOutside(orderId);
+    expect((await postWebhook(delivery('PAYMENT.CAPTURE.REVERSED', orderId))).statusCode).toBe(200);
+    expect(await netPaid(orderId)).toBe(0);
+    expect(await statusOf(bookingId)).not.toBe('confirmed');
+    expect(await balance(db, account.trainerPayable(trainer.id))).toBe(0);
+    expect(await balance(db, account.losses)).toBe(lossesBefore - share);
+    // the trainer keeps what was paid out; the check has nothing to say (losses may be below zero)
+    expect((await totalsOf(trainer.token)).paidOut).toBe(share / 100);
+    expect(await checkAgainstPaypal()).toEqual([]);
+  });
+});
