@@ -13,9 +13,9 @@ import { usePayments } from '@/lib/api/payments';
 import { usePayoutAddress } from '@/lib/api/payouts';
 import { cn } from '@/lib/cn';
 import { formatDate, formatDateTime, plural } from '@/lib/format';
+import { formatMoney } from '@/lib/money';
 import { paths, type Role } from '@/lib/paths';
 import { useSession } from '@/lib/session';
-import { money } from '../utils/money';
 import { PayoutsCard } from './payouts-card';
 
 type Stat = { label: string; value: string; hint?: string };
@@ -76,11 +76,11 @@ function PaymentRow({ payment, role }: { payment: TPayment; role: Role }) {
       </div>
       <div className="flex flex-col items-end gap-1 text-right">
         <p className={cn('font-bold tabular-nums', isRefunded ? 'text-muted line-through' : 'text-ink')}>
-          {money(payment.amount)}
+          {formatMoney(payment.amount)}
         </p>
         {role === 'trainer' && !isRefunded && (
           <p className="text-xs text-subtle tabular-nums">
-            fee {money(payment.fee)} · you get {money(payment.net)}
+            fee {formatMoney(payment.fee)} · you get {formatMoney(payment.net)}
           </p>
         )}
         <PaymentStatus payment={payment} />
@@ -100,12 +100,16 @@ function moneyStats({ totals, currency }: TPaymentsResponse): Stat[] | null {
   return [
     {
       label: 'Pending',
-      value: money(pending, currency),
+      value: formatMoney(pending, currency),
       hint: 'Your share of sessions not yet due: payable 24 hours after each ends',
     },
-    { label: 'Payable', value: money(payable, currency), hint: 'Due to you, waiting for a payout or in one on its way' },
-    { label: 'Paid out', value: money(paidOut, currency), hint: 'Paid to your PayPal account' },
-    { label: 'Refunded', value: money(totals.refunded, currency), hint: 'Given back in full to clients for cancelled sessions' },
+    { label: 'Payable', value: formatMoney(payable, currency), hint: 'Due to you, waiting for a payout or in one on its way' },
+    { label: 'Paid out', value: formatMoney(paidOut, currency), hint: 'Paid to your PayPal account' },
+    {
+      label: 'Refunded',
+      value: formatMoney(totals.refunded, currency),
+      hint: 'Given back in full to clients for cancelled sessions',
+    },
   ];
 }
 
@@ -133,20 +137,24 @@ function PaymentsContent({ role, data }: { role: Role; data: TPaymentsResponse }
   const stats: Stat[] =
     role === 'trainer'
       ? (moneyStats(data) ?? [
-          { label: 'Earned', value: money(totals.net), hint: 'After fees and refunds' },
-          { label: 'Upcoming', value: money(upcoming.amount), hint: upcomingHint },
-          { label: 'Refunded', value: money(totals.refunded), hint: 'To clients who cancelled' },
-          { label: 'Spotter fee', value: money(totals.fees), hint: `${data.feePercent}% of each paid session` },
+          { label: 'Earned', value: formatMoney(totals.net), hint: 'After fees and refunds' },
+          { label: 'Upcoming', value: formatMoney(upcoming.amount), hint: upcomingHint },
+          { label: 'Refunded', value: formatMoney(totals.refunded), hint: 'To clients who cancelled' },
+          { label: 'Spotter fee', value: formatMoney(totals.fees), hint: `${data.feePercent}% of each paid session` },
         ])
       : [
-          { label: 'Paid', value: money(totals.charged - totals.refunded), hint: plural(totals.count, 'payment', 'payments') },
-          { label: 'Refunded', value: money(totals.refunded), hint: 'Cancelled more than 24 h ahead' },
+          {
+            label: 'Paid',
+            value: formatMoney(totals.charged - totals.refunded),
+            hint: plural(totals.count, 'payment', 'payments'),
+          },
+          { label: 'Refunded', value: formatMoney(totals.refunded), hint: 'Cancelled more than 24 h ahead' },
           {
             label: 'Upcoming',
             value: String(upcoming.count),
-            hint: upcoming.count === 0 ? 'No sessions booked' : `Worth ${money(upcoming.amount)}`,
+            hint: upcoming.count === 0 ? 'No sessions booked' : `Worth ${formatMoney(upcoming.amount)}`,
           },
-          { label: 'Charged in all', value: money(totals.charged), hint: data.currency },
+          { label: 'Charged in all', value: formatMoney(totals.charged), hint: data.currency },
         ];
 
   return (

@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { TPayout } from '@spotter/shared';
 import { callsOf, stubApi } from '@/testing/fake-api';
 import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
 import { PayoutsSection } from './payouts-section';
@@ -11,6 +12,23 @@ const logInAsTrainer = () => {
 
 afterEach(() => localStorage.clear());
 
+const makePayout = (overrides: Partial<TPayout> = {}): TPayout => ({
+  _id: 'p1',
+  amount: 450,
+  currency: 'USD',
+  status: 'paid',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  sessions: 2,
+  email: 'karim@paypal.example',
+  ...overrides,
+});
+
+/** GET /api/payouts answering these payouts. */
+const servePayouts =
+  (payouts: TPayout[] = []) =>
+  (url: URL) =>
+    url.pathname === '/api/payouts' ? jsonResponse({ payouts }) : undefined;
+
 const renderSection = () => renderWithProviders(<PayoutsSection />, { route: '/trainer/settings' });
 
 describe('PayoutsSection', () => {
@@ -18,7 +36,7 @@ describe('PayoutsSection', () => {
     logInAsTrainer();
     let sent: unknown;
     let saved: string | null = null;
-    const fetchMock = stubApi((url, init) => {
+    const fetchMock = stubApi(servePayouts(), (url, init) => {
       if (url.pathname !== '/api/trainer/payout') return undefined;
       if (init.method === 'PUT') {
         sent = JSON.parse(init.body as string);
@@ -60,7 +78,9 @@ describe('PayoutsSection', () => {
 
   it('starts from the saved address', async () => {
     logInAsTrainer();
-    stubApi((url) => (url.pathname === '/api/trainer/payout' ? jsonResponse({ email: 'karim@paypal.example' }) : undefined));
+    stubApi(servePayouts(), (url) =>
+      url.pathname === '/api/trainer/payout' ? jsonResponse({ email: 'karim@paypal.example' }) : undefined,
+    );
     renderSection();
     expect(await screen.findByLabelText('PayPal e-mail')).toHaveValue('karim@paypal.example');
     expect(screen.getByText(/^Payouts go to/)).toHaveTextContent('Payouts go to karim@paypal.example.');
@@ -69,7 +89,7 @@ describe('PayoutsSection', () => {
   it('shows the server’s refusal: a field message under the field, any other in the banner', async () => {
     logInAsTrainer();
     let puts = 0;
-    stubApi((url, init) => {
+    stubApi(servePayouts(), (url, init) => {
       if (url.pathname !== '/api/trainer/payout') return undefined;
       if (init.method !== 'PUT') return jsonResponse({ email: null });
       puts += 1;
@@ -100,7 +120,7 @@ describe('PayoutsSection', () => {
   it('shows a failed load with Retry', async () => {
     logInAsTrainer();
     let calls = 0;
-    stubApi((url) => {
+    stubApi(servePayouts(), (url) => {
       if (url.pathname !== '/api/trainer/payout') return undefined;
       calls += 1;
       return calls === 1
@@ -114,5 +134,84 @@ describe('PayoutsSection', () => {
     expect(alert).toHaveTextContent('Service unavailable');
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByLabelText('PayPal e-mail')).toHaveValue('karim@paypal.example');
+  });
+
+  it('shows the payout history under the address, newest first: date, sessions, where it went, amount and status in words', async () => {
+    logInAsTrainer();
+    stubApi(
+      servePayouts([
+        makePayout({ _id: 'p1', status: 'paid', createdAt: '2026-11-10T10:00:00.000Z', amount: 450, sessions: 2 }),
+        makePayout({ _id: 'p2', status: 'returned', createdAt: '2026-11-24T10:00:00.000Z', amount: 225, sessions: 1 }),
+        makePayout({ _id: 'p3', status: 'sent', createdAt: '2026-11-26T10:00:00.000Z', amount: 112.5, sessions: 1 }),
+        makePayout({ _id: 'p4', status: 'pending', createdAt: '2026-11-27T10:00:00.000Z', amount: 90, sessions: 3 }),
+      ]),
+      (url) => (url.pathname === '/api/trainer/payout' ? jsonResponse({ email: 'karim@paypal.example' }) : undefined),
+    );
+    renderSection();
+
+    const section = screen.getByRole('region', { name: 'Payouts' });
+    expect(within(section).getByRole('heading', { level: 3, name: 'Payout history' })).toBeInTheDocument();
+    const history = await within(section).findByRole('list', { name: 'Payout history' });
+    const rows = within(history).getAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      '27 Nov 2026For 3 sessionsWaiting to be sent through PayPal.$90Pending',
+      '26 Nov 2026For 1 sessionSent through PayPal to karim@paypal.example; PayPal has not confirmed it yet.$112.50Sent',
+      '24 Nov 2026For 1 sessionA payout could not be delivered and is back in your payable balance. Check your payout address.$225Returned',
+      '10 Nov 2026For 2 sessionsPaid to karim@paypal.example.$450Paid',
+    ]);
+    // the address to check is right above: no link back to this same section
+    expect(within(rows[2]).queryByRole('link')).not.toBeInTheDocument();
+    expect(within(rows[0]).getByText('27 Nov 2026')).toHaveAttribute('datetime', '2026-11-27T10:00:00.000Z');
+    expect(await within(section).findByLabelText('PayPal e-mail')).toHaveValue('karim@paypal.example');
+  });
+
+  it('says while the history loads, then that there are no payouts yet and when a share becomes payable', async () => {
+    logInAsTrainer();
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const fetchMock = stubApi(servePayouts([]), (url) =>
+      url.pathname === '/api/trainer/payout' ? jsonResponse({ email: null }) : undefined,
+    );
+    vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+      if (input.startsWith('/api/payouts')) await gate;
+      return fetchMock(input, init);
+    });
+    renderSection();
+
+    const section = screen.getByRole('region', { name: 'Payouts' });
+    expect(await within(section).findByText('Loading your payouts…')).toBeInTheDocument();
+    release();
+    expect(
+      await within(section).findByText('No payouts yet. Your share of a session becomes payable 24 hours after it ends.'),
+    ).toBeInTheDocument();
+    expect(within(section).queryByText('Loading your payouts…')).not.toBeInTheDocument();
+    expect(within(section).queryByRole('list', { name: 'Payout history' })).not.toBeInTheDocument();
+    expect(within(section).getByText('No payout address yet')).toBeInTheDocument();
+  });
+
+  it('shows a failed history load with Retry, beside a working address form', async () => {
+    logInAsTrainer();
+    let payouts: TPayout[] | null = null;
+    stubApi((url) => {
+      if (url.pathname === '/api/trainer/payout') return jsonResponse({ email: 'karim@paypal.example' });
+      if (url.pathname !== '/api/payouts') return undefined;
+      return payouts ? jsonResponse({ payouts }) : jsonResponse({ message: 'Service unavailable', statusCode: 503 }, 503);
+    });
+    const { user } = renderSection();
+
+    const section = screen.getByRole('region', { name: 'Payouts' });
+    const alert = await within(section).findByRole('alert');
+    expect(alert).toHaveTextContent('Could not load your payouts');
+    expect(alert).toHaveTextContent('Service unavailable');
+    expect(await within(section).findByLabelText('PayPal e-mail')).toHaveValue('karim@paypal.example');
+
+    payouts = [makePayout()];
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await within(section).findByRole('list', { name: 'Payout history' })).toHaveTextContent(
+      'Paid to karim@paypal.example.',
+    );
+    expect(within(section).queryByRole('alert')).not.toBeInTheDocument();
   });
 });

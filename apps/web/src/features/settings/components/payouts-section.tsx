@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { PAYOUT_MSG, ZPayoutAddressRequest, type TPayoutAddressRequest } from '@spotter/shared';
+import { PayoutHistory } from '@/components/payout-history';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
@@ -112,7 +113,7 @@ function PayoutsBody() {
   return <PayoutAddressForm email={address.data.email} />;
 }
 
-/** Where a trainer's payouts go (docs/decisions/042-money-ledger.md#payouts), and a way to the payouts made. */
+/** Where a trainer's payouts go (docs/decisions/042-money-ledger.md#payouts), and the payouts made. */
 export function PayoutsSection() {
   return (
     <SettingsSection
@@ -126,6 +127,11 @@ export function PayoutsSection() {
       }
     >
       <PayoutsBody />
+      <div className="mt-8 border-t border-line pt-6">
+        <h3 className="font-display text-lg font-bold text-ink">Payout history</h3>
+        <p className="mt-1 mb-4 text-sm text-muted">Newest first, with the address each payout went to.</p>
+        <PayoutHistory label="Payout history" linksToAddress={false} />
+      </div>
       <p className="mt-5 text-sm">
         <Link
           to={`${paths.payments.trainer.getHref()}#payouts`}

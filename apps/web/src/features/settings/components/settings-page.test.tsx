@@ -27,6 +27,20 @@ describe('SettingsPage navigation', () => {
           location: null,
         });
       if (url.pathname === '/api/trainer/payout') return jsonResponse({ email: 'karim@paypal.example' });
+      if (url.pathname === '/api/payouts')
+        return jsonResponse({
+          payouts: [
+            {
+              _id: 'p1',
+              amount: 450,
+              currency: 'USD',
+              status: 'paid',
+              createdAt: '2026-11-20T10:00:00.000Z',
+              sessions: 2,
+              email: 'karim@paypal.example',
+            },
+          ],
+        });
       return undefined;
     });
     renderWithProviders(<SettingsPage role="trainer" />, { route: '/trainer/settings' });
@@ -48,6 +62,10 @@ describe('SettingsPage navigation', () => {
     expect(within(nav).getByRole('link', { name: 'Payouts' })).toHaveAttribute('href', '#payouts');
     expect(screen.getByRole('region', { name: 'Payouts' })).toHaveAttribute('id', 'payouts');
     expect(await screen.findByLabelText('PayPal e-mail')).toHaveValue('karim@paypal.example');
+    const history = await within(screen.getByRole('region', { name: 'Payouts' })).findByRole('list', { name: 'Payout history' });
+    expect(within(history).getByRole('listitem')).toHaveTextContent(
+      '20 Nov 2026For 2 sessionsPaid to karim@paypal.example.$450Paid',
+    );
   });
 
   it('leaves availability and payouts out of a user’s settings', async () => {
