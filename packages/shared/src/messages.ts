@@ -157,6 +157,7 @@ export const PAYOUT_MSG = {
   addressRemoved: 'Your payout address is removed; payouts wait until you add one',
   onlyTrainers: 'Only trainers receive payouts',
   returned: 'A payout could not be delivered and is back in your payable balance. Check your payout address.',
+  refusedShort: 'PayPal did not accept this payout from Spotter; the amount goes out with the next daily payout.',
   refused:
     'PayPal did not accept today’s payout from Spotter. Your earnings are safe in your payable balance and go out with the next daily payout; you need to do nothing.',
   addressChanged: 'Your Spotter payouts now go to the PayPal account',

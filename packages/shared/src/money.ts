@@ -24,6 +24,8 @@ export const ZPayout = z.object({
   sessions: z.number().int(),
   /** The address it went to. */
   email: z.string(),
+  /** Returned because PayPal refused the whole batch (not the address): it goes out with the next payout. */
+  refused: z.boolean().optional(),
 });
 export type TPayout = z.infer<typeof ZPayout>;
 /** GET /api/payouts (trainers), newest first. */

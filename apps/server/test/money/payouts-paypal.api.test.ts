@@ -119,7 +119,7 @@ describe('a payout batch PayPal refuses', () => {
     const firstRun = endsAt + 24 * HOUR + 11 * MINUTE;
     await t.app.jobs.runDue({ now: new Date(firstRun) });
     const [refused] = await payoutsOf(trainer.token);
-    expect(refused).toMatchObject({ status: 'returned', amount: shareCents / 100 });
+    expect(refused).toMatchObject({ status: 'returned', refused: true, amount: shareCents / 100 });
     expect(paypal.state.ledger.payouts.filter((p) => p.receiver === address)).toHaveLength(0);
     expect(await balance(db, account.trainerPayable(trainer.id))).toBe(shareCents);
     expect(await balance(db, account.trainerPaying(trainer.id))).toBe(0);

@@ -41,8 +41,10 @@ const STATUS: Record<TPayout['status'], { label: string; tone: string; says: (pa
     returned: {
       label: 'Returned',
       tone: 'border-danger-line bg-danger-soft text-danger',
-      says: (_payout, { linksToAddress }) =>
-        linksToAddress ? (
+      says: (payout, { linksToAddress }) =>
+        payout.refused ? (
+          PAYOUT_MSG.refusedShort
+        ) : linksToAddress ? (
           <>
             {PAYOUT_MSG.returned}{' '}
             <Link

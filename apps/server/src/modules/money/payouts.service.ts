@@ -54,6 +54,7 @@ function toPayout(row: repo.PayoutRow): TPayout {
     createdAt: row.createdAt.toISOString(),
     sessions: row.bookingIds.length,
     email: row.email,
+    ...(row.status === 'returned' && row.providerStatus === REFUSED ? { refused: true } : {}),
   };
 }
 

@@ -78,6 +78,14 @@ describe('PaymentsPage (trainer)', () => {
         makePayout({ _id: 'p2', status: 'returned', createdAt: '2026-11-24T10:00:00.000Z', amount: 225, sessions: 1 }),
         makePayout({ _id: 'p3', status: 'sent', createdAt: '2026-11-26T10:00:00.000Z', amount: 112.5, sessions: 1 }),
         makePayout({ _id: 'p4', status: 'pending', createdAt: '2026-11-27T10:00:00.000Z', amount: 90, sessions: 3 }),
+        makePayout({
+          _id: 'p0',
+          status: 'returned',
+          refused: true,
+          createdAt: '2026-11-01T10:00:00.000Z',
+          amount: 100,
+          sessions: 1,
+        }),
       ],
     });
     renderPage();
@@ -86,7 +94,7 @@ describe('PaymentsPage (trainer)', () => {
       ['Pending', '$225', 'Your share of sessions not yet due: payable 24 hours after each ends'],
       ['Payable', '$112.50', 'Due to you, waiting for a payout or in one on its way'],
       ['Paid out', '$450', 'Paid to your PayPal account'],
-      ['Refunded', '$250', 'Given back in full to clients for cancelled sessions'],
+      ['Refunded', '$250', 'Given back to clients: cancelled sessions, refunds and chargebacks'],
     ]);
     expect(screen.getByText('Your share of a session is its price less Spotter’s 10% fee.')).toBeInTheDocument();
 
@@ -97,7 +105,10 @@ describe('PaymentsPage (trainer)', () => {
       '26 Nov 2026For 1 sessionSent through PayPal to omar@paypal.example; PayPal has not confirmed it yet.$112.50Sent',
       '24 Nov 2026For 1 sessionA payout could not be delivered and is back in your payable balance. Check your payout address. Go to payout settings$225Returned',
       '10 Nov 2026For 2 sessionsPaid to omar@paypal.example.$450Paid',
+      // PayPal refused the batch, not the address: nothing to fix, no link to the address
+      '1 Nov 2026For 1 sessionPayPal did not accept this payout from Spotter; the amount goes out with the next daily payout.$100Returned',
     ]);
+    expect(within(rows[4]).queryByRole('link')).not.toBeInTheDocument();
     expect(within(rows[2]).getByRole('link', { name: 'Go to payout settings' })).toHaveAttribute(
       'href',
       '/trainer/settings#payouts',

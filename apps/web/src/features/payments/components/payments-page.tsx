@@ -108,7 +108,7 @@ function moneyStats({ totals, currency }: TPaymentsResponse): Stat[] | null {
     {
       label: 'Refunded',
       value: formatMoney(totals.refunded, currency),
-      hint: 'Given back in full to clients for cancelled sessions',
+      hint: 'Given back to clients: cancelled sessions, refunds and chargebacks',
     },
   ];
 }
