@@ -194,4 +194,12 @@ test('a trainer sets a payout address, a user books and pays with the demo provi
   await expect(payout).toContainText('For 1 session');
   await expect(payout.getByText(share, { exact: true })).toBeVisible();
   await expect(figures).toHaveText(new RegExp(`Pending\\$0.*Payable\\$0.*Paid out\\${share}.*Refunded\\$0`));
+
+  // Settings → Payouts shows the same payout under the address it went to.
+  await page.goto('/trainer/settings');
+  await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'Payouts' }).click();
+  const history = page.getByRole('region', { name: 'Payouts' }).getByRole('list', { name: 'Payout history' });
+  await expect(history.getByRole('listitem')).toHaveCount(1);
+  await expect(history.getByRole('listitem')).toContainText(`Paid to ${address}.`);
+  await expect(history.getByRole('listitem').getByText(share, { exact: true })).toBeVisible();
 });
