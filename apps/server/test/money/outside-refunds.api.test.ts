@@ -133,6 +133,30 @@ describe('a partial refund made in PayPal’s dashboard', () => {
   });
 });
 
+describe('a refund made at PayPal whose webhook has not arrived', () => {
+  it('is found by the next cancel (PayPal refuses it: fully refunded), booked once, and the session refunded', async () => {
+    const { user, bookingId, orderId } = await paidSession(200);
+    const refundId = paypal.refundOutside(orderId);
+
+    const res = await cancel(t, user.token, bookingId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await statusOf(bookingId)).toBe('refunded');
+    expect(await netPaid(orderId)).toBe(0);
+    expect(heldAtPaypal(orderId)).toBe(0);
+    const rows = await db.select().from(refunds).where(eq(refunds.providerOrderId, orderId));
+    expect(rows.map((r) => [r.status, r.providerRefundId ?? null]).sort()).toEqual([
+      ['completed', refundId],
+      ['failed', null],
+    ]);
+    expect(await checkAgainstPaypal()).toEqual([]);
+
+    // the webhook, late: nothing more
+    expect((await postWebhook(delivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
+    expect(await kindsOf(bookingId)).toEqual(['payment', 'refund']);
+    expect(await netPaid(orderId)).toBe(0);
+  });
+});
+
 describe('a refund Spotter made itself', () => {
   it('is not booked again when PayPal’s REFUNDED event about it arrives', async () => {
     const { user, bookingId, orderId } = await paidSession(200);

@@ -32,7 +32,12 @@ const REASONS = {
  * Taken in full, the payment is refunded and an upcoming session is cancelled, both people mailed.
  * A refund Spotter asked for itself is left to its own writer. Answers what it did, for the log.
  */
-export async function bookOutsideRefund(ctx: BookingsContext, r: OutsideRefund): Promise<string> {
+export async function bookOutsideRefund(
+  ctx: BookingsContext,
+  r: OutsideRefund,
+  /** A refund of Spotter's, still requested, that the provider refused because of this one: not in the way. */
+  { besides }: { besides?: string } = {},
+): Promise<string> {
   const payment =
     (r.captureId ? await paymentsRepo.findPaymentByCapture(ctx.db, r.provider, r.captureId) : undefined) ??
     (r.orderId ? await paymentsRepo.findPaymentByOrder(ctx.db, r.provider, r.orderId) : undefined);
@@ -45,7 +50,7 @@ export async function bookOutsideRefund(ctx: BookingsContext, r: OutsideRefund):
     const ours = await paymentsRepo.refundsOfOrder(tx, payment.provider, payment.providerOrderId);
     if (ours.some((o) => o.providerRefundId === r.providerRefundId))
       return { outcome: 'booked already (a refund Spotter made, or this event seen before)', mailJobs: [] };
-    if (r.kind === 'refund' && ours.some((o) => o.status === 'requested'))
+    if (r.kind === 'refund' && ours.some((o) => o.status === 'requested' && o.id !== besides))
       return { outcome: 'a refund Spotter asked for is being finished: its own job books it', mailJobs: [] };
 
     const refundedBefore = await paymentsRepo.completedRefundsOf(tx, payment.provider, payment.providerOrderId);

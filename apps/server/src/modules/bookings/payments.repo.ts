@@ -25,6 +25,14 @@ export async function findPaymentByCapture(db: Q, provider: 'paypal' | 'demo', c
   return row;
 }
 
+/** A requested refund that the provider refused for good (the money went back another way). */
+export async function failRefund(db: Q, id: string, values: { raw: unknown; at: Date }) {
+  await db
+    .update(refunds)
+    .set({ status: 'failed', raw: values.raw, completedAt: values.at })
+    .where(and(eq(refunds.id, id), eq(refunds.status, 'requested')));
+}
+
 /** Holds, to the end of the transaction, the one lock of an order's refunds booked from the provider's events. */
 export async function lockOrderRefunds(tx: Tx, provider: string, providerOrderId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`refund:${provider}:${providerOrderId}`}, 0))`);

@@ -2,16 +2,19 @@ import { PLATFORM_FEE_PERCENT } from '@spotter/shared';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { percentOf } from '../../lib/money';
-import { account, hasTransaction, post, ProviderUnavailableError, type Posting } from '../money';
+import { account, hasTransaction, PaymentRejectedError, post, ProviderUnavailableError, type Posting } from '../money';
 import { enqueueBookingMails, runBookingMails } from './booking-jobs';
 import * as bookingsRepo from './bookings.repo';
 import { announceBooking, providerOf, type BookingsContext } from './context';
-import { feePart } from './outside-refund';
+import { bookOutsideRefund, feePart } from './outside-refund';
 import { PAYMENT_JOBS } from './payment-jobs';
 import * as paymentsRepo from './payments.repo';
 
 type Payment = NonNullable<Awaited<ReturnType<typeof paymentsRepo.findPaymentOfBooking>>>;
 type Cancellation = { cancelledBy?: 'user' | 'trainer'; cancelReason?: string | null };
+
+/** The provider's refusals that say the money went back already (a refund made at the provider, outside Spotter). */
+const GIVEN_BACK_ALREADY = new Set(['CAPTURE_FULLY_REFUNDED', 'REFUND_AMOUNT_EXCEEDED']);
 
 /** A retry of a refund waits this long after it was written (the first call normally finishes it). */
 const FINISH_AFTER_MS = 2 * 60_000;
@@ -138,6 +141,8 @@ async function finishRefund(
       requestId: requestIdOf(refund.key),
     });
   } catch (err) {
+    if (err instanceof PaymentRejectedError && GIVEN_BACK_ALREADY.has(err.details?.[0]?.issue ?? ''))
+      return givenBackAlready(ctx, refund, err);
     if (err instanceof ProviderUnavailableError)
       await paymentsRepo.recordPaymentEvent(ctx.db, {
         kind: 'refund-unknown',
@@ -177,6 +182,42 @@ async function finishRefund(
     return { changed: true, mailJobs: await enqueueBookingMails(ctx, tx, payment.bookingId, 'cancelled', { refunded: true }) };
   });
   await runBookingMails(ctx, mailJobs);
+  return { state: 'completed', changed };
+}
+
+/**
+ * The provider refused a refund because the money went back already, outside Spotter (its webhook
+ * not here yet, or webhooks off): its own refunds of the order are read and each one Spotter has
+ * not booked is booked now (outside-refund.ts), which refunds the payment and cancels its session
+ * when that was all of it. This refund is then 'failed' (nothing was left to give back); had the
+ * provider's refunds not covered it, it stays requested and the job asks again.
+ */
+async function givenBackAlready(
+  ctx: BookingsContext,
+  refund: paymentsRepo.RefundRow,
+  err: PaymentRejectedError,
+): Promise<RefundOutcome> {
+  const state = await providerOf(ctx, refund.provider).getOrder({ orderId: refund.providerOrderId });
+  let changed = false;
+  if (refund.provider === 'paypal')
+    for (const r of state.refunds ?? []) {
+      const outcome = await bookOutsideRefund(
+        ctx,
+        { kind: 'refund', provider: 'paypal', providerRefundId: r.id, orderId: refund.providerOrderId, ...r },
+        { besides: refund.id },
+      );
+      changed ||= outcome.endsWith('its session cancelled');
+    }
+  const payment = await paymentsRepo.findPaymentByOrder(ctx.db, refund.provider, refund.providerOrderId);
+  if (payment && payment.status !== 'refunded') throw err; // not all of it went back: asked again later
+  await paymentsRepo.failRefund(ctx.db, refund.id, {
+    raw: { refused: err.details?.[0]?.issue, debugId: err.debugId },
+    at: ctx.now(),
+  });
+  ctx.log.warn(
+    { refundId: refund.id, issue: err.details?.[0]?.issue },
+    'a refund found the money given back already, outside Spotter',
+  );
   return { state: 'completed', changed };
 }
 

@@ -29,6 +29,8 @@ export type ProviderOrderState = {
   capture?: { id: string; status: string; amountCents?: number; currency?: string };
   /** What was refunded of it so far, in the capture's currency. */
   refundedCents: number;
+  /** Those refunds, each by the provider's id (where the provider lists them). */
+  refunds?: Array<{ id: string; amountCents: number; currency: string }>;
   raw: unknown;
 };
 

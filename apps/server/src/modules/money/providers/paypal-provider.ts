@@ -281,10 +281,11 @@ export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
       const units = raw.purchase_units ?? [];
       const amount = units[0]?.amount;
       const capture = units.flatMap((u) => u.payments?.captures ?? [])[0];
-      const refundedCents = units
+      const refunds = units
         .flatMap((u) => u.payments?.refunds ?? [])
         .filter((r) => r.amount && COUNTED_REFUND(r.status))
-        .reduce((sum, r) => sum + decimalStringToCents(r.amount!.value), 0);
+        .map((r) => ({ id: r.id, amountCents: decimalStringToCents(r.amount!.value), currency: r.amount!.currency_code }));
+      const refundedCents = refunds.reduce((sum, r) => sum + r.amountCents, 0);
       return {
         id: raw.id,
         status: raw.status,
@@ -297,6 +298,7 @@ export function createPaypalProvider(opts: PaypalOptions): PaymentProvider {
           currency: capture.amount?.currency_code,
         },
         refundedCents,
+        refunds,
         raw,
       };
     },
