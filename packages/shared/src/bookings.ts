@@ -300,6 +300,8 @@ export const ZPayment = z.object({
   amount: z.number(),
   fee: z.number(),
   net: z.number(),
+  /** Given back so far: all of it once refunded; a part after a refund made at the provider (then fee and net are what is kept). */
+  refunded: z.number().optional(),
   paidAt: z.string(),
   refundedAt: z.string().nullable(),
 });

@@ -15,11 +15,18 @@ import { orderProbes } from './order-probes';
  * every order, what PayPal captured minus what it refunded equals what the ledger says was paid; each
  * trainer's earnings page equals the ledger and the shares of their paid sessions.
  */
-const { t, paypal } = await usePaypalApp({ timeoutMs: 1_000, slowMs: 2_500 });
+const WEBHOOK_ID = 'WH-SPOTTER-TEST';
+const { t, paypal } = await usePaypalApp({ timeoutMs: 1_000, slowMs: 2_500, env: { PAYPAL_WEBHOOK_ID: WEBHOOK_ID } });
 const db = t.database.db;
 const user = await createAccount(t, 'user');
 let slot = 30;
-const { ledgerNetByCurrency, paypalNetByCurrency } = orderProbes(t, paypal, () => hourFromNow(slot++));
+const { ledgerNetByCurrency, paypalNetByCurrency, postWebhook } = orderProbes(t, paypal, () => hourFromNow(slot++));
+/** PayPal gives money back by itself and tells Spotter with a signed webhook. */
+async function paypalGivesBack(orderId: string, type: 'PAYMENT.CAPTURE.REFUNDED' | 'PAYMENT.CAPTURE.REVERSED', value?: string) {
+  paypal.refundOutside(orderId, value);
+  const sent = paypal.webhookDelivery(paypal.captureEvent(type, orderId), { webhookId: WEBHOOK_ID });
+  expect((await postWebhook(sent)).statusCode).toBe(200);
+}
 
 /** A bookable trainer with a payout address; a new one after the last one left. */
 async function newTrainer() {
@@ -52,7 +59,11 @@ type Op =
   | 'cancel-last'
   | 'cancel-racing'
   | 'payout-run'
-  | 'trainer-leaves';
+  | 'trainer-leaves'
+  | 'refunded-at-paypal-in-part'
+  | 'refunded-at-paypal-unseen'
+  | 'reversed'
+  | 'reversed-after-payout';
 const OPS: Op[] = [
   'pay',
   'pay-twice',
@@ -65,13 +76,21 @@ const OPS: Op[] = [
   'cancel-racing',
   'payout-run',
   'trainer-leaves',
+  'refunded-at-paypal-in-part',
+  'refunded-at-paypal-unseen',
+  'reversed',
+  'reversed-after-payout',
 ];
 /** Runs the jobs due by then: the reconciliation's check of an order, a refund's retry. */
 const runJobs = () => t.app.jobs.runDue({ now: new Date(Date.now() + 2 * 60_000) });
 
-/** Orders this run created, and the bookings paid. */
+/** Orders this run created, the bookings paid and not over yet, and those over (paid out, or about to be). */
 const orders: string[] = [];
 const paid: string[] = [];
+const over: string[] = [];
+const orderOf = new Map<string, string>();
+/** Bookings refunded in part at PayPal (once each). */
+const partly = new Set<string>();
 
 async function heldOrder() {
   const held = await hold(t, user.token, trainer.id, hourFromNow(slot++));
@@ -91,6 +110,7 @@ async function apply(op: Op) {
         : await Promise.all([capture(t, user.token, orderId), capture(t, user.token, orderId)]);
     expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 200));
     paid.push(bookingId);
+    orderOf.set(bookingId, orderId);
   } else if (op === 'declined') {
     const { bookingId, orderId } = await heldOrder();
     paypal.failNext('capture', 'decline');
@@ -104,6 +124,7 @@ async function apply(op: Op) {
     expect((await capture(t, user.token, orderId)).statusCode).toBe(504);
     await runJobs();
     paid.push(bookingId);
+    orderOf.set(bookingId, orderId);
   } else if (op === 'provider-error') {
     // a 500 before anything moved: the job finds nothing captured; the user gives up
     const { bookingId, orderId } = await heldOrder();
@@ -120,7 +141,7 @@ async function apply(op: Op) {
     // paid out to its trainer's PayPal address; the next sweep reads PayPal's answer
     for (const step of [0, 11 * 60_000, 22 * 60_000]) await t.app.jobs.runDue({ now: new Date(jobsClock + step) });
     jobsClock += 2 * 24 * 60 * 60_000;
-    paid.length = 0; // over: no longer cancellable
+    over.push(...paid.splice(0)); // over: no longer cancellable
     // everything due went out and PayPal paid it
     const held = await balancesOf(trainer.id);
     expect({ pending: held.pending, payable: held.payable, paying: held.paying }).toEqual({ pending: 0, payable: 0, paying: 0 });
@@ -138,6 +159,23 @@ async function apply(op: Op) {
     await t.app.jobs.runDue({ now: new Date(Date.now() + 60_000) });
     paid.length = 0;
     trainer = await newTrainer();
+  } else if (op === 'refunded-at-paypal-in-part') {
+    // $30 of the latest paid session refunded in PayPal's dashboard: the session stays
+    const bookingId = paid.at(-1);
+    if (bookingId && !partly.has(bookingId)) {
+      partly.add(bookingId);
+      await paypalGivesBack(orderOf.get(bookingId)!, 'PAYMENT.CAPTURE.REFUNDED', '30.00');
+    }
+  } else if (op === 'refunded-at-paypal-unseen') {
+    // all of it refunded at PayPal, no webhook: the user's cancel finds it
+    const bookingId = paid.pop();
+    if (!bookingId) return;
+    paypal.refundOutside(orderOf.get(bookingId)!);
+    expect((await cancel(t, user.token, bookingId)).statusCode).toBe(200);
+  } else if (op === 'reversed' || op === 'reversed-after-payout') {
+    // a chargeback the payer won: all that is left goes back
+    const bookingId = (op === 'reversed' ? paid : over).pop();
+    if (bookingId) await paypalGivesBack(orderOf.get(bookingId)!, 'PAYMENT.CAPTURE.REVERSED');
   } else if (op === 'cancel-last' || op === 'cancel-racing') {
     const bookingId = paid.pop();
     if (!bookingId) return;
@@ -163,7 +201,8 @@ async function earningsOf(who: (typeof trainers)[number]) {
       paidOut: cents(page.totals.paidOut),
       shares: cents(page.totals.pending) + cents(page.totals.payable) + cents(page.totals.paidOut),
     },
-    ledger: { pending: held.pending, payable: held.payable + held.paying, paidOut: held.paidOut, shares },
+    // a reversal of a share paid out already is Spotter's loss: the trainer keeps it
+    ledger: { pending: held.pending, payable: held.payable + held.paying, paidOut: held.paidOut, shares: shares + held.lost },
   };
 }
 
@@ -183,6 +222,9 @@ async function balancesOf(trainerId: string) {
     payable: await sumOf(acc('payable')),
     paying: await sumOf(acc('paying')),
     paidOut: 0 - (await sumOf(sql`${acc('paying')} and ${ledgerTransactions.kind} = 'payout-paid'`)) || 0,
+    lost:
+      0 - (await sumOf(sql`${ledgerEntries.account} = 'platform:losses' and ${ledgerTransactions.trainerId} = ${trainerId}`)) ||
+      0,
   };
 }
 

@@ -101,6 +101,12 @@ describe('a partial refund made in PayPal’s dashboard', () => {
     const share = payment.amountCents - payment.feeCents;
     expect(await balance(db, account.trainerPending(trainer.id))).toBe(share - (5_000 - payment.feeCents / 4));
     expect(await checkAgainstPaypal()).toEqual([]);
+    // the trainer's earnings row and totals say what is kept: $150 of which the fee is a quarter less
+    const page = (await t.app.inject({ url: '/api/payments', headers: auth(trainer.token) })).json();
+    const row = page.payments.find((p: { bookingId: string }) => p.bookingId === bookingId);
+    const keptFee = (payment.feeCents * 3) / 4 / 100;
+    expect(row).toMatchObject({ status: 'completed', amount: 200, refunded: 50, fee: keptFee, net: 150 - keptFee });
+    expect(page.totals).toMatchObject({ charged: 200, refunded: 50, fees: keptFee, net: 150 - keptFee, pending: 150 - keptFee });
 
     // the user cancels more than a day ahead: Spotter refunds what is left, and PayPal takes it
     expect((await cancel(t, user.token, bookingId)).statusCode).toBe(200);

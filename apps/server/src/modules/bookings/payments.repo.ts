@@ -92,6 +92,10 @@ export async function listPaymentsOf(db: Q, who: { role: 'user' | 'trainer'; id:
       status: payments.status,
       createdAt: payments.createdAt,
       refundedAt: payments.refundedAt,
+      /** Given back so far by completed refunds (a part of it: a refund made at the provider). */
+      refundedCents: sql<number>`(select coalesce(sum(r.amount_cents), 0)::int from ${refunds} r
+        where r.provider = ${payments.provider} and r.provider_order_id = ${payments.providerOrderId}
+          and r.status = 'completed' and r.currency = ${payments.currency})`,
       startsAt: bookings.startsAt,
       trainerFirstName: trainer.firstName,
       trainerLastName: trainer.lastName,

@@ -6,6 +6,7 @@ import { FORMER_MEMBER } from '../accounts';
 import type { BookingsService } from './bookings.service';
 import { trainerLedgerTotals, type PaymentProvider } from '../money';
 import * as repo from './payments.repo';
+import { feePart } from './outside-refund';
 
 type PaymentsDeps = {
   db: Db;
@@ -14,9 +15,19 @@ type PaymentsDeps = {
   bookings: Pick<BookingsService, 'listUpcomingConfirmed'>;
 };
 
+/**
+ * What a payment row keeps: all of it, nothing once refunded, or what a refund made at the provider
+ * left, with the fee in proportion (as the ledger took it back: outside-refund.ts).
+ */
+function keptOf(row: repo.PaymentListRow) {
+  if (row.status === 'refunded') return { refunded: row.amountCents, amount: 0, fee: 0 };
+  const refunded = Math.min(row.refundedCents, row.amountCents);
+  return { refunded, amount: row.amountCents - refunded, fee: row.feeCents - feePart(row, 0, refunded) };
+}
+
 function toPayment(row: repo.PaymentListRow, role: 'user' | 'trainer'): TPayment {
-  const paid = row.status === 'completed';
-  const fee = paid && role === 'trainer' ? row.feeCents : 0;
+  const kept = keptOf(row);
+  const fee = role === 'trainer' ? kept.fee : 0;
   return {
     _id: row.id,
     bookingId: row.bookingId,
@@ -34,7 +45,8 @@ function toPayment(row: repo.PaymentListRow, role: 'user' | 'trainer'): TPayment
     currency: row.currency,
     amount: fromCents(row.amountCents),
     fee: fromCents(fee),
-    net: fromCents(paid ? row.amountCents - fee : 0),
+    net: fromCents(kept.amount - fee),
+    refunded: fromCents(kept.refunded),
     paidAt: row.createdAt.toISOString(),
     refundedAt: row.refundedAt?.toISOString() ?? null,
   };
@@ -59,9 +71,10 @@ export function createPaymentsService({ db, provider, bookings }: PaymentsDeps) 
       let refunded = 0;
       let fees = 0;
       for (const r of rows) {
+        const kept = keptOf(r);
         charged += r.amountCents;
-        if (r.status === 'refunded') refunded += r.amountCents;
-        else if (caller.role === 'trainer') fees += r.feeCents;
+        refunded += kept.refunded;
+        if (caller.role === 'trainer') fees += kept.fee;
       }
       // a trainer's money as the ledger has it (docs/decisions/042-money-ledger.md): not due yet,
       // due (in a payout not settled yet included), paid out, refunded

@@ -160,6 +160,39 @@ describe('PaymentsPage (trainer)', () => {
     expect(await within(region).findByRole('list', { name: 'Payouts' })).toHaveTextContent('Paid to omar@paypal.example.');
   });
 
+  it('a payment refunded in part through PayPal shows what was refunded and what the trainer keeps', async () => {
+    logInAsTrainer();
+    const payment = {
+      _id: 'pay1',
+      bookingId: 'b1',
+      trainerId: 't1',
+      userId: 'u1',
+      trainerFirstName: 'Omar',
+      trainerLastName: 'Farouk',
+      userFirstName: 'Lina',
+      userLastName: 'Haddad',
+      startsAt: '2026-11-30T10:00:00.000Z',
+      provider: 'paypal',
+      orderId: 'O1',
+      captureId: 'CAP1',
+      status: 'completed' as const,
+      currency: 'USD',
+      amount: 200,
+      refunded: 50,
+      fee: 15,
+      net: 135,
+      paidAt: '2026-11-20T10:00:00.000Z',
+      refundedAt: null,
+    };
+    serve({ payments: { ...earnings({ pending: 135, refunded: 50 }), payments: [payment] }, payouts: [], payoutEmail: null });
+    renderPage();
+
+    const row = within(await screen.findByRole('list', { name: 'Earnings' })).getByRole('listitem');
+    expect(row).toHaveTextContent('$50 refunded through PayPal');
+    expect(row).toHaveTextContent('fee $15 · you get $135');
+    expect(row).toHaveTextContent('Paid');
+  });
+
   it('says the payouts are loading while they are', async () => {
     logInAsTrainer();
     let release = () => {};

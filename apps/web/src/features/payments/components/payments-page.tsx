@@ -78,6 +78,9 @@ function PaymentRow({ payment, role }: { payment: TPayment; role: Role }) {
         <p className={cn('font-bold tabular-nums', isRefunded ? 'text-muted line-through' : 'text-ink')}>
           {formatMoney(payment.amount)}
         </p>
+        {!isRefunded && !!payment.refunded && (
+          <p className="text-xs text-subtle tabular-nums">{formatMoney(payment.refunded)} refunded through PayPal</p>
+        )}
         {role === 'trainer' && !isRefunded && (
           <p className="text-xs text-subtle tabular-nums">
             fee {formatMoney(payment.fee)} · you get {formatMoney(payment.net)}
