@@ -52,6 +52,13 @@ export const ZPaypalWebhookEvent = z.looseObject({
       supplementary_data: z
         .looseObject({ related_ids: z.looseObject({ order_id: z.string().max(100).optional() }).optional() })
         .optional(),
+      /** A dispute (CUSTOMER.DISPUTE.*): its id, the captures it is about, and how it ended. */
+      dispute_id: z.string().max(255).optional(),
+      disputed_transactions: z
+        .array(z.looseObject({ seller_transaction_id: z.string().max(100).optional() }))
+        .max(50)
+        .optional(),
+      dispute_outcome: z.looseObject({ outcome_code: z.string().max(100).optional() }).optional(),
       /** A refund's links name its capture (rel `up`). */
       links: z
         .array(z.looseObject({ href: z.string().max(2048), rel: z.string().max(100).optional() }))

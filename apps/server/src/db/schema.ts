@@ -465,6 +465,8 @@ export const PAYMENT_EVENT_KINDS = [
   'webhook',
   'ledger-difference',
   'payout-refused',
+  'dispute-opened', // a payer opened a dispute at the provider: the share is not payable until it is resolved
+  'dispute-resolved',
 ] as const;
 export const PAYOUT_STATUSES = ['pending', 'sent', 'paid', 'returned'] as const;
 

@@ -210,3 +210,57 @@ describe('a reversal after the trainer was paid out', () => {
     expect(await checkAgainstPaypal()).toEqual([]);
   });
 });
+
+describe('a dispute the payer opens at PayPal', () => {
+  it('keeps the share from becoming payable until it is resolved; resolved for Spotter, the share is paid', async () => {
+    const startsAt = hourFromNow(4);
+    const { trainer, bookingId, orderId, payment } = await paidSession(200, startsAt);
+    const disputeId = `PP-D-${Date.now()}`;
+    const opened = paypal.webhookDelivery(paypal.disputeEvent('CUSTOMER.DISPUTE.CREATED', orderId, { disputeId }), {
+      webhookId: WEBHOOK_ID,
+    });
+    expect((await postWebhook(opened)).statusCode).toBe(200);
+    expect((await postWebhook(opened)).json()).toMatchObject({ duplicate: true });
+
+    // two days after the session: still pending, not payable
+    const endsAt = Date.parse(startsAt) + HOUR;
+    // (two runs, as the tests above moved the ten-minute sweep's clock: one of them is due)
+    await t.app.jobs.runDue({ now: new Date(endsAt + 48 * HOUR) });
+    await t.app.jobs.runDue({ now: new Date(endsAt + 48 * HOUR + 30 * MINUTE) });
+    const share = payment.amountCents - payment.feeCents;
+    expect(await kindsOf(bookingId)).toEqual(['payment']);
+    expect(await balance(db, account.trainerPending(trainer.id))).toBe(share);
+
+    // resolved in the seller's favour: the next sweep makes it payable
+    const resolved = paypal.webhookDelivery(
+      paypal.disputeEvent('CUSTOMER.DISPUTE.RESOLVED', orderId, { disputeId, outcome: 'RESOLVED_SELLER_FAVOUR' }),
+      { webhookId: WEBHOOK_ID },
+    );
+    expect((await postWebhook(resolved)).statusCode).toBe(200);
+    await t.app.jobs.runDue({ now: new Date(endsAt + 49 * HOUR) });
+    expect(await kindsOf(bookingId)).toEqual(['payable', 'payment']);
+    expect(await balance(db, account.trainerPending(trainer.id))).toBe(0);
+    expect(await checkAgainstPaypal()).toEqual([]);
+  });
+
+  it('resolved for the payer: the reversal gives the money back and the share is never payable', async () => {
+    const startsAt = hourFromNow(6);
+    const { trainer, bookingId, orderId } = await paidSession(200, startsAt);
+    const disputeId = `PP-D-${Date.now()}-b`;
+    const send = (type: 'CUSTOMER.DISPUTE.CREATED' | 'CUSTOMER.DISPUTE.RESOLVED') =>
+      postWebhook(
+        paypal.webhookDelivery(paypal.disputeEvent(type, orderId, { disputeId, outcome: 'RESOLVED_BUYER_FAVOUR' }), {
+          webhookId: WEBHOOK_ID,
+        }),
+      );
+    expect((await send('CUSTOMER.DISPUTE.CREATED')).statusCode).toBe(200);
+    paypal.refundOutside(orderId);
+    expect((await postWebhook(delivery('PAYMENT.CAPTURE.REVERSED', orderId))).statusCode).toBe(200);
+    expect((await send('CUSTOMER.DISPUTE.RESOLVED')).statusCode).toBe(200);
+    await t.app.jobs.runDue({ now: new Date(Date.parse(startsAt) + 49 * HOUR) });
+    expect(await kindsOf(bookingId)).toEqual(['payment', 'reversal']);
+    expect(await balance(db, account.trainerPending(trainer.id))).toBe(0);
+    expect(await netPaid(orderId)).toBe(0);
+    expect(await checkAgainstPaypal()).toEqual([]);
+  });
+});

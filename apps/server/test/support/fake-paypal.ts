@@ -963,6 +963,49 @@ export async function startFakePaypal(
         links: [{ href: `${SANDBOX}/v1/notifications/webhooks-events/WH-${paypalId()}`, rel: 'self', method: 'GET' }],
       };
     },
+    /**
+     * A CUSTOMER.DISPUTE.* event about this order's latest capture, shaped as PayPal's Disputes API
+     * sends it: resource.dispute_id, disputed_transactions[].seller_transaction_id (the capture),
+     * status; RESOLVED adds dispute_outcome.outcome_code. Money a payer wins is a separate
+     * PAYMENT.CAPTURE.REVERSED (refundOutside + captureEvent).
+     */
+    disputeEvent(
+      eventType: 'CUSTOMER.DISPUTE.CREATED' | 'CUSTOMER.DISPUTE.RESOLVED',
+      orderId: string,
+      { disputeId = `PP-D-${paypalId()}`, outcome = 'RESOLVED_SELLER_FAVOUR' }: { disputeId?: string; outcome?: string } = {},
+    ) {
+      const order = orders.get(orderId);
+      const capture = order && captures.get(order.captureIds[order.captureIds.length - 1]);
+      if (!capture) throw new Error(`order ${orderId} has no capture`);
+      const now = new Date().toISOString();
+      return {
+        id: `WH-${paypalId()}`,
+        event_version: '1.0',
+        create_time: now,
+        resource_type: 'dispute',
+        event_type: eventType,
+        summary: eventType === 'CUSTOMER.DISPUTE.CREATED' ? 'A new dispute opened' : 'A dispute was resolved',
+        resource: {
+          dispute_id: disputeId,
+          create_time: now,
+          update_time: now,
+          disputed_transactions: [
+            {
+              seller_transaction_id: capture.id,
+              create_time: capture.createTime,
+              transaction_status: 'COMPLETED',
+              gross_amount: capture.amount,
+            },
+          ],
+          reason: 'MERCHANDISE_OR_SERVICE_NOT_RECEIVED',
+          status: eventType === 'CUSTOMER.DISPUTE.CREATED' ? 'WAITING_FOR_SELLER_RESPONSE' : 'RESOLVED',
+          dispute_amount: capture.amount,
+          ...(eventType === 'CUSTOMER.DISPUTE.RESOLVED' ? { dispute_outcome: { outcome_code: outcome } } : {}),
+          links: [{ href: `${SANDBOX}/v1/customer/disputes/${disputeId}`, rel: 'self', method: 'GET' }],
+        },
+        links: [{ href: `${SANDBOX}/v1/notifications/webhooks-events/WH-${paypalId()}`, rel: 'self', method: 'GET' }],
+      };
+    },
     async close() {
       for (const t of timers) clearTimeout(t);
       for (const s of sockets) s.destroy();

@@ -130,3 +130,32 @@ async function takenBack(tx: Tx, payment: Payment, before: number, cents: number
     { account: account.losses, amountCents: -(share - fromShare), currency },
   ];
 }
+
+/**
+ * A dispute a payer opened (or that was resolved) at the provider about Spotter's captures
+ * (docs/decisions/042-money-ledger.md#reversals): recorded per payment as a `dispute-opened` or
+ * `dispute-resolved` payment event, once per dispute. While one is open, the session's share does
+ * not become payable (payouts.repo.ts dueShares); money the payer wins back arrives as a reversal.
+ * Answers how many of Spotter's payments it concerns.
+ */
+export async function recordDispute(
+  ctx: BookingsContext,
+  d: { state: 'opened' | 'resolved'; provider: 'paypal'; disputeId: string; captureIds: string[]; outcome?: string },
+): Promise<number> {
+  let found = 0;
+  for (const captureId of new Set(d.captureIds)) {
+    const payment = await paymentsRepo.findPaymentByCapture(ctx.db, d.provider, captureId);
+    if (!payment) continue;
+    found++;
+    await paymentsRepo.recordDisputeEvent(ctx.db, {
+      kind: d.state === 'opened' ? 'dispute-opened' : 'dispute-resolved',
+      bookingId: payment.bookingId,
+      provider: payment.provider,
+      providerOrderId: payment.providerOrderId,
+      disputeId: d.disputeId,
+      outcome: d.outcome ?? null,
+      at: ctx.now(),
+    });
+  }
+  return found;
+}

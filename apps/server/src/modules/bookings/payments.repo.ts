@@ -25,6 +25,33 @@ export async function findPaymentByCapture(db: Q, provider: 'paypal' | 'demo', c
   return row;
 }
 
+/** A dispute opened or resolved about a payment, once per dispute, state and order. */
+export async function recordDisputeEvent(
+  db: Q,
+  v: {
+    kind: 'dispute-opened' | 'dispute-resolved';
+    bookingId: string;
+    provider: 'paypal' | 'demo';
+    providerOrderId: string;
+    disputeId: string;
+    outcome: string | null;
+    at: Date;
+  },
+) {
+  await db
+    .insert(paymentEvents)
+    .values({
+      kind: v.kind,
+      bookingId: v.bookingId,
+      provider: v.provider,
+      providerOrderId: v.providerOrderId,
+      externalId: `${v.kind}:${v.provider}:${v.disputeId}:${v.providerOrderId}`,
+      details: { disputeId: v.disputeId, outcome: v.outcome },
+      createdAt: v.at,
+    })
+    .onConflictDoNothing();
+}
+
 /** A requested refund that the provider refused for good (the money went back another way). */
 export async function failRefund(db: Q, id: string, values: { raw: unknown; at: Date }) {
   await db

@@ -131,7 +131,7 @@ export function paymentsRoutes(service: PaymentsService, ctx: BookingsContext, a
         schema: {
           tags: ['payments'],
           summary:
-            'PayPal webhooks (PAYMENT.CAPTURE.COMPLETED, .DENIED, .REFUNDED, .REVERSED): verified with PayPal’s verify-webhook-signature call before anything changes, applied once per event id',
+            'PayPal webhooks (PAYMENT.CAPTURE.COMPLETED, .DENIED, .REFUNDED, .REVERSED; CUSTOMER.DISPUTE.CREATED, .RESOLVED): verified with PayPal’s verify-webhook-signature call before anything changes, applied once per event id',
           body: ZPaypalWebhookEvent,
           response: { 200: ZWebhookAnswer, ...errors, 503: ZErrorResponse },
         },

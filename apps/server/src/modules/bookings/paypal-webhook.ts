@@ -5,7 +5,7 @@ import * as bookingsRepo from './bookings.repo';
 import type { BookingsContext } from './context';
 import * as paymentsRepo from './payments.repo';
 import { PAYMENT_JOBS } from './payment-jobs';
-import { bookOutsideRefund } from './outside-refund';
+import { bookOutsideRefund, recordDispute } from './outside-refund';
 import { settleCapture } from './settle-order';
 
 /** The headers PayPal signs a delivery with. */
@@ -106,6 +106,20 @@ export async function receivePaypalWebhook(
       currency: resource.amount.currency_code,
     });
     ctx.log.warn({ eventId: event.id, type: event.event_type, orderId, captureId, outcome }, 'PayPal gave money back');
+  } else if (
+    (event.event_type === 'CUSTOMER.DISPUTE.CREATED' || event.event_type === 'CUSTOMER.DISPUTE.RESOLVED') &&
+    resource.dispute_id
+  ) {
+    // a share waits while its payer disputes it; what the payer wins back comes as PAYMENT.CAPTURE.REVERSED
+    const captureIds = (resource.disputed_transactions ?? []).flatMap((d) => d.seller_transaction_id ?? []);
+    const payments = await recordDispute(ctx, {
+      state: event.event_type === 'CUSTOMER.DISPUTE.CREATED' ? 'opened' : 'resolved',
+      provider: 'paypal',
+      disputeId: resource.dispute_id,
+      captureIds,
+      outcome: resource.dispute_outcome?.outcome_code,
+    });
+    ctx.log.warn({ eventId: event.id, type: event.event_type, disputeId: resource.dispute_id, payments }, 'a PayPal dispute');
   } else if (event.event_type !== 'PAYMENT.CAPTURE.COMPLETED') {
     // DENIED ends an unknown outcome with nothing paid (the check-order job settles it)
     ctx.log.warn({ eventId: event.id, type: event.event_type, orderId }, 'PayPal webhook recorded');

@@ -52,6 +52,16 @@ export async function dueShares(db: Q, cutoff: Date, limit = 200): Promise<DueSh
       and not exists (select 1 from ledger_transactions x where x.booking_id = b.id and x.kind = 'payable')
       -- a refund written and not finished yet (the provider did not answer): the money may be going back
       and not exists (select 1 from refunds r where r.booking_id = b.id and r.status = 'requested')
+      -- a dispute the payer opened and that is not resolved yet: the money may be going back
+      and not exists (
+        select 1 from payments p
+        join payment_events o on o.provider = p.provider and o.provider_order_id = p.provider_order_id
+          and o.kind = 'dispute-opened'
+        where p.booking_id = b.id and not exists (
+          select 1 from payment_events c where c.provider = o.provider and c.provider_order_id = o.provider_order_id
+            and c.kind = 'dispute-resolved' and c.details->>'disputeId' = o.details->>'disputeId'
+        )
+      )
     group by b.id, b.trainer_id, e.currency
     having sum(e.amount_cents) > 0
     order by b.id
