@@ -45,7 +45,9 @@ export async function bookOutsideRefund(ctx: BookingsContext, r: OutsideRefund):
     const ours = await paymentsRepo.refundsOfOrder(tx, payment.provider, payment.providerOrderId);
     if (ours.some((o) => o.providerRefundId === r.providerRefundId))
       return { outcome: 'booked already (a refund Spotter made, or this event seen before)', mailJobs: [] };
-    if (r.kind === 'refund' && ours.some((o) => o.status === 'requested'))
+    // Spotter asks for exactly its row's amount: a refund of another amount is not Spotter's (one
+    // made in the dashboard before Spotter's, which PayPal then refuses) and is booked here
+    if (r.kind === 'refund' && ours.some((o) => o.status === 'requested' && o.amountCents === r.amountCents))
       return { outcome: 'a refund Spotter asked for is being finished: its own job books it', mailJobs: [] };
 
     const refundedBefore = await paymentsRepo.completedRefundsOf(tx, payment.provider, payment.providerOrderId);
@@ -113,6 +115,16 @@ export function feePart(payment: { feeCents: number; amountCents: number }, befo
  */
 async function takenBack(tx: Tx, payment: Payment, before: number, cents: number): Promise<Posting[]> {
   const currency = payment.currency;
+  // a capture that came too late was never the trainer's: its money waits in the order's suspense
+  // account for Spotter's own refund, and what the provider gave back comes out of it
+  const suspense = account.suspense(payment.provider, payment.providerOrderId);
+  const parked = Math.min(cents, Math.max(0, await balance(tx, suspense, currency)));
+  if (parked > 0)
+    return [
+      { account: account.world(payment.provider), amountCents: cents, currency },
+      { account: suspense, amountCents: -parked, currency },
+      { account: account.losses, amountCents: -(cents - parked), currency },
+    ];
   const fee = feePart(payment, before, cents);
   const share = cents - fee;
   const due = await hasTransaction(tx, `payable:${payment.bookingId}`);
