@@ -1,8 +1,9 @@
 // Review of issue 30's money commits (refunds made at PayPal, reversals, refused payout batches):
 // sequences a genuine PayPal can produce that left the ledger wrong. Each test names its defect.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { bookings, payments, payouts, refunds } from '../../src/db/schema';
+import { feePart } from '../../src/modules/bookings/outside-refund';
 import { account, balance, createPaymentProviders } from '../../src/modules/money';
 import { checkLedger } from '../../src/modules/money/ledger-check';
 import { createAccount } from '../helper';
@@ -177,5 +178,64 @@ describe('the ledger check after these sequences', () => {
   it('has nothing to say', async () => {
     const diffs = await checkAgainstPaypal();
     expect(diffs).toEqual([]);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a refund made at PayPal racing the sweep that makes its share payable', () => {
+  // Defect: the sweep reads a due share (payouts.repo dueShares) and the outside refund reads where
+  // the share is (payable: or pending) and that balance before either takes the account's lock
+  // (ledger.repo post). Both then wrote what they had read: the whole share made payable, and the
+  // refunded part taken from pending, that is from the trainer's other sessions, whose own shares
+  // can then never become payable (LedgerError, logged, for ever).
+  it('the share made payable is what the refund left of it', async () => {
+    const startsAt = hourFromNow(9);
+    const { trainer, orderId, payment } = await paidSession(200, startsAt);
+    const other = await paidSession(200, nextSlot(), trainer);
+    const share = payment.amountCents - payment.feeCents;
+    const otherShare = other.payment.amountCents - other.payment.feeCents;
+    const pending = account.trainerPending(trainer.id);
+
+    // an operator's transaction holds the trainer's pending account (as a concurrent post would)
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${'ledger:' + pending + '|USD'}, 0))`);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const waiters = async () =>
+      Number(
+        (
+          (await db.execute(
+            sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`,
+          )) as unknown as {
+            rows: Array<{ n: number }>;
+          }
+        ).rows[0].n,
+      );
+    const until = async (n: number) => {
+      while ((await waiters()) < n) await new Promise((r) => setImmediate(r));
+    };
+
+    // the sweep, a day after the session ended, reads the share and waits for the account
+    const endsAt = Date.parse(startsAt) + HOUR;
+    const sweep = t.app.jobs.runDue({ now: new Date(endsAt + 24 * HOUR + 11 * MINUTE) });
+    await until(1);
+    // meanwhile PayPal's webhook of a $50 refund made in its dashboard
+    paypal.refundOutside(orderId, '50.00');
+    const webhook = postWebhook(delivery('PAYMENT.CAPTURE.REFUNDED', orderId));
+    await until(2);
+    release();
+    await holder;
+    expect((await webhook).statusCode).toBe(200);
+    await sweep;
+
+    expect(await netPaid(orderId)).toBe(15_000);
+    const refundedShare = 5_000 - feePart(payment, 0, 5_000);
+    expect(await balance(db, account.trainerPayable(trainer.id))).toBe(share - refundedShare);
+    expect(await balance(db, pending)).toBe(otherShare);
   });
 });

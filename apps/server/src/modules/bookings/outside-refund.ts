@@ -42,6 +42,8 @@ export async function bookOutsideRefund(ctx: BookingsContext, r: OutsideRefund):
   const { outcome, mailJobs } = await ctx.db.transaction(async (tx) => {
     // one delivery at a time per order (PayPal may send two events about one movement at once)
     await paymentsRepo.lockOrderRefunds(tx, payment.provider, payment.providerOrderId);
+    // and the session's share: the sweep making it payable meanwhile would move what is read here
+    await paymentsRepo.lockShare(tx, payment.bookingId);
     const ours = await paymentsRepo.refundsOfOrder(tx, payment.provider, payment.providerOrderId);
     if (ours.some((o) => o.providerRefundId === r.providerRefundId))
       return { outcome: 'booked already (a refund Spotter made, or this event seen before)', mailJobs: [] };

@@ -30,6 +30,15 @@ export async function lockOrderRefunds(tx: Tx, provider: string, providerOrderId
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`refund:${provider}:${providerOrderId}`}, 0))`);
 }
 
+/**
+ * Holds, to the end of the transaction, the lock of one session's share, as the money module's
+ * sweep takes it before making the share payable (modules/money/payouts.repo.ts lockShare, the
+ * same key): what a refund made at the provider reads of the share stays true until it posts.
+ */
+export async function lockShare(tx: Tx, bookingId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`share:${bookingId}`}, 0))`);
+}
+
 /** An order's refunds: their state, amount and the provider's ids. */
 export async function refundsOfOrder(db: Q, provider: 'paypal' | 'demo', providerOrderId: string) {
   return db
