@@ -37,6 +37,8 @@ export async function bookOutsideRefund(ctx: BookingsContext, r: OutsideRefund):
     (r.captureId ? await paymentsRepo.findPaymentByCapture(ctx.db, r.provider, r.captureId) : undefined) ??
     (r.orderId ? await paymentsRepo.findPaymentByOrder(ctx.db, r.provider, r.orderId) : undefined);
   if (!payment) return 'no payment of Spotter has that capture';
+  // a REFUNDED event about the capture itself (found by its order): its amount is the capture's, not a refund's
+  if (r.providerRefundId === payment.captureId) return 'the capture itself, not a refund of it: not booked';
   if (r.currency !== payment.currency) return `a ${r.currency} movement on a ${payment.currency} payment: not booked`;
 
   const { outcome, mailJobs } = await ctx.db.transaction(async (tx) => {
