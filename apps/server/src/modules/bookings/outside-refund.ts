@@ -42,15 +42,21 @@ export async function bookOutsideRefund(
     (r.captureId ? await paymentsRepo.findPaymentByCapture(ctx.db, r.provider, r.captureId) : undefined) ??
     (r.orderId ? await paymentsRepo.findPaymentByOrder(ctx.db, r.provider, r.orderId) : undefined);
   if (!payment) return 'no payment of Spotter has that capture';
+  // a REFUNDED event about the capture itself (found by its order): its amount is the capture's, not a refund's
+  if (r.providerRefundId === payment.captureId) return 'the capture itself, not a refund of it: not booked';
   if (r.currency !== payment.currency) return `a ${r.currency} movement on a ${payment.currency} payment: not booked`;
 
   const { outcome, mailJobs } = await ctx.db.transaction(async (tx) => {
     // one delivery at a time per order (PayPal may send two events about one movement at once)
     await paymentsRepo.lockOrderRefunds(tx, payment.provider, payment.providerOrderId);
+    // and the session's share: the sweep making it payable meanwhile would move what is read here
+    await paymentsRepo.lockShare(tx, payment.bookingId);
     const ours = await paymentsRepo.refundsOfOrder(tx, payment.provider, payment.providerOrderId);
     if (ours.some((o) => o.providerRefundId === r.providerRefundId))
       return { outcome: 'booked already (a refund Spotter made, or this event seen before)', mailJobs: [] };
-    if (r.kind === 'refund' && ours.some((o) => o.status === 'requested' && o.id !== besides))
+    // Spotter asks for exactly its row's amount: a refund of another amount is not Spotter's (one
+    // made in the dashboard before Spotter's, which PayPal then refuses) and is booked here
+    if (r.kind === 'refund' && ours.some((o) => o.status === 'requested' && o.id !== besides && o.amountCents === r.amountCents))
       return { outcome: 'a refund Spotter asked for is being finished: its own job books it', mailJobs: [] };
 
     const refundedBefore = await paymentsRepo.completedRefundsOf(tx, payment.provider, payment.providerOrderId);
@@ -118,6 +124,16 @@ export function feePart(payment: { feeCents: number; amountCents: number }, befo
  */
 async function takenBack(tx: Tx, payment: Payment, before: number, cents: number): Promise<Posting[]> {
   const currency = payment.currency;
+  // a capture that came too late was never the trainer's: its money waits in the order's suspense
+  // account for Spotter's own refund, and what the provider gave back comes out of it
+  const suspense = account.suspense(payment.provider, payment.providerOrderId);
+  const parked = Math.min(cents, Math.max(0, await balance(tx, suspense, currency)));
+  if (parked > 0)
+    return [
+      { account: account.world(payment.provider), amountCents: cents, currency },
+      { account: suspense, amountCents: -parked, currency },
+      { account: account.losses, amountCents: -(cents - parked), currency },
+    ];
   const fee = feePart(payment, before, cents);
   const share = cents - fee;
   const due = await hasTransaction(tx, `payable:${payment.bookingId}`);

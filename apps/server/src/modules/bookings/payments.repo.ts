@@ -52,23 +52,29 @@ export async function recordDisputeEvent(
     .onConflictDoNothing();
 }
 
-/** A requested refund that the provider refused for good (the money went back another way). */
-export async function failRefund(db: Q, id: string, values: { raw: unknown; at: Date }) {
-  await db
-    .update(refunds)
-    .set({ status: 'failed', raw: values.raw, completedAt: values.at })
-    .where(and(eq(refunds.id, id), eq(refunds.status, 'requested')));
-}
-
 /** Holds, to the end of the transaction, the one lock of an order's refunds booked from the provider's events. */
 export async function lockOrderRefunds(tx: Tx, provider: string, providerOrderId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`refund:${provider}:${providerOrderId}`}, 0))`);
 }
 
-/** An order's refunds: their state and the provider's ids. */
+/**
+ * Holds, to the end of the transaction, the lock of one session's share, as the money module's
+ * sweep takes it before making the share payable (modules/money/payouts.repo.ts lockShare, the
+ * same key): what a refund made at the provider reads of the share stays true until it posts.
+ */
+export async function lockShare(tx: Tx, bookingId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`share:${bookingId}`}, 0))`);
+}
+
+/** An order's refunds: their state, amount and the provider's ids. */
 export async function refundsOfOrder(db: Q, provider: 'paypal' | 'demo', providerOrderId: string) {
   return db
-    .select({ id: refunds.id, status: refunds.status, providerRefundId: refunds.providerRefundId })
+    .select({
+      id: refunds.id,
+      status: refunds.status,
+      amountCents: refunds.amountCents,
+      providerRefundId: refunds.providerRefundId,
+    })
     .from(refunds)
     .where(and(eq(refunds.provider, provider), eq(refunds.providerOrderId, providerOrderId)));
 }
@@ -167,6 +173,29 @@ export async function completeRefund(tx: Tx, id: string, values: { providerRefun
   const rows = await tx
     .update(refunds)
     .set({ status: 'completed', providerRefundId: values.providerRefundId, raw: values.raw, completedAt: values.at })
+    .where(and(eq(refunds.id, id), eq(refunds.status, 'requested')))
+    .returning({ id: refunds.id });
+  return rows.length > 0;
+}
+
+/**
+ * A refund still requested, made to ask for `amountCents` (what is left to give back, after money
+ * the provider gave back outside Spotter); undefined when it is no longer requested.
+ */
+export async function resizeRequestedRefund(db: Q, id: string, amountCents: number): Promise<RefundRow | undefined> {
+  const [row] = await db
+    .update(refunds)
+    .set({ amountCents })
+    .where(and(eq(refunds.id, id), eq(refunds.status, 'requested')))
+    .returning();
+  return row;
+}
+
+/** A refund still requested that has nothing left to give back (the provider gave it all back outside Spotter): failed. */
+export async function failRequestedRefund(db: Q, id: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(refunds)
+    .set({ status: 'failed', completedAt: at })
     .where(and(eq(refunds.id, id), eq(refunds.status, 'requested')))
     .returning({ id: refunds.id });
   return rows.length > 0;

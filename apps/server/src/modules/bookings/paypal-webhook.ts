@@ -95,9 +95,11 @@ export async function receivePaypalWebhook(
     resource.amount
   ) {
     // a refund resource names its capture by its `up` link; a reversal may come as the capture itself
-    const captureId = captureOf(resource) ?? (resource.supplementary_data ? resource.id : undefined);
+    // (its amount the whole capture's, so only a REVERSED one: a REFUNDED capture may be refunded in part)
+    const reversed = event.event_type === 'PAYMENT.CAPTURE.REVERSED';
+    const captureId = captureOf(resource) ?? (reversed && resource.supplementary_data ? resource.id : undefined);
     const outcome = await bookOutsideRefund(ctx, {
-      kind: event.event_type === 'PAYMENT.CAPTURE.REVERSED' ? 'reversal' : 'refund',
+      kind: reversed ? 'reversal' : 'refund',
       provider: 'paypal',
       providerRefundId: captureId === resource.id ? `${resource.id}:reversed` : resource.id,
       captureId,

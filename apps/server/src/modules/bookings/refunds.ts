@@ -2,7 +2,7 @@ import { PLATFORM_FEE_PERCENT } from '@spotter/shared';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { percentOf } from '../../lib/money';
-import { account, hasTransaction, PaymentRejectedError, post, ProviderUnavailableError, type Posting } from '../money';
+import { account, balance, hasTransaction, PaymentRejectedError, post, ProviderUnavailableError, type Posting } from '../money';
 import { enqueueBookingMails, runBookingMails } from './booking-jobs';
 import * as bookingsRepo from './bookings.repo';
 import { announceBooking, providerOf, type BookingsContext } from './context';
@@ -128,10 +128,12 @@ async function enqueueFinish(ctx: BookingsContext, tx: Tx, refundId: string, c: 
  */
 async function finishRefund(
   ctx: BookingsContext,
-  refund: paymentsRepo.RefundRow,
+  written: paymentsRepo.RefundRow,
   cancellation: Cancellation,
 ): Promise<RefundOutcome> {
-  if (refund.status === 'completed') return { state: 'completed', changed: false };
+  if (written.status !== 'requested') return { state: 'completed', changed: false };
+  const refund = await stillOwed(ctx, written);
+  if (!refund) return { state: 'completed', changed: false };
   let answer;
   try {
     answer = await providerOf(ctx, refund.provider).refundCapture({
@@ -210,15 +212,38 @@ async function givenBackAlready(
     }
   const payment = await paymentsRepo.findPaymentByOrder(ctx.db, refund.provider, refund.providerOrderId);
   if (payment && payment.status !== 'refunded') throw err; // not all of it went back: asked again later
-  await paymentsRepo.failRefund(ctx.db, refund.id, {
-    raw: { refused: err.details?.[0]?.issue, debugId: err.debugId },
-    at: ctx.now(),
-  });
+  await paymentsRepo.failRequestedRefund(ctx.db, refund.id, ctx.now());
   ctx.log.warn(
     { refundId: refund.id, issue: err.details?.[0]?.issue },
     'a refund found the money given back already, outside Spotter',
   );
   return { state: 'completed', changed };
+}
+
+/**
+ * The refund as it is to be asked for now: money the provider gave back outside Spotter since it was
+ * written (outside-refund.ts: a refund in its dashboard, a reversal) is not asked for again, since the
+ * provider refuses a refund of more than is left (and would for ever). Its amount is cut to what is
+ * left of the payment (a full refund) or in the order's suspense (unplaced money); with nothing left
+ * it has failed (undefined).
+ */
+async function stillOwed(ctx: BookingsContext, refund: paymentsRepo.RefundRow): Promise<paymentsRepo.RefundRow | undefined> {
+  let left: number;
+  if (refund.key.startsWith('full:')) {
+    const payment = await paymentsRepo.findPaymentByOrder(ctx.db, refund.provider, refund.providerOrderId);
+    if (!payment) return refund;
+    left = payment.amountCents - (await paymentsRepo.completedRefundsOf(ctx.db, refund.provider, refund.providerOrderId));
+  } else if (refund.key.startsWith('unplaced:')) {
+    left = await balance(ctx.db, account.suspense(refund.provider, refund.providerOrderId), refund.currency);
+  } else return refund;
+  if (left >= refund.amountCents) return refund;
+  if (left > 0) return paymentsRepo.resizeRequestedRefund(ctx.db, refund.id, left);
+  if (await paymentsRepo.failRequestedRefund(ctx.db, refund.id, ctx.now()))
+    ctx.log.warn(
+      { refundId: refund.id, key: refund.key },
+      'a refund found nothing left to give back: the provider gave it back outside Spotter',
+    );
+  return undefined;
 }
 
 /**

@@ -74,6 +74,27 @@ export async function dueShares(db: Q, cutoff: Date, limit = 200): Promise<DueSh
   }));
 }
 
+/**
+ * Holds, to the end of the transaction, the lock of one session's share: taken by whatever reads
+ * the share to move it (the sweep making it payable, a refund made at the provider taking it back:
+ * the bookings module's payments.repo lockShare takes the same lock), so neither posts what it read
+ * before the other's posting.
+ */
+export async function lockShare(tx: Tx, bookingId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`share:${bookingId}`}, 0))`);
+}
+
+/** A session's share still in the trainer's pending account, as the ledger holds it now (dueShares' sum, for one). */
+export async function pendingShareOf(tx: Tx, share: { bookingId: string; trainerId: string; currency: string }): Promise<number> {
+  const result = await tx.execute(sql`
+    select coalesce(sum(e.amount_cents), 0)::text as cents
+    from ledger_transactions t
+    join ledger_entries e on e.transaction_id = t.id
+    where t.booking_id = ${share.bookingId} and t.kind in ('payment', 'refund', 'reversal')
+      and e.account = ${`trainer:${share.trainerId}:pending`} and e.currency = ${share.currency}`);
+  return Number(rowsOf<{ cents: string }>(result)[0]?.cents ?? 0);
+}
+
 /** Trainers with a payout address and a payable balance above zero, per currency (not to an address a payout came back from). */
 export async function payableTrainers(
   db: Q,

@@ -93,19 +93,24 @@ export function createPayoutsService({ db, jobs, log, mailer, publicUrl, provide
       let wrote = 0;
       for (const share of due) {
         try {
-          const posted = await db.transaction((tx) =>
-            post(tx, {
+          const posted = await db.transaction(async (tx) => {
+            // what is left of the share now: a refund made at the provider may have taken part of it
+            // since it was read (outside-refund.ts takes the same lock before it reads where it is)
+            await repo.lockShare(tx, share.bookingId);
+            const cents = await repo.pendingShareOf(tx, share);
+            if (cents <= 0) return false;
+            return post(tx, {
               key: `payable:${share.bookingId}`,
               kind: 'payable',
               bookingId: share.bookingId,
               trainerId: share.trainerId,
               entries: [
-                { account: account.trainerPending(share.trainerId), amountCents: -share.amountCents, currency: share.currency },
-                { account: account.trainerPayable(share.trainerId), amountCents: share.amountCents, currency: share.currency },
+                { account: account.trainerPending(share.trainerId), amountCents: -cents, currency: share.currency },
+                { account: account.trainerPayable(share.trainerId), amountCents: cents, currency: share.currency },
               ],
               at,
-            }),
-          );
+            });
+          });
           if (posted) wrote++;
         } catch (err) {
           // e.g. a refund took the pending share first: left alone, logged, the others go on
