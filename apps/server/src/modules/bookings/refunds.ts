@@ -130,6 +130,8 @@ async function finishRefund(
   ctx: BookingsContext,
   written: paymentsRepo.RefundRow,
   cancellation: Cancellation,
+  /** How many times it was asked of the provider in this call (a refusal that found money given back asks once more). */
+  asked = 1,
 ): Promise<RefundOutcome> {
   if (written.status !== 'requested') return { state: 'completed', changed: false };
   const refund = await stillOwed(ctx, written);
@@ -144,7 +146,7 @@ async function finishRefund(
     });
   } catch (err) {
     if (err instanceof PaymentRejectedError && GIVEN_BACK_ALREADY.has(err.details?.[0]?.issue ?? ''))
-      return givenBackAlready(ctx, refund, err);
+      return givenBackAlready(ctx, refund, err, cancellation, asked);
     if (err instanceof ProviderUnavailableError)
       await paymentsRepo.recordPaymentEvent(ctx.db, {
         kind: 'refund-unknown',
@@ -191,13 +193,16 @@ async function finishRefund(
  * The provider refused a refund because the money went back already, outside Spotter (its webhook
  * not here yet, or webhooks off): its own refunds of the order are read and each one Spotter has
  * not booked is booked now (outside-refund.ts), which refunds the payment and cancels its session
- * when that was all of it. This refund is then 'failed' (nothing was left to give back); had the
- * provider's refunds not covered it, it stays requested and the job asks again.
+ * when that was all of it. This refund is then 'failed' (nothing was left to give back); when
+ * something is left, it is asked for once more, cut to what is left (`stillOwed`), and failing that
+ * it stays requested for its job.
  */
 async function givenBackAlready(
   ctx: BookingsContext,
   refund: paymentsRepo.RefundRow,
   err: PaymentRejectedError,
+  cancellation: Cancellation,
+  asked: number,
 ): Promise<RefundOutcome> {
   const state = await providerOf(ctx, refund.provider).getOrder({ orderId: refund.providerOrderId });
   let changed = false;
@@ -211,7 +216,12 @@ async function givenBackAlready(
       changed ||= outcome.endsWith('its session cancelled');
     }
   const payment = await paymentsRepo.findPaymentByOrder(ctx.db, refund.provider, refund.providerOrderId);
-  if (payment && payment.status !== 'refunded') throw err; // not all of it went back: asked again later
+  if (payment && payment.status !== 'refunded') {
+    // not all of it went back: what is left is asked for now (once; else the job asks again later)
+    const now = asked < 2 ? await paymentsRepo.findRefund(ctx.db, refund.id) : undefined;
+    if (!now) throw err;
+    return finishRefund(ctx, now, cancellation, asked + 1);
+  }
   await paymentsRepo.failRequestedRefund(ctx.db, refund.id, ctx.now());
   ctx.log.warn(
     { refundId: refund.id, issue: err.details?.[0]?.issue },

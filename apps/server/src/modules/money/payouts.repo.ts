@@ -95,6 +95,16 @@ export async function pendingShareOf(tx: Tx, share: { bookingId: string; trainer
   return Number(rowsOf<{ cents: string }>(result)[0]?.cents ?? 0);
 }
 
+/** What a session's refunds and reversals took from Spotter's losses (its share had been paid out), net of what was taken back since. */
+export async function lostOnBooking(tx: Tx, bookingId: string, currency: string): Promise<number> {
+  const result = await tx.execute(sql`
+    select coalesce(-sum(e.amount_cents), 0)::text as cents
+    from ledger_transactions t
+    join ledger_entries e on e.transaction_id = t.id
+    where t.booking_id = ${bookingId} and e.account = 'platform:losses' and e.currency = ${currency}`);
+  return Number(rowsOf<{ cents: string }>(result)[0]?.cents ?? 0);
+}
+
 /** Trainers with a payout address and a payable balance above zero, per currency (not to an address a payout came back from). */
 export async function payableTrainers(
   db: Q,

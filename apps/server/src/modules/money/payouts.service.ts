@@ -298,6 +298,25 @@ export function createPayoutsService({ db, jobs, log, mailer, publicUrl, provide
         at,
       });
       if (outcome === 'paid') return undefined;
+      // a session of it reversed meanwhile (a chargeback) was booked as Spotter's loss, as its share
+      // was at the provider: back, that share is taken from the trainer again, not paid a second time
+      for (const bookingId of row.bookingIds) {
+        const lost = await repo.lostOnBooking(tx, bookingId, row.currency);
+        if (lost > 0)
+          await post(tx, {
+            key: `recovered:${bookingId}:${row.id}`,
+            kind: 'reversal',
+            bookingId,
+            trainerId: row.trainerId,
+            payoutId: row.id,
+            memo: 'a reversed session’s share, back from its payout',
+            entries: [
+              { account: account.trainerPayable(row.trainerId), amountCents: -lost, currency: row.currency },
+              { account: account.losses, amountCents: lost, currency: row.currency },
+            ],
+            at,
+          });
+      }
       return jobs.enqueue(tx, {
         kind: MONEY_JOBS.returnedMail,
         runAt: at,
