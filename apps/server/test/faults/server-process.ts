@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export const root = fileURLToPath(new URL('../../../..', import.meta.url));
 
@@ -21,16 +22,28 @@ export const newDataDir = (name: string) => mkdtempSync(join(tmpdir(), `spotter-
 /**
  * Starts `node --import tsx apps/server/src/main.ts` on `dataDir` (PGlite in `dataDir/db`) or on
  * `databaseUrl`, and answers once it listens and its readiness check passes.
+ *
+ * A PGlite data folder without a database yet gets a copy of the run's initdb output
+ * (support/global-setup.ts): the server then migrates and seeds it as on any first start, without
+ * PGlite's initdb (about 10 s of CPU a start). `initdb: true` leaves the folder empty, for the test of
+ * the first start itself.
  */
 export async function startServer({
   dataDir,
   databaseUrl,
   env = {},
+  initdb = false,
 }: {
   dataDir: string;
   databaseUrl?: string;
   env?: Record<string, string>;
+  initdb?: boolean;
 }): Promise<ServerProcess> {
+  const db = join(dataDir, 'db');
+  if (!databaseUrl && !initdb && !existsSync(db)) {
+    mkdirSync(db, { recursive: true, mode: 0o700 });
+    execFileSync('tar', ['-xf', inject('pgliteCluster'), '-C', db], { stdio: ['ignore', 'ignore', 'pipe'] });
+  }
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'development',
