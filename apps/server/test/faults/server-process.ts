@@ -1,9 +1,9 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
+import { unpackEmptyPgliteCluster } from '../helper';
 
 export const root = fileURLToPath(new URL('../../../..', import.meta.url));
 
@@ -39,11 +39,7 @@ export async function startServer({
   env?: Record<string, string>;
   initdb?: boolean;
 }): Promise<ServerProcess> {
-  const db = join(dataDir, 'db');
-  if (!databaseUrl && !initdb && !existsSync(db)) {
-    mkdirSync(db, { recursive: true, mode: 0o700 });
-    execFileSync('tar', ['-xf', inject('pgliteCluster'), '-C', db], { stdio: ['ignore', 'ignore', 'pipe'] });
-  }
+  if (!databaseUrl && !initdb && !existsSync(join(dataDir, 'db'))) unpackEmptyPgliteCluster(dataDir);
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'development',
