@@ -1,8 +1,10 @@
 // `npm test`: every check; the last line is `N passed, N failed` (docs/testing.md).
 // With PG_TEST_URL set (CI does), the server's tests also run against that PostgreSQL.
 //
-// Independent steps run side by side, as many at once as the machine has cores (each step's `cpus`
-// is what it keeps busy); a step with `after` waits for those steps. Each step's output goes to
+// Independent steps run side by side: another starts while the running ones keep fewer than all cores busy;
+// `cpus` is what a step keeps busy, CPU time over wall time as measured (docs/testing.md#how-long),
+// so that the steps that wait on timers, sockets and the browser leave no core idle; a step with
+// `after` waits for those steps. Each step's output goes to
 // .tmp/steps/<id>.log and is printed when it ends: whole when it failed, its tail when it passed.
 //
 //   npm test                      every step
@@ -48,13 +50,13 @@ const steps = [
   {
     id: 'server-pglite',
     name: 'server unit, API and slow tests (PGlite)',
-    cpus: 1,
+    cpus: 0.75, // about 0.7: server processes starting, timers, sockets
     ...vitest('server-pglite', ['--project', 'server'], { TEST_DATABASE_URL: '' }),
   },
   {
     id: 'e2e',
     name: 'end-to-end tests (Playwright, Chromium)',
-    cpus: 1, // two browsers, mostly waiting on the server and each other
+    cpus: 0.5, // two browsers, mostly waiting on the server and each other: about 0.5
     after: ['build'],
     cmd: 'node',
     args: ['scripts/e2e.mjs'],
@@ -64,7 +66,7 @@ const steps = [
   process.env.PG_TEST_URL && {
     id: 'server-postgres',
     name: 'server unit, API and slow tests (PostgreSQL)',
-    cpus: 1,
+    cpus: 0.75, // about 0.7, and PostgreSQL's own work
     ...vitest('server-postgres', ['--project', 'server'], {
       TEST_DATABASE_URL: process.env.PG_TEST_URL,
     }),
@@ -200,7 +202,9 @@ await new Promise((finish) => {
         return next();
       }
       const cpus = Math.min(step.cpus, CPUS);
-      if (busy && busy + cpus > CPUS) continue;
+      // a step starts while the running ones keep fewer than all cores busy: with the server steps
+      // at 0.75, one that waited for a whole core would idle half a core until a server step ended
+      if (busy && (busy >= CPUS || CPUS === 1)) continue; // TEST_CPUS=1: one at a time
       waiting.splice(waiting.indexOf(step), 1);
       busy += cpus;
       running.add(step);

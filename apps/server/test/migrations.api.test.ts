@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client';
 import { defaultMigrationsDir, migrate } from '../src/db/migrate';
-import { createFreshPgDatabase } from './helper';
+import { createFreshPgDatabase, emptyPgliteCluster } from './helper';
 
 const allMigrations = () =>
   readdirSync(defaultMigrationsDir())
@@ -31,7 +31,7 @@ describe('migrations under the advisory lock', () => {
   );
 
   it('applies every migration to an empty PGlite, then nothing on a second run', async () => {
-    const d = await openDatabase({ inMemory: true });
+    const d = await openDatabase({ inMemory: true, loadDataDir: await emptyPgliteCluster() });
     try {
       expect(await migrate(d)).toEqual(allMigrations());
       expect(await migrate(d)).toEqual([]);

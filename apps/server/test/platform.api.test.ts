@@ -9,7 +9,16 @@ import { migrate } from '../src/db/migrate';
 import { lockDataDir } from '../src/lib/data-dir-lock';
 import { findNul } from '../src/plugins/nul-guard';
 import { withAbsolutePictures } from '../src/plugins/absolute-urls';
-import { buildTestApp, createAccount, insertTrainer, uniqueEmail, useTestApp, validSignUp, validTrainerSignUp } from './helper';
+import {
+  buildTestApp,
+  createAccount,
+  insertTrainer,
+  uniqueEmail,
+  unpackEmptyPgliteCluster,
+  useTestApp,
+  validSignUp,
+  validTrainerSignUp,
+} from './helper';
 
 describe('health, docs, headers', async () => {
   const t = await useTestApp();
@@ -255,6 +264,7 @@ describe('migrations', () => {
 
   it('a second start keeps what the first stored', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'restart-'));
+    unpackEmptyPgliteCluster(dataDir);
     const first = await openDatabase({ dataDir });
     await migrate(first);
     await first.db.execute(`insert into newsletter_probe values (1)`).catch(() => undefined);

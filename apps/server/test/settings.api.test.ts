@@ -14,7 +14,7 @@ import { defaultMigrationsDir, migrate } from '../src/db/migrate';
 import { accounts, images as imagesTable, weightEntries } from '../src/db/schema';
 import { CONTACT_SAVES_PER_HOUR } from '../src/modules/settings/settings.routes';
 import { WEIGHT_ENTRIES_MAX } from '../src/modules/settings/settings.service';
-import { buildTestApp, createAccount, createFreshPgDatabase, uniqueEmail, useTestApp } from './helper';
+import { buildTestApp, createAccount, createFreshPgDatabase, emptyPgliteCluster, uniqueEmail, useTestApp } from './helper';
 
 const t = await useTestApp();
 type Method = 'GET' | 'PATCH' | 'DELETE' | 'POST';
@@ -583,7 +583,7 @@ describe('migration 0009: accounts made before the sign-up weight was a point ge
   it('adds the weight, dated at sign-up, to each live account that has a weight and no point yet', async () => {
     // on PostgreSQL a database of this test's own: the shared one is migrated already
     const fresh = await createFreshPgDatabase();
-    const d = await openDatabase(fresh ? { url: fresh.url } : { inMemory: true });
+    const d = await openDatabase(fresh ? { url: fresh.url } : { inMemory: true, loadDataDir: await emptyPgliteCluster() });
     const all = defaultMigrationsDir();
     const upTo0008 = mkdtempSync(join(tmpdir(), 'spotter-migrations-'));
     try {

@@ -17,7 +17,7 @@ describe('the first start on an empty data directory (PGlite)', () => {
     const dataDir = newDataDir('first-start');
     let server: ServerProcess | undefined;
     try {
-      server = await startServer({ dataDir });
+      server = await startServer({ dataDir, initdb: true });
       // the demo data is there
       await demoLogin(server.base, 'user', 'user@spotter.test');
       const list = await api<{ total: number }>(server.base, '/api/trainers');

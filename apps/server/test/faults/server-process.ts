@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { unpackEmptyPgliteCluster } from '../helper';
 
 export const root = fileURLToPath(new URL('../../../..', import.meta.url));
 
@@ -21,16 +22,24 @@ export const newDataDir = (name: string) => mkdtempSync(join(tmpdir(), `spotter-
 /**
  * Starts `node --import tsx apps/server/src/main.ts` on `dataDir` (PGlite in `dataDir/db`) or on
  * `databaseUrl`, and answers once it listens and its readiness check passes.
+ *
+ * A PGlite data folder without a database yet gets a copy of the run's initdb output
+ * (support/global-setup.ts): the server then migrates and seeds it as on any first start, without
+ * PGlite's initdb (about 10 s of CPU a start). `initdb: true` leaves the folder empty, for the test of
+ * the first start itself.
  */
 export async function startServer({
   dataDir,
   databaseUrl,
   env = {},
+  initdb = false,
 }: {
   dataDir: string;
   databaseUrl?: string;
   env?: Record<string, string>;
+  initdb?: boolean;
 }): Promise<ServerProcess> {
+  if (!databaseUrl && !initdb && !existsSync(join(dataDir, 'db'))) unpackEmptyPgliteCluster(dataDir);
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'development',

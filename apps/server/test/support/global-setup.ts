@@ -18,7 +18,9 @@ import { defaultMigrationsDir, migrate } from '../../src/db/migrate';
  *   database of its own made from it (support/setup.ts), and this drops them all at the end.
  */
 export default async function setup(project: TestProject) {
-  project.provide('pgliteTemplate', await pgliteTemplate());
+  const pglite = await pgliteTemplates();
+  project.provide('pgliteTemplate', pglite.template);
+  project.provide('pgliteCluster', pglite.cluster);
   const base = process.env.TEST_DATABASE_URL;
   if (!base) return;
   // in every database name of this run, so that .ci/run can drop what a crashed run left
@@ -51,7 +53,12 @@ export default async function setup(project: TestProject) {
   };
 }
 
-async function pgliteTemplate(): Promise<string> {
+/**
+ * The migrated template, and beside it the same PGlite data directory as initdb left it (no table of
+ * Spotter's): the server processes of the slow tests start on a copy of that instead of running
+ * initdb themselves, about 10 s of CPU each (faults/server-process.ts).
+ */
+async function pgliteTemplates(): Promise<{ template: string; cluster: string }> {
   const migrations = defaultMigrationsDir();
   const hash = createHash('sha256');
   const pglite = ['../../node_modules', '../../../../node_modules']
@@ -63,22 +70,28 @@ async function pgliteTemplate(): Promise<string> {
     .sort())
     hash.update(f).update(readFileSync(join(migrations, f)));
   const dir = fileURLToPath(new URL('../../../../node_modules/.cache/spotter-test', import.meta.url));
-  const file = join(dir, `pglite-${hash.digest('hex').slice(0, 16)}.tar`);
-  if (existsSync(file)) return file;
+  const name = `pglite-${hash.digest('hex').slice(0, 16)}`;
+  const file = join(dir, `${name}.tar`);
+  const cluster = join(dir, `${name}-initdb.tar`);
+  if (existsSync(file) && existsSync(cluster)) return { template: file, cluster };
+  mkdirSync(dir, { recursive: true });
+  const save = async (to: string, dump: Blob) => {
+    const partial = `${to}.${process.pid}`;
+    writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+    renameSync(partial, to);
+  };
   const client = new PGlite({ extensions: { pg_trgm } });
   try {
+    await client.waitReady;
+    await save(cluster, await client.dumpDataDir('none'));
     // migrate() needs only the lock; PGlite has one connection, which runs the migrations
     const shim = { withLock: (_key, fn) => fn((sql) => client.exec(sql)) } satisfies Pick<Database, 'withLock'>;
     await migrate(shim as Database);
-    const dump = await client.dumpDataDir('none');
-    mkdirSync(dir, { recursive: true });
-    const partial = `${file}.${process.pid}`;
-    writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
-    renameSync(partial, file);
+    await save(file, await client.dumpDataDir('none'));
   } finally {
     await client.close();
   }
-  return file;
+  return { template: file, cluster };
 }
 
 /** Runs one statement on `base`'s server through a connection of its own (CREATE and DROP DATABASE). */
@@ -102,6 +115,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The migrated PGlite data directory, a tarball. */
     pgliteTemplate: string;
+    /** A PGlite data directory as initdb leaves it, a tarball (faults/server-process.ts). */
+    pgliteCluster: string;
     /** With PostgreSQL: the server's URL as given, the template database, the run's id in every name. */
     pgBase?: string;
     pgTemplate?: string;
