@@ -1,7 +1,7 @@
 // `npm test`: every check; the last line is `N passed, N failed` (docs/testing.md).
 // With PG_TEST_URL set (CI does), the server's tests also run against that PostgreSQL.
 //
-// Independent steps run side by side: another starts while the running ones keep fewer than all cores busy;
+// Independent steps run side by side, as many at once as their `cpus` fit in the machine's cores;
 // `cpus` is what a step keeps busy, CPU time over wall time as measured (docs/testing.md#how-long),
 // so that the steps that wait on timers, sockets and the browser leave no core idle; a step with
 // `after` waits for those steps. Each step's output goes to
@@ -202,9 +202,7 @@ await new Promise((finish) => {
         return next();
       }
       const cpus = Math.min(step.cpus, CPUS);
-      // a step starts while the running ones keep fewer than all cores busy: with the server steps
-      // at 0.75, one that waited for a whole core would idle half a core until a server step ended
-      if (busy && (busy >= CPUS || CPUS === 1)) continue; // TEST_CPUS=1: one at a time
+      if (busy && busy + cpus > CPUS) continue;
       waiting.splice(waiting.indexOf(step), 1);
       busy += cpus;
       running.add(step);
