@@ -1,10 +1,8 @@
 // `npm test`: every check; the last line is `N passed, N failed` (docs/testing.md).
 // With PG_TEST_URL set (CI does), the server's tests also run against that PostgreSQL.
 //
-// Independent steps run side by side, as many at once as their `cpus` fit in the machine's cores;
-// `cpus` is what a step keeps busy, CPU time over wall time as measured (docs/testing.md#how-long),
-// so that the steps that wait on timers, sockets and the browser leave no core idle; a step with
-// `after` waits for those steps. Each step's output goes to
+// Independent steps run side by side, as many at once as the machine has cores (each step's `cpus`
+// is what it keeps busy); a step with `after` waits for those steps. Each step's output goes to
 // .tmp/steps/<id>.log and is printed when it ends: whole when it failed, its tail when it passed.
 //
 //   npm test                      every step
@@ -50,13 +48,13 @@ const steps = [
   {
     id: 'server-pglite',
     name: 'server unit, API and slow tests (PGlite)',
-    cpus: 0.75, // about 0.7: server processes starting, timers, sockets
+    cpus: 1,
     ...vitest('server-pglite', ['--project', 'server'], { TEST_DATABASE_URL: '' }),
   },
   {
     id: 'e2e',
     name: 'end-to-end tests (Playwright, Chromium)',
-    cpus: 0.5, // two browsers, mostly waiting on the server and each other: about 0.5
+    cpus: 1, // two browsers, mostly waiting on the server and each other
     after: ['build'],
     cmd: 'node',
     args: ['scripts/e2e.mjs'],
@@ -66,7 +64,7 @@ const steps = [
   process.env.PG_TEST_URL && {
     id: 'server-postgres',
     name: 'server unit, API and slow tests (PostgreSQL)',
-    cpus: 0.75, // about 0.7, and PostgreSQL's own work
+    cpus: 1,
     ...vitest('server-postgres', ['--project', 'server'], {
       TEST_DATABASE_URL: process.env.PG_TEST_URL,
     }),
