@@ -16,7 +16,7 @@ import { orderProbes } from './order-probes';
  * trainer's earnings page equals the ledger and the shares of their paid sessions.
  */
 const WEBHOOK_ID = 'WH-SPOTTER-TEST';
-const { t, paypal } = await usePaypalApp({ timeoutMs: 1_000, slowMs: 2_500, env: { PAYPAL_WEBHOOK_ID: WEBHOOK_ID } });
+const { t, paypal } = await usePaypalApp({ timeoutMs: 2_000, slowMs: 5_000, env: { PAYPAL_WEBHOOK_ID: WEBHOOK_ID } });
 const db = t.database.db;
 const user = await createAccount(t, 'user');
 let slot = 30;
