@@ -8,7 +8,7 @@ import * as paymentsRepo from './payments.repo';
 type Payment = NonNullable<Awaited<ReturnType<typeof paymentsRepo.findPaymentByOrder>>>;
 
 /** Money the provider gave back without Spotter asking: a refund made in its dashboard, or a reversal (a chargeback). */
-export type OutsideRefund = {
+type OutsideRefund = {
   kind: 'refund' | 'reversal';
   provider: 'paypal';
   /** The provider's id of the refund (or of the reversal): one movement, booked once. */
