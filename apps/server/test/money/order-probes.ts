@@ -1,8 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
-import { bookings, ledgerEntries, ledgerTransactions, paymentEvents } from '../../src/db/schema';
+import { bookings, ledgerEntries, ledgerTransactions, paymentEvents, payments } from '../../src/db/schema';
+import { createPaymentProviders } from '../../src/modules/money';
+import { checkLedger } from '../../src/modules/money/ledger-check';
 import { expect } from 'vitest';
 import { createAccount, type TestApp } from '../helper';
-import { bookableTrainer, capture, createOrder, hold } from '../support/bookings';
+import { bookableTrainer, bookAndPay, capture, createOrder, hold } from '../support/bookings';
 import type { startFakePaypal } from '../support/fake-paypal';
 
 type FakePaypal = Awaited<ReturnType<typeof startFakePaypal>>;
@@ -63,6 +65,28 @@ export function orderProbes(t: TestApp, paypal: FakePaypal, nextSlot: () => stri
     /** PayPal's signed PAYMENT.CAPTURE.COMPLETED delivery of an order's capture, for `webhookId`. */
     completedDelivery: (orderId: string, webhookId = 'WH-SPOTTER-TEST') =>
       paypal.webhookDelivery(paypal.captureEvent('PAYMENT.CAPTURE.COMPLETED', orderId), { webhookId }),
+    /** PayPal's signed delivery of a REFUNDED or REVERSED event about the order's latest refund. */
+    givenBackDelivery: (
+      type: 'PAYMENT.CAPTURE.REFUNDED' | 'PAYMENT.CAPTURE.REVERSED',
+      orderId: string,
+      webhookId = 'WH-SPOTTER-TEST',
+    ) => paypal.webhookDelivery(paypal.captureEvent(type, orderId), { webhookId }),
+    /** The ledger check's differences, asking the fake PayPal about every order too. */
+    async checkAgainstPaypal() {
+      const { providers } = createPaymentProviders(
+        { clientId: paypal.clientId, clientSecret: paypal.clientSecret, apiBase: paypal.url, timeoutMs: 5_000 },
+        t.app.log,
+      );
+      return (await checkLedger({ db, providers })).differences;
+    },
+    /** A new user's paid session with `trainer` (a new one at `price` by default), and its payment row. */
+    async paidSession(price = 200, startsAt = nextSlot(), trainer?: { id: string; token: string; email: string }) {
+      const who = trainer ?? (await bookableTrainer(t, { price }));
+      const user = await createAccount(t, 'user');
+      const { bookingId, orderId } = await bookAndPay(t, user.token, who.id, startsAt);
+      const [payment] = await db.select().from(payments).where(eq(payments.bookingId, bookingId));
+      return { trainer: who, user, bookingId, orderId, payment };
+    },
     ledgerNetByCurrency,
     paypalNetByCurrency,
     /** What the ledger says was paid on an order in dollars' hundredths, net of refunds. */

@@ -5,10 +5,8 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { bookings, ledgerTransactions, payments, refunds } from '../../src/db/schema';
-import { account, balance, createPaymentProviders } from '../../src/modules/money';
-import { checkLedger } from '../../src/modules/money/ledger-check';
-import { createAccount } from '../helper';
-import { auth, bookableTrainer, bookAndPay, cancel, hourFromNow } from '../support/bookings';
+import { account, balance } from '../../src/modules/money';
+import { auth, cancel, hourFromNow } from '../support/bookings';
 import { usePaypalApp } from '../support/paypal-app';
 import { orderProbes } from './order-probes';
 
@@ -19,20 +17,11 @@ const HOUR = 60 * 60_000;
 const MINUTE = 60_000;
 let hourOffset = 50;
 const nextSlot = () => hourFromNow(hourOffset++);
-const { postWebhook, netPaid, heldAtPaypal, statusOf } = orderProbes(t, paypal, nextSlot);
-
-/** PayPal's signed delivery of a REFUNDED or REVERSED event about the order's latest refund. */
-const delivery = (type: 'PAYMENT.CAPTURE.REFUNDED' | 'PAYMENT.CAPTURE.REVERSED', orderId: string) =>
-  paypal.webhookDelivery(paypal.captureEvent(type, orderId), { webhookId: WEBHOOK_ID });
-
-/** The ledger check, asking the fake PayPal about every order too. */
-async function checkAgainstPaypal() {
-  const { providers } = createPaymentProviders(
-    { clientId: paypal.clientId, clientSecret: paypal.clientSecret, apiBase: paypal.url, timeoutMs: 5_000 },
-    t.app.log,
-  );
-  return (await checkLedger({ db, providers })).differences;
-}
+const { postWebhook, netPaid, heldAtPaypal, statusOf, givenBackDelivery, checkAgainstPaypal, paidSession } = orderProbes(
+  t,
+  paypal,
+  nextSlot,
+);
 
 const totalsOf = async (token: string) =>
   (await t.app.inject({ url: '/api/payments', headers: auth(token) })).json().totals as {
@@ -41,14 +30,6 @@ const totalsOf = async (token: string) =>
     paidOut: number;
     refunded: number;
   };
-
-async function paidSession(price = 200, startsAt = nextSlot()) {
-  const trainer = await bookableTrainer(t, { price });
-  const user = await createAccount(t, 'user');
-  const { bookingId, orderId } = await bookAndPay(t, user.token, trainer.id, startsAt);
-  const [payment] = await db.select().from(payments).where(eq(payments.bookingId, bookingId));
-  return { trainer, user, bookingId, orderId, payment };
-}
 
 const kindsOf = async (bookingId: string) =>
   (await db.select({ kind: ledgerTransactions.kind }).from(ledgerTransactions).where(eq(ledgerTransactions.bookingId, bookingId)))
@@ -61,7 +42,7 @@ describe('a reversal (chargeback) of an upcoming paid session', () => {
     expect(await balance(db, account.trainerPending(trainer.id))).toBe(payment.amountCents - payment.feeCents);
 
     paypal.refundOutside(orderId);
-    const sent = delivery('PAYMENT.CAPTURE.REVERSED', orderId);
+    const sent = givenBackDelivery('PAYMENT.CAPTURE.REVERSED', orderId);
     expect((await postWebhook(sent)).statusCode).toBe(200);
 
     expect(await statusOf(bookingId)).toBe('refunded');
@@ -80,7 +61,7 @@ describe('a reversal (chargeback) of an upcoming paid session', () => {
 
     // the same delivery again, and a REFUNDED event about the same movement: nothing more
     expect((await postWebhook(sent)).json()).toMatchObject({ duplicate: true });
-    expect((await postWebhook(delivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
+    expect((await postWebhook(givenBackDelivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
     expect(await kindsOf(bookingId)).toEqual(['payment', 'reversal']);
     expect(await checkAgainstPaypal()).toEqual([]);
   });
@@ -90,7 +71,7 @@ describe('a partial refund made in PayPal’s dashboard', () => {
   it('gives back that part from the share and the fee; the session stays; a later cancel refunds the rest', async () => {
     const { trainer, user, bookingId, orderId, payment } = await paidSession(200);
     const refundId = paypal.refundOutside(orderId, '50.00');
-    expect((await postWebhook(delivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
+    expect((await postWebhook(givenBackDelivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
 
     expect(await statusOf(bookingId)).toBe('confirmed');
     expect(await netPaid(orderId)).toBe(15_000);
@@ -128,7 +109,7 @@ describe('a partial refund made in PayPal’s dashboard', () => {
     });
     expect(saved.statusCode).toBe(200);
     paypal.refundOutside(orderId, '20.00');
-    expect((await postWebhook(delivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
+    expect((await postWebhook(givenBackDelivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
 
     const endsAt = Date.parse(startsAt) + HOUR;
     await t.app.jobs.runDue({ now: new Date(endsAt + 24 * HOUR + 11 * MINUTE) });
@@ -157,7 +138,7 @@ describe('a refund made at PayPal whose webhook has not arrived', () => {
     expect(await checkAgainstPaypal()).toEqual([]);
 
     // the webhook, late: nothing more
-    expect((await postWebhook(delivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
+    expect((await postWebhook(givenBackDelivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
     expect(await kindsOf(bookingId)).toEqual(['payment', 'refund']);
     expect(await netPaid(orderId)).toBe(0);
   });
@@ -168,7 +149,7 @@ describe('a refund Spotter made itself', () => {
     const { user, bookingId, orderId } = await paidSession(200);
     expect((await cancel(t, user.token, bookingId)).statusCode).toBe(200);
     expect(await kindsOf(bookingId)).toEqual(['payment', 'refund']);
-    expect((await postWebhook(delivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
+    expect((await postWebhook(givenBackDelivery('PAYMENT.CAPTURE.REFUNDED', orderId))).statusCode).toBe(200);
     expect(await kindsOf(bookingId)).toEqual(['payment', 'refund']);
     expect(await netPaid(orderId)).toBe(0);
     expect(
@@ -200,7 +181,7 @@ describe('a reversal after the trainer was paid out', () => {
     const lossesBefore = await balance(db, account.losses);
 
     paypal.refundOutside(orderId);
-    expect((await postWebhook(delivery('PAYMENT.CAPTURE.REVERSED', orderId))).statusCode).toBe(200);
+    expect((await postWebhook(givenBackDelivery('PAYMENT.CAPTURE.REVERSED', orderId))).statusCode).toBe(200);
     expect(await netPaid(orderId)).toBe(0);
     expect(await statusOf(bookingId)).not.toBe('confirmed');
     expect(await balance(db, account.trainerPayable(trainer.id))).toBe(0);
@@ -256,7 +237,7 @@ describe('a dispute the payer opens at PayPal', () => {
       );
     expect((await send('CUSTOMER.DISPUTE.CREATED')).statusCode).toBe(200);
     paypal.refundOutside(orderId);
-    expect((await postWebhook(delivery('PAYMENT.CAPTURE.REVERSED', orderId))).statusCode).toBe(200);
+    expect((await postWebhook(givenBackDelivery('PAYMENT.CAPTURE.REVERSED', orderId))).statusCode).toBe(200);
     expect((await send('CUSTOMER.DISPUTE.RESOLVED')).statusCode).toBe(200);
     await t.app.jobs.runDue({ now: new Date(Date.parse(startsAt) + 49 * HOUR) });
     expect(await kindsOf(bookingId)).toEqual(['payment', 'reversal']);
