@@ -206,6 +206,8 @@ export const ZBooking = z.object({
   cancelReason: z.string().nullable(),
   /** Whether the caller (the session's trainer) may mark it a no-show now: confirmed and started. */
   canMarkNoShow: z.boolean(),
+  /** Whether the caller (the session's user) may move it to another free slot now: paid and more than 24 hours ahead. */
+  canReschedule: z.boolean(),
 });
 export type TBooking = z.infer<typeof ZBooking>;
 
@@ -219,6 +221,15 @@ export type TCreateBookingRequest = z.input<typeof ZCreateBookingRequest>;
 export const ZBookingResponse = z.object({ booking: ZBooking });
 export const ZBookingsResponse = z.object({ bookings: z.array(ZBooking) });
 export const ZCancelBookingResponse = z.object({ message: z.string(), booking: ZBooking });
+/**
+ * POST /api/bookings/:id/reschedule: its user moves a paid session more than 24 hours ahead to another
+ * free slot of the same trainer; no money moves (docs/product.md#moving-a-session).
+ */
+export const ZRescheduleBookingRequest = z.object({
+  startsAt: z.iso.datetime({ offset: true, error: ISO_MSG }),
+});
+export type TRescheduleBookingRequest = z.input<typeof ZRescheduleBookingRequest>;
+export const ZRescheduleBookingResponse = z.object({ message: z.string(), booking: ZBooking });
 export const CANCEL_REASON_MAX = 500;
 /**
  * POST /api/bookings/:id/cancel. A body is optional (the spec's client sends none); the trainer's

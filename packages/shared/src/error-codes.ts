@@ -42,6 +42,8 @@ export const ERROR_STATUS = {
   /** The booking is cancelled, refunded or over, so it can no longer be paid or cancelled. */
   BOOKING_CLOSED: 409,
   CANCEL_TOO_LATE: 409,
+  /** A paid session is moved (rescheduled) only more than 24 hours before it starts. */
+  RESCHEDULE_TOO_LATE: 409,
   STORAGE_FULL: 409,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,

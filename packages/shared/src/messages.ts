@@ -131,6 +131,13 @@ export const BOOKING_MSG = {
   onlyTrainerNoShow: 'Only the session’s trainer can mark a no-show',
   /** The reason a session shows (and its mail states) when its trainer's account ended (deleted, retired). */
   trainerLeft: 'The trainer’s Spotter account was closed',
+  rescheduleTooLate: 'Sessions can be moved only up to 24 hours before they start',
+  rescheduleNotPaid: 'Only a paid session can be moved; pick a new time and pay for it instead',
+  rescheduleSameTime: 'This is already the session’s time; pick another one',
+  onlyClientMoves: 'Only the client can move a session. Message them to agree a new time, or cancel it with a full refund.',
+  rescheduleInProgress: 'This session is being cancelled and refunded, so it can no longer be moved',
+  /** The answer to a move: 'Your session is moved to Tue 1 Dec, 09:00 (Cairo time, GMT+2)'. */
+  moved: (when: string) => `Your session is moved to ${when}`,
 } as const;
 
 /** Payment answers; the provider's own declines are passed through as they come. */

@@ -363,6 +363,11 @@ export const bookings = pgTable(
     /** Who cancelled a cancelled or refunded booking, and the trainer's reason (shown to the client). */
     cancelledBy: text('cancelled_by', { enum: ['user', 'trainer'] }),
     cancelReason: text('cancel_reason'),
+    /**
+     * The iCalendar SEQUENCE of the session's calendar file: raised each time its user moves it, so a
+     * mail's `.ics` updates the same event (same UID) in the calendar it was added to.
+     */
+    sequence: integer('sequence').notNull().default(0),
   },
   (t) => [
     uniqueIndex('bookings_live_slot_uq').on(t.trainerId, t.startsAt).where(LIVE_BOOKING),

@@ -88,3 +88,29 @@ describe('the booking frame', () => {
     expect(bystanderOnB.frames.filter((f) => f.type === 'booking')).toEqual([]);
   });
 });
+
+describe('a moved session', () => {
+  it('reaches both people on either process with its new time', async () => {
+    const trainer = await bookableTrainer(t);
+    const user = await createAccount(t, 'user');
+    const { bookingId } = await bookAndPay(t, user.token, trainer.id, hourFromNow(60));
+    const userOnA = await open(baseA, user.token);
+    const trainerOnB = await open(baseB, trainer.token);
+    const to = hourFromNow(70);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/bookings/${bookingId}/reschedule`,
+      headers: { authorization: user.token },
+      payload: { startsAt: to },
+    });
+    expect(res.statusCode).toBe(200);
+    const movedFrame = (s: ChatSocket) =>
+      s.next(
+        (f): f is Extract<TWsServerFrame, { type: 'booking' }> =>
+          f.type === 'booking' && f.booking._id === bookingId && f.booking.startsAt === to,
+      );
+    const [forUser, forTrainer] = await Promise.all([movedFrame(userOnA), movedFrame(trainerOnB)]);
+    expect(forUser.booking).toMatchObject({ status: 'confirmed', canReschedule: true });
+    expect(forTrainer.booking).toMatchObject({ status: 'confirmed', canReschedule: false, canCancel: true });
+  });
+});

@@ -219,10 +219,10 @@ describe('mails and .ics', () => {
       expect(mail.text).toContain(`${policy}.`);
       expect(mail.text).toContain('Place: 12 Nile St, Zamalek; Cairo.');
       expect(mail.text).toMatch(/\(Cairo time, GMT\+2\)/);
-      // the mail links to where the session can be cancelled
-      expect(mail.text).toMatch(/See(, message)? or cancel it in your (sessions|schedule): http\S+/);
+      // the mail links to where the session can be cancelled (and, by its user, moved)
+      expect(mail.text).toMatch(/See, (message|move) or cancel it in your (sessions|schedule): http\S+/);
       const eml = outboxEml(t).find((e) => e.includes(`To: ${to}`) && e.includes(`Subject: ${subject}`))!;
-      expect(eml).toContain('See or cancel this session</a>');
+      expect(eml).toMatch(/See(, move)? or cancel this session<\/a>/);
       const ics = mimePart(eml, 'text/calendar')!.replace(/\r\n /g, '');
       expect(ics).toContain('LOCATION:12 Nile St\\, Zamalek\\; Cairo\r\n');
       expect(ics).toContain(`DESCRIPTION:Spotter booking`);

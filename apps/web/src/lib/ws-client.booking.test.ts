@@ -29,6 +29,7 @@ const booking = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelledBy: null,
   cancelReason: null,
   canMarkNoShow: false,
+  canReschedule: false,
   ...overrides,
 });
 

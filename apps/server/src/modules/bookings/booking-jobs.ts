@@ -11,14 +11,18 @@ export const BOOKING_JOBS = {
   expireHold: defineJob('booking.expire-hold', z.object({ bookingId })),
   /** A paid session that is over becomes completed (its user's review then shows a verified session). */
   complete: defineJob('booking.complete', z.object({ bookingId })),
-  /** One side's mail about a booking: confirmed and cancelled at once, the reminder a day before. */
+  /** One side's mail about a booking: confirmed, moved and cancelled at once, the reminder a day before. */
   mail: defineJob(
     'booking.mail',
     z.object({
       bookingId,
-      kind: z.enum(['confirmed', 'reminder', 'cancelled']),
+      kind: z.enum(['confirmed', 'reminder', 'cancelled', 'moved']),
       to: z.enum(['user', 'trainer']),
       refunded: z.boolean().optional(),
+      /** A reminder: the start it reminds of (a session moved since is reminded of by its new jobs). */
+      startsAt: z.string().optional(),
+      /** A move: the session's start before it. */
+      from: z.string().optional(),
     }),
   ),
 };
@@ -33,8 +37,8 @@ export async function enqueueBookingMails(
   ctx: Pick<BookingsContext, 'jobs' | 'now'>,
   tx: Tx,
   bookingId: string,
-  kind: 'confirmed' | 'cancelled',
-  extra: { refunded?: boolean } = {},
+  kind: 'confirmed' | 'cancelled' | 'moved',
+  extra: { refunded?: boolean; from?: string } = {},
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const to of ['user', 'trainer'] as const) {

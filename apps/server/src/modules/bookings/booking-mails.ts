@@ -3,7 +3,7 @@ import { buildIcs } from './ics';
 import { fromCents } from '../../lib/money';
 import type { Mail } from '../mail';
 
-type BookingMailKind = 'confirmed' | 'reminder' | 'cancelled';
+type BookingMailKind = 'confirmed' | 'reminder' | 'cancelled' | 'moved';
 
 type BookingMailInput = {
   kind: BookingMailKind;
@@ -20,6 +20,10 @@ type BookingMailInput = {
   refunded?: boolean;
   /** Where the session takes place (null: never set). */
   location: TSessionLocation | null;
+  /** A moved session: its start before the move. */
+  movedFrom?: Date;
+  /** The session's calendar SEQUENCE (raised by each move; a cancellation's file is one higher). */
+  sequence?: number;
   /** Who cancelled a cancelled session, and the trainer's reason. */
   cancelledBy?: 'user' | 'trainer' | null;
   cancelReason?: string | null;
@@ -92,6 +96,13 @@ export function bookingMail(input: BookingMailInput): Mail {
       intro: `A reminder of ${withWhom} on ${when}.${placeLine}`,
       outro: 'The session is attached as a calendar file.',
     },
+    moved: {
+      subject: forUser ? `Moved: your session with ${other}` : `Moved: session with ${other}`,
+      intro: forUser
+        ? `Your session with ${other}${input.movedFrom ? ` on ${sessionTime(input.movedFrom, input.timeZone)}` : ''} is moved to ${when}.${placeLine}`
+        : `${other} moved the session booked with you${input.movedFrom ? ` on ${sessionTime(input.movedFrom, input.timeZone)}` : ''} to ${when}.${placeLine}`,
+      outro: `The attached calendar file moves it in your calendar. ${policy}.`,
+    },
     cancelled: {
       subject: forUser ? `Cancelled: your session with ${other}` : `Cancelled: session with ${other}`,
       intro: cancelledIntro,
@@ -114,14 +125,16 @@ export function bookingMail(input: BookingMailInput): Mail {
     location: place,
     stamp: input.now,
     cancelled: input.kind === 'cancelled',
+    sequence: (input.sequence ?? 0) + (input.kind === 'cancelled' ? 1 : 0),
   });
 
-  // where the session can be cancelled (the user inside the policy, the trainer at any time before it starts)
+  // where the session can be cancelled (the user inside the policy, the trainer at any time before it
+  // starts) and moved (its user, inside the policy)
   const action =
     input.kind === 'cancelled'
       ? { label: forUser ? 'See my sessions' : 'See my schedule', line: 'Your bookings' }
       : forUser
-        ? { label: 'See or cancel this session', line: 'See or cancel it in your sessions' }
+        ? { label: 'See, move or cancel this session', line: 'See, move or cancel it in your sessions' }
         : { label: 'See or cancel this session', line: 'See, message or cancel it in your schedule' };
   const text = `Hi ${firstName},\n\n${copy.intro}\n\n${action.line}: ${input.link}\n\n${copy.outro}\n\n— Spotter, find your personal trainer\n`;
   const html = `<!doctype html><html><body style="margin:0;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#0f172a">

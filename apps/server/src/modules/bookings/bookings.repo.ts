@@ -24,6 +24,7 @@ const bookingColumns = {
   location: bookings.location,
   cancelledBy: bookings.cancelledBy,
   cancelReason: bookings.cancelReason,
+  sequence: bookings.sequence,
   /** The trainer's zone (null when they never set hours: the default zone). */
   timeZone: availability.timeZone,
   trainerFirstName: trainer.firstName,
@@ -176,7 +177,7 @@ export async function insertHold(
   const { now, ...rest } = values;
   const [row] = await tx
     .insert(bookings)
-    .values({ ...rest, status: 'pending', createdAt: now, updatedAt: now })
+    .values({ ...rest, status: 'pending', createdAt: now, updatedAt: now, sequence: 0 })
     .onConflictDoNothing()
     .returning({ id: bookings.id });
   return row?.id;
@@ -184,11 +185,19 @@ export async function insertHold(
 
 /**
  * Whether the trainer has a live session (confirmed, or a hold not run out) overlapping [from, until),
- * other than one starting at `except` (that slot's own conflict is the unique index's).
+ * other than one starting at `except` (that slot's own conflict is the unique index's) and the
+ * booking `exceptBooking` (a session being moved).
  */
 export async function hasLiveSessionNear(
   q: Q,
-  { trainerId, from, until, except, now }: { trainerId: string; from: Date; until: Date; except: Date; now: Date },
+  {
+    trainerId,
+    from,
+    until,
+    except,
+    exceptBooking,
+    now,
+  }: { trainerId: string; from: Date; until: Date; except: Date; exceptBooking?: string; now: Date },
 ) {
   const [row] = await q
     .select({ id: bookings.id })
@@ -199,6 +208,7 @@ export async function hasLiveSessionNear(
         lt(bookings.startsAt, until),
         gt(bookings.endsAt, from),
         ne(bookings.startsAt, except),
+        exceptBooking ? ne(bookings.id, exceptBooking) : undefined,
         or(eq(bookings.status, 'confirmed'), and(eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now))),
       ),
     )
@@ -261,6 +271,21 @@ export async function confirmBooking(tx: Tx, id: string, now: Date) {
         sql`exists (select 1 from ${accounts} a where a.id = ${bookings.trainerId} and a.deleted_at is null)`,
       ),
     )
+    .returning({ id: bookings.id });
+  return rows.length > 0;
+}
+
+/**
+ * Moves a confirmed session still at `from` to another time, raising its calendar SEQUENCE: one
+ * statement, so its old slot is free only once the new one is its own. Another live booking at the
+ * new time fails it with a unique violation of `bookings_live_slot_uq` (the caller answers SLOT_TAKEN);
+ * false when the session is no longer confirmed at `from` (cancelled or moved meanwhile).
+ */
+export async function moveBooking(tx: Tx, id: string, move: { from: Date; startsAt: Date; endsAt: Date; now: Date }) {
+  const rows = await tx
+    .update(bookings)
+    .set({ startsAt: move.startsAt, endsAt: move.endsAt, sequence: sql`${bookings.sequence} + 1`, updatedAt: move.now })
+    .where(and(eq(bookings.id, id), eq(bookings.status, 'confirmed'), eq(bookings.startsAt, move.from)))
     .returning({ id: bookings.id });
   return rows.length > 0;
 }

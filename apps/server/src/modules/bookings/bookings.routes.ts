@@ -8,6 +8,8 @@ import {
   ZErrorResponse,
   ZIdParam,
   ZNoShowResponse,
+  ZRescheduleBookingRequest,
+  ZRescheduleBookingResponse,
 } from '@spotter/shared';
 import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
@@ -16,6 +18,7 @@ import type { BookingsService } from './bookings.service';
 import type { BookingsContext } from './context';
 import { HoldCooldown, holdSlot } from './hold-slot';
 import { markNoShow } from './mark-no-show';
+import { rescheduleBooking } from './reschedule-booking';
 
 const errors = {
   400: ZErrorResponse,
@@ -69,6 +72,22 @@ export function bookingsRoutes(service: BookingsService, ctx: BookingsContext, a
         },
       },
       async (req) => ({ bookings: await service.listBookings(callerOf(req)) }),
+    );
+
+    r.post(
+      '/bookings/:id/reschedule',
+      {
+        schema: {
+          tags: ['bookings'],
+          summary:
+            'Move a paid session to another free slot of the same trainer (its user, more than 24 h before it starts; no money moves)',
+          params: ZIdParam(BOOKING_MSG.notFound),
+          body: ZRescheduleBookingRequest,
+          response: { 200: ZRescheduleBookingResponse, ...errors },
+        },
+        preHandler: [auth.requireAuth(), ...limits.writes],
+      },
+      async (req) => rescheduleBooking(ctx, { caller: callerOf(req), bookingId: req.params.id, startsAt: req.body.startsAt }),
     );
 
     r.post(

@@ -29,6 +29,10 @@ export function createBookingsService({ db, jobs, mailer, publicUrl, now = () =>
     const row = await repo.findBooking(db, job.bookingId);
     if (!row) return;
     if (job.kind === 'reminder' && (row.status !== 'confirmed' || row.startsAt <= at)) return;
+    // a reminder of a time the session was moved from (one queued before reminders named their
+    // time: of any session moved since); the move queued the new time's reminders
+    if (job.kind === 'reminder' && (job.startsAt ? Date.parse(job.startsAt) !== row.startsAt.getTime() : row.sequence > 0))
+      return;
     const toUser = job.to === 'user';
     if (toUser ? row.userDeletedAt : row.trainerDeletedAt) return;
     const timeZone = row.timeZone ?? DEFAULT_TIME_ZONE;
@@ -55,6 +59,8 @@ export function createBookingsService({ db, jobs, mailer, publicUrl, now = () =>
         currency: row.currency,
         refunded: job.refunded,
         location: row.location ?? null,
+        movedFrom: job.from ? new Date(job.from) : undefined,
+        sequence: row.sequence,
         cancelledBy: row.cancelledBy,
         cancelReason: row.cancelReason,
         link: `${publicUrl}/${job.to}/profile`,

@@ -10,6 +10,8 @@ type CalendarEvent = {
   /** When the file was made. */
   stamp: Date;
   cancelled?: boolean;
+  /** The event's revision (RFC 5545 3.8.7.4): a later file with a higher one replaces the earlier. */
+  sequence: number;
 };
 
 /** 20261122T203300Z */
@@ -64,7 +66,7 @@ export function buildIcs(event: CalendarEvent): string {
     ...(event.description ? [`DESCRIPTION:${escapeIcsText(event.description)}`] : []),
     ...(event.location ? [`LOCATION:${escapeIcsText(event.location)}`] : []),
     `STATUS:${event.cancelled ? 'CANCELLED' : 'CONFIRMED'}`,
-    `SEQUENCE:${event.cancelled ? 1 : 0}`,
+    `SEQUENCE:${event.sequence}`,
     'END:VEVENT',
     'END:VCALENDAR',
   ];

@@ -25,7 +25,7 @@ async function confirm(ctx: BookingsContext, tx: Tx, row: bookingsRepo.BookingRo
       await ctx.jobs.enqueue(tx, {
         kind: BOOKING_JOBS.mail,
         runAt: remindAt,
-        payload: { bookingId: row.id, kind: 'reminder', to },
+        payload: { bookingId: row.id, kind: 'reminder', to, startsAt: row.startsAt.toISOString() },
       });
     }
   }

@@ -36,6 +36,7 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelledBy: null,
   cancelReason: null,
   canMarkNoShow: false,
+  canReschedule: false,
   ...overrides,
 });
 

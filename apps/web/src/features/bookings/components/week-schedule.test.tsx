@@ -38,6 +38,7 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => {
     cancelledBy: null,
     cancelReason: null,
     canMarkNoShow: false,
+    canReschedule: false,
     ...overrides,
   };
 };

@@ -24,6 +24,7 @@ const booking = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelledBy: null,
   cancelReason: null,
   canMarkNoShow: false,
+  canReschedule: false,
   ...overrides,
 });
 

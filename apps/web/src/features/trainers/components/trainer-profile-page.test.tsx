@@ -49,6 +49,7 @@ const hold = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelledBy: null,
   cancelReason: null,
   canMarkNoShow: false,
+  canReschedule: false,
   ...overrides,
 });
 

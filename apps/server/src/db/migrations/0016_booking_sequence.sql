@@ -1,0 +1,2 @@
+-- A booking's iCalendar SEQUENCE: raised each time its user moves the session, so the `.ics` of the mail about the move updates the same calendar event (same UID) (docs/product.md#moving-a-session).
+ALTER TABLE "bookings" ADD COLUMN "sequence" integer DEFAULT 0 NOT NULL;
