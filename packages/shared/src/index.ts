@@ -17,3 +17,4 @@ export * from './bookings';
 export * from './google-sign-in';
 export * from './booking-policy';
 export * from './money';
+export * from './waitlist';

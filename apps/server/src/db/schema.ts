@@ -384,6 +384,61 @@ export const bookings = pgTable(
 );
 
 /**
+ * A user waiting for a time of a trainer to open up: any one-hour slot starting at or after `from_at`
+ * and ending by `to_at` (docs/product.md#waitlist). `removed_at`: the user left the list.
+ */
+export const waitlistEntries = pgTable(
+  'waitlist_entries',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    trainerId: uuid('trainer_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    fromAt: timestamp('from_at', { withTimezone: true }).notNull(),
+    toAt: timestamp('to_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('waitlist_entries_trainer_idx')
+      .on(t.trainerId, t.createdAt)
+      .where(sql`removed_at is null`),
+    index('waitlist_entries_user_idx').on(t.userId, t.createdAt),
+    check('waitlist_entries_window_ck', sql`${t.toAt} > ${t.fromAt}`),
+  ],
+);
+
+/**
+ * A freed slot offered to a waiting user: a hold made for them (`booking_id`, held 30 minutes). An
+ * entry gets one offer of a time; when it lapses, the time goes to the next in line.
+ */
+export const waitlistOffers = pgTable(
+  'waitlist_offers',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    entryId: uuid('entry_id')
+      .notNull()
+      .references(() => waitlistEntries.id, { onDelete: 'cascade' }),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('waitlist_offers_entry_slot_uq').on(t.entryId, t.startsAt),
+    uniqueIndex('waitlist_offers_booking_uq').on(t.bookingId),
+  ],
+);
+
+/**
  * One row per captured payment (a booking is paid at most once), with the provider's answers as
  * they came. Money is integer cents; `fee_cents` is Spotter's share (PLATFORM_FEE_PERCENT).
  */

@@ -16,7 +16,7 @@ export const BOOKING_JOBS = {
     'booking.mail',
     z.object({
       bookingId,
-      kind: z.enum(['confirmed', 'reminder', 'cancelled', 'moved']),
+      kind: z.enum(['confirmed', 'reminder', 'cancelled', 'moved', 'offered']),
       to: z.enum(['user', 'trainer']),
       refunded: z.boolean().optional(),
       /** A reminder: the start it reminds of (a session moved since is reminded of by its new jobs). */
@@ -27,10 +27,16 @@ export const BOOKING_JOBS = {
   ),
 };
 
+/**
+ * A slot was freed where somebody waits for a time of its trainer: offered to the first in line.
+ * Queued by the database (migration 0017's trigger on bookings) whoever freed the slot.
+ */
+export const WAITLIST_OFFER_JOB = defineJob('booking.waitlist-offer', z.object({ trainerId: z.string(), startsAt: z.string() }));
+
 export type MailJob = z.output<typeof BOOKING_JOBS.mail.payload>;
 
 /** How long a job enqueued for this process to run at once is kept from the pollers. */
-const RUN_NOW_CLAIM_MS = 2 * 60_000;
+export const RUN_NOW_CLAIM_MS = 2 * 60_000;
 
 /** Mails to both sides, enqueued in the caller's transaction; run with `runBookingMails` after the commit. */
 export async function enqueueBookingMails(

@@ -3,7 +3,7 @@ import { buildIcs } from './ics';
 import { fromCents } from '../../lib/money';
 import type { Mail } from '../mail';
 
-type BookingMailKind = 'confirmed' | 'reminder' | 'cancelled' | 'moved';
+type BookingMailKind = 'confirmed' | 'reminder' | 'cancelled' | 'moved' | 'offered';
 
 type BookingMailInput = {
   kind: BookingMailKind;
@@ -20,6 +20,8 @@ type BookingMailInput = {
   refunded?: boolean;
   /** Where the session takes place (null: never set). */
   location: TSessionLocation | null;
+  /** An offered slot (the waitlist's): until when it is held. */
+  holdExpiresAt?: Date | null;
   /** A moved session: its start before the move. */
   movedFrom?: Date;
   /** The session's calendar SEQUENCE (raised by each move; a cancellation's file is one higher). */
@@ -103,6 +105,11 @@ export function bookingMail(input: BookingMailInput): Mail {
         : `${other} moved the session booked with you${input.movedFrom ? ` on ${sessionTime(input.movedFrom, input.timeZone)}` : ''} to ${when}.${placeLine}`,
       outro: `The attached calendar file moves it in your calendar. ${policy}.`,
     },
+    offered: {
+      subject: `A time opened up with ${other}`,
+      intro: `A time you are waiting for opened up: ${when} with ${other} (${price}). It is held for you${input.holdExpiresAt ? ` until ${formatDateTimeIn(input.holdExpiresAt, input.timeZone)}` : ''}, 30 minutes from now.${placeLine}`,
+      outro: `Pay for it to book it. If you do not, it goes to the next person waiting and you stay on the waitlist. ${policy}.`,
+    },
     cancelled: {
       subject: forUser ? `Cancelled: your session with ${other}` : `Cancelled: session with ${other}`,
       intro: cancelledIntro,
@@ -131,11 +138,13 @@ export function bookingMail(input: BookingMailInput): Mail {
   // where the session can be cancelled (the user inside the policy, the trainer at any time before it
   // starts) and moved (its user, inside the policy)
   const action =
-    input.kind === 'cancelled'
-      ? { label: forUser ? 'See my sessions' : 'See my schedule', line: 'Your bookings' }
-      : forUser
-        ? { label: 'See, move or cancel this session', line: 'See, move or cancel it in your sessions' }
-        : { label: 'See or cancel this session', line: 'See, message or cancel it in your schedule' };
+    input.kind === 'offered'
+      ? { label: 'Book this time', line: 'Book it on the trainer’s page' }
+      : input.kind === 'cancelled'
+        ? { label: forUser ? 'See my sessions' : 'See my schedule', line: 'Your bookings' }
+        : forUser
+          ? { label: 'See, move or cancel this session', line: 'See, move or cancel it in your sessions' }
+          : { label: 'See or cancel this session', line: 'See, message or cancel it in your schedule' };
   const text = `Hi ${firstName},\n\n${copy.intro}\n\n${action.line}: ${input.link}\n\n${copy.outro}\n\n— Spotter, find your personal trainer\n`;
   const html = `<!doctype html><html><body style="margin:0;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#0f172a">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
@@ -153,12 +162,16 @@ export function bookingMail(input: BookingMailInput): Mail {
     text,
     html,
     links: [input.link],
-    attachments: [
-      {
-        filename: 'session.ics',
-        content: ics,
-        contentType: `text/calendar; charset=utf-8; method=${input.kind === 'cancelled' ? 'CANCEL' : 'PUBLISH'}`,
-      },
-    ],
+    // an offer is not booked yet: no calendar file
+    attachments:
+      input.kind === 'offered'
+        ? []
+        : [
+            {
+              filename: 'session.ics',
+              content: ics,
+              contentType: `text/calendar; charset=utf-8; method=${input.kind === 'cancelled' ? 'CANCEL' : 'PUBLISH'}`,
+            },
+          ],
   };
 }

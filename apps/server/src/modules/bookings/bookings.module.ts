@@ -12,6 +12,9 @@ import { createAvailabilityService } from './availability.service';
 import type { Mailer } from '../mail';
 import { createPaymentProviders } from '../money';
 import { checkOrder } from './capture-order';
+import { WAITLIST_OFFER_JOB } from './booking-jobs';
+import { offerFreedSlot } from './offer-freed-slot';
+import { waitlistRoutes } from './waitlist.routes';
 import { PAYMENT_JOBS } from './payment-jobs';
 import { runFinishRefund } from './refunds';
 import { paymentsRoutes } from './payments.routes';
@@ -73,6 +76,7 @@ export function createBookingsServices({
     events,
     paypalWebhookId: config.paypal.webhookId,
   };
+  jobs.register(WAITLIST_OFFER_JOB, (payload, { now: at }) => offerFreedSlot(context, payload, at));
   jobs.register(PAYMENT_JOBS.checkOrder, (payload) => checkOrder(context, payload));
   jobs.register(PAYMENT_JOBS.finishRefund, (payload) => runFinishRefund(context, payload));
   // a trainer who left: holds released, paid sessions refunded (docs/decisions/042-money-ledger.md#a-trainer-who-leaves)
@@ -93,5 +97,6 @@ export function bookingsModule({ auth, services, limits = { writes: [] }, ...dep
     await app.register(availabilityRoutes(availability, context, auth, limits));
     await app.register(bookingsRoutes(bookings, context, auth, limits));
     await app.register(paymentsRoutes(payments, context, auth, limits));
+    await app.register(waitlistRoutes(context, auth, limits));
   };
 }

@@ -33,6 +33,8 @@ export function createBookingsService({ db, jobs, mailer, publicUrl, now = () =>
     // time: of any session moved since); the move queued the new time's reminders
     if (job.kind === 'reminder' && (job.startsAt ? Date.parse(job.startsAt) !== row.startsAt.getTime() : row.sequence > 0))
       return;
+    // an offer from the waitlist that was paid, released or ran out meanwhile
+    if (job.kind === 'offered' && (row.status !== 'pending' || !row.holdExpiresAt || row.holdExpiresAt <= at)) return;
     const toUser = job.to === 'user';
     if (toUser ? row.userDeletedAt : row.trainerDeletedAt) return;
     const timeZone = row.timeZone ?? DEFAULT_TIME_ZONE;
@@ -63,7 +65,9 @@ export function createBookingsService({ db, jobs, mailer, publicUrl, now = () =>
         sequence: row.sequence,
         cancelledBy: row.cancelledBy,
         cancelReason: row.cancelReason,
-        link: `${publicUrl}/${job.to}/profile`,
+        holdExpiresAt: row.holdExpiresAt,
+        // an offer is paid on the trainer's page ('Continue to payment'); the rest are in one's sessions
+        link: job.kind === 'offered' ? `${publicUrl}/trainer/profile/${row.trainerId}` : `${publicUrl}/${job.to}/profile`,
         now: at,
       }),
     );
