@@ -138,7 +138,7 @@ describe('what cannot be moved', () => {
     const { bookingId } = await bookAndPay(t, me.token, trainer.id, hourFromNow(57));
     const byTrainer = await reschedule(trainer.token, bookingId, { startsAt: hourFromNow(81) });
     expect(byTrainer.statusCode).toBe(403);
-    expect(byTrainer.json()).toMatchObject({ code: 'FORBIDDEN', message: BOOKING_MSG.onlyClientMoves });
+    expect(byTrainer.json()).toMatchObject({ code: 'FORBIDDEN_ROLE', message: BOOKING_MSG.onlyClientMoves });
     expect((await reschedule(stranger.token, bookingId, { startsAt: hourFromNow(81) })).statusCode).toBe(404);
     expect((await reschedule(undefined, bookingId, { startsAt: hourFromNow(81) })).statusCode).toBe(401);
     expect((await reschedule(me.token, 'not-an-id', { startsAt: hourFromNow(81) })).statusCode).toBe(404);

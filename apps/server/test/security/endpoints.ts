@@ -21,6 +21,8 @@ export type Fixture = {
   trainer2: Account;
   bookingId: string;
   orderId: string;
+  /** the victim user's wait on the victim trainer's waitlist */
+  waitlistId: string;
   imageUrl: string;
   png: Buffer;
 };
@@ -193,6 +195,19 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     stranger: 404,
     strangerRoles: ['user', 'trainer'],
   },
+  // only a session's user moves it (its trainer: 403); someone else's booking does not exist for you
+  'POST /api/bookings/:id/reschedule': {
+    access: 'user',
+    request: (f) => ({ url: `/api/bookings/${f.bookingId}/reschedule`, payload: { startsAt: hourFromNow(96) } }),
+    stranger: 404,
+  },
+  'POST /api/waitlist': {
+    access: 'user',
+    request: (f) => ({ payload: { trainerId: f.trainer.id, from: hourFromNow(100), to: hourFromNow(103) } }),
+  },
+  'GET /api/waitlist': { access: 'user', stranger: { own: 200 } },
+  // someone else's wait does not exist for you
+  'DELETE /api/waitlist/:id': { access: 'user', request: (f) => ({ url: `/api/waitlist/${f.waitlistId}` }), stranger: 404 },
   'POST /api/orders': { access: 'user', request: (f) => ({ payload: { bookingId: f.bookingId } }), stranger: 403 },
   'POST /api/orders/:orderID/capture': {
     access: 'user',
@@ -283,7 +298,24 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
   const bookingId = held.json().booking._id as string;
   const order = await createOrder(t, user.token, { bookingId });
   expect(order.statusCode).toBe(200);
-  const f: Fixture = { user, user2, trainer, trainer2, bookingId, orderId: order.json().id, imageUrl: uploaded.json().url, png };
+  const wait = await t.app.inject({
+    method: 'POST',
+    url: '/api/waitlist',
+    headers: { authorization: user.token },
+    payload: { trainerId: trainer.id, from: hourFromNow(60), to: hourFromNow(62) },
+  });
+  expect(wait.statusCode).toBe(201);
+  const f: Fixture = {
+    user,
+    user2,
+    trainer,
+    trainer2,
+    bookingId,
+    orderId: order.json().id,
+    waitlistId: wait.json().entry._id,
+    imageUrl: uploaded.json().url,
+    png,
+  };
   // the victims' conversation (unread on both sides), review and favourite
   const send = (from: Account, to: Account) =>
     t.app.inject({

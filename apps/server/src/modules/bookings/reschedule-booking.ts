@@ -31,9 +31,10 @@ export async function rescheduleBooking(
   { caller, bookingId, startsAt: newStart }: { caller: Caller; bookingId: string; startsAt: string },
 ): Promise<{ message: string; booking: TBooking }> {
   const { db, availability, jobs } = ctx;
+  // a trainer may cancel a session (with a full refund), not move it: the client chooses their time
+  if (caller.role !== 'user') throw new AppError('FORBIDDEN_ROLE', BOOKING_MSG.onlyClientMoves);
   const row = await bookingsRepo.findBooking(db, bookingId);
-  if (!row || (row.userId !== caller.id && row.trainerId !== caller.id)) throw new AppError('NOT_FOUND', BOOKING_MSG.notFound);
-  if (row.userId !== caller.id) throw new AppError('FORBIDDEN', BOOKING_MSG.onlyClientMoves);
+  if (!row || row.userId !== caller.id) throw new AppError('NOT_FOUND', BOOKING_MSG.notFound);
   const at = ctx.now();
   const view = toBooking(row, at, 'user');
   if (view.status === 'pending') throw new AppError('BOOKING_CLOSED', BOOKING_MSG.rescheduleNotPaid);
