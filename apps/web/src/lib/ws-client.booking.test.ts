@@ -49,8 +49,12 @@ describe('bookingToast', () => {
     expect(bookingToast(user, booking({ status: 'refunded', cancelledBy: 'trainer' }), booking())).toBe(
       'Nadia cancelled Mon 07:00: refunded in full',
     );
-    expect(bookingToast(user, booking(), booking({ startsAt: '2026-11-29T05:00:00.000Z' }))).toBe(
-      'Moved: Nadia S., now Mon 30 Nov, 07:00',
+    expect(bookingToast(trainer, booking(), booking({ startsAt: '2026-11-29T05:00:00.000Z' }))).toBe(
+      'Moved: Mariam H., now Mon 30 Nov, 07:00',
+    );
+    // a time from the waitlist, held for the user
+    expect(bookingToast(user, booking({ status: 'pending' }), undefined)).toBe(
+      'A time opened up: Nadia S., Mon 30 Nov, 07:00. It is held for you for 30 minutes',
     );
     expect(bookingToast(user, booking({ status: 'no-show' }), booking())).toBe('Nadia marked Mon 07:00 a no-show');
   });
@@ -60,6 +64,10 @@ describe('bookingToast', () => {
     expect(bookingToast(user, booking(), booking({ status: 'pending' }))).toBeNull();
     expect(bookingToast(trainer, booking(), booking())).toBeNull();
     expect(bookingToast(trainer, booking({ status: 'no-show' }), booking())).toBeNull();
+    // the user moved it: their screen said so
+    expect(bookingToast(user, booking(), booking({ startsAt: '2026-11-29T05:00:00.000Z' }))).toBeNull();
+    expect(bookingToast(user, booking({ status: 'pending' }), booking({ status: 'pending' }))).toBeNull();
+    expect(bookingToast(trainer, booking({ status: 'pending' }), undefined)).toBeNull();
   });
 });
 

@@ -58,8 +58,14 @@ export function bookingToast(viewer: ChatViewer, booking: TBooking, before: TBoo
   const short = `${other.first} ${other.last.slice(0, 1)}${other.last ? '.' : ''}`.trim();
   const at = formatDateTimeIn(booking.startsAt, booking.timeZone);
   switch (booking.status) {
+    case 'pending':
+      // a hold nobody on this screen asked for: a time from the waitlist, held for the user
+      // (docs/product.md#waitlist); a user's own holds are not pushed
+      return isTrainer || before ? null : `A time opened up: ${short}, ${at}. It is held for you for 30 minutes`;
     case 'confirmed':
-      if (before && before.status === 'confirmed' && before.startsAt !== booking.startsAt) return `Moved: ${short}, now ${at}`;
+      // only the client moves a session (their screen said so already)
+      if (before && before.status === 'confirmed' && before.startsAt !== booking.startsAt)
+        return isTrainer ? `Moved: ${short}, now ${at}` : null;
       if (before?.status === 'confirmed') return null;
       return isTrainer ? `New booking: ${short}, ${at}` : null;
     case 'cancelled':
