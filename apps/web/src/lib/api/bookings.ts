@@ -120,15 +120,32 @@ const rescheduleBooking = (bookingId: string, input: TRescheduleBookingRequest) 
 export function useRescheduleBooking() {
   const queryClient = useQueryClient();
   const refresh = useRefreshBookings();
+  const lists = { queryKey: [...bookingKeys.all, 'list'] };
   return useMutation({
     mutationFn: ({ booking, startsAt }: { booking: Pick<TBooking, '_id' | 'trainerId'>; startsAt: string }) =>
       rescheduleBooking(booking._id, { startsAt }),
-    onSuccess: ({ message, booking }) => {
-      // the card shows the new time at once, and the socket's push of this move then finds nothing new
-      // to toast (ws-client.ts): the person sees one message, the server's
-      queryClient.setQueriesData<TBooking[]>({ queryKey: [...bookingKeys.all, 'list'] }, (rows) =>
-        rows?.map((row) => (row._id === booking._id ? booking : row)),
+    // The card takes the new time as the request leaves: the server pushes the move over the socket
+    // before it answers, and the push then finds nothing new to toast (ws-client.ts), so the person
+    // sees one message, the server's. A refusal puts the old time back.
+    onMutate: async ({ booking, startsAt }) => {
+      await queryClient.cancelQueries(lists);
+      const previous = queryClient.getQueriesData<TBooking[]>(lists);
+      queryClient.setQueriesData<TBooking[]>(lists, (rows) =>
+        rows?.map((row) =>
+          row._id === booking._id
+            ? {
+                ...row,
+                startsAt,
+                endsAt: new Date(Date.parse(startsAt) + Date.parse(row.endsAt) - Date.parse(row.startsAt)).toISOString(),
+              }
+            : row,
+        ),
       );
+      return { previous };
+    },
+    onError: (_error, _input, context) => context?.previous.forEach(([key, rows]) => queryClient.setQueryData(key, rows)),
+    onSuccess: ({ message, booking }) => {
+      queryClient.setQueriesData<TBooking[]>(lists, (rows) => rows?.map((row) => (row._id === booking._id ? booking : row)));
       // the hook's toast, as cancelling's: the dialog may be gone by the time this answer arrives
       notify.success(message);
     },

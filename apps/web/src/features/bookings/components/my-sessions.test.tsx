@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDateTimeIn, type TBooking } from '@spotter/shared';
+import { BOOKING_MSG, formatDateTimeIn, type TBooking } from '@spotter/shared';
 import { callsOf, stubApi } from '@/testing/fake-api';
 import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
 import { MySessions } from './my-sessions';
@@ -299,6 +299,37 @@ describe('MySessions', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(list).toHaveTextContent('10:00–11:00 (Tokyo time, GMT+9)');
     await waitFor(() => expect(within(list).getByRole('button', { name: /^Move the session with Nadia Samir/ })).toHaveFocus());
+  });
+
+  it('a refused move (409, too late) is said in the dialog, which stays open as the list drops Move; the card keeps its time', async () => {
+    const movable = makeBooking({ canReschedule: true });
+    let isRefused = false;
+    stubApi((url, init) => {
+      if (url.pathname === '/api/bookings')
+        return jsonResponse({ bookings: [isRefused ? { ...movable, canReschedule: false } : movable] });
+      if (url.pathname === '/api/trainers/t1/slots')
+        return jsonResponse({ slots: ['2030-03-05T01:00:00.000Z'], timeZone: 'Africa/Cairo' });
+      if (url.pathname === '/api/bookings/b1/reschedule' && init.method === 'POST') {
+        isRefused = true;
+        return jsonResponse({ message: BOOKING_MSG.rescheduleTooLate, code: 'RESCHEDULE_TOO_LATE', statusCode: 409 }, 409);
+      }
+      if (url.pathname === '/api/payments') return jsonResponse({});
+      return undefined;
+    });
+    const { user } = renderWithProviders(<MySessions />);
+
+    const list = await screen.findByRole('list', { name: 'Upcoming sessions' });
+    await user.click(within(list).getByRole('button', { name: /^Move the session with Nadia Samir/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move your session with Nadia' });
+    await user.click(await within(dialog).findByRole('radio', { name: '10:00' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Move session' }));
+
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(BOOKING_MSG.rescheduleTooLate);
+    expect(list).toHaveTextContent('19:00–20:00 (Tokyo time, GMT+9)');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(within(list).queryByRole('button', { name: /^Move/ })).not.toBeInTheDocument());
+    expect(list).toHaveTextContent('19:00–20:00 (Tokyo time, GMT+9)');
   });
 
   it("lists a person's own unpaid hold with 'Continue to payment' and no calendar links", async () => {

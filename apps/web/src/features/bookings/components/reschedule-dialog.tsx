@@ -64,10 +64,12 @@ function RescheduleBody({ booking, timeZone, onMoved }: RescheduleDialogProps & 
   const move = useRescheduleBooking();
   const [chosen, setChosen] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  // the session's time as the dialog opened (the card takes the new one while the move is sent)
+  const [currentStart] = useState(booking.startsAt);
   // the session's own time is not a place to move it to
   const free = useMemo(
-    () => (slots.data?.slots ?? []).filter((slot) => Date.parse(slot) !== Date.parse(booking.startsAt)),
-    [slots.data, booking.startsAt],
+    () => (slots.data?.slots ?? []).filter((slot) => Date.parse(slot) !== Date.parse(currentStart)),
+    [slots.data, currentStart],
   );
   const days = useMemo(() => groupSlotsByLocalDay(free, timeZone), [free, timeZone]);
   const order = useMemo(() => days.flatMap((day) => day.slots), [days]);
@@ -202,10 +204,10 @@ function RescheduleBody({ booking, timeZone, onMoved }: RescheduleDialogProps & 
     <div className="flex min-h-0 flex-col gap-4">
       <p className="text-sm">
         <span className="text-muted">Current time: </span>
-        <time dateTime={booking.startsAt} className="font-semibold text-ink">
-          {formatDateTime(booking.startsAt, timeZone)}
+        <time dateTime={currentStart} className="font-semibold text-ink">
+          {formatDateTime(currentStart, timeZone)}
         </time>{' '}
-        <span className="text-muted">({zoneLabel(timeZone, new Date(booking.startsAt))})</span>
+        <span className="text-muted">({zoneLabel(timeZone, new Date(currentStart))})</span>
       </p>
       {hasSlots && (
         <p className="text-sm text-muted">
