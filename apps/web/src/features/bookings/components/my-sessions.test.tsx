@@ -306,7 +306,9 @@ describe('MySessions', () => {
     let isRefused = false;
     stubApi((url, init) => {
       if (url.pathname === '/api/bookings')
-        return jsonResponse({ bookings: [isRefused ? { ...movable, canReschedule: false } : movable] });
+        return jsonResponse({
+          bookings: [isRefused ? { ...movable, canReschedule: false, canCancel: false, isRefundable: false } : movable],
+        });
       if (url.pathname === '/api/trainers/t1/slots')
         return jsonResponse({ slots: ['2030-03-05T01:00:00.000Z'], timeZone: 'Africa/Cairo' });
       if (url.pathname === '/api/bookings/b1/reschedule' && init.method === 'POST') {
@@ -325,6 +327,9 @@ describe('MySessions', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Move session' }));
 
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(BOOKING_MSG.rescheduleTooLate);
+    // the list is reloaded (it can no longer be moved nor cancelled) and the dialog is still there to read
+    await waitFor(() => expect(list).toHaveTextContent('This session can no longer be cancelled here'));
+    expect(screen.getByRole('dialog', { name: 'Move your session with Nadia' })).toHaveTextContent(BOOKING_MSG.rescheduleTooLate);
     expect(list).toHaveTextContent('19:00–20:00 (Tokyo time, GMT+9)');
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
