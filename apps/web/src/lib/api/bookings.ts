@@ -1,5 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TAvailability, TAvailabilityRequest, TBooking, TCreateBookingRequest } from '@spotter/shared';
+import type {
+  TAvailability,
+  TAvailabilityRequest,
+  TBooking,
+  TCreateBookingRequest,
+  TRescheduleBookingRequest,
+} from '@spotter/shared';
 import { apiRequest } from '../api-client';
 import { notify } from '../toast';
 import { paymentKeys } from './payments';
@@ -7,7 +13,7 @@ import { trainerKeys } from './trainers';
 
 /**
  * Bookings (docs/product.md#booking-and-payment): a trainer's weekly availability, a trainer's free slots, the caller's
- * sessions (a user's) or schedule (a trainer's), holding a slot and cancelling. One fetcher per
+ * sessions (a user's) or schedule (a trainer's), holding a slot, moving a session and cancelling. One fetcher per
  * endpoint and one key factory, so a booking or a cancellation refreshes every view of it.
  */
 export const bookingKeys = {
@@ -101,5 +107,50 @@ export function useCancelBooking() {
     onSuccess: ({ message }) => notify.success(message),
     // a 409 (too late, already over) means the list on screen is stale too
     onSettled: (_answer, _error, booking) => refresh(booking.trainerId),
+  });
+}
+
+/** POST /api/bookings/:id/reschedule: its user moves a paid session to another free slot; no money moves. */
+const rescheduleBooking = (bookingId: string, input: TRescheduleBookingRequest) =>
+  apiRequest<{ message: string; booking: TBooking }>(`/bookings/${encodeURIComponent(bookingId)}/reschedule`, {
+    method: 'POST',
+    body: input,
+  });
+
+export function useRescheduleBooking() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshBookings();
+  const lists = { queryKey: [...bookingKeys.all, 'list'] };
+  return useMutation({
+    mutationFn: ({ booking, startsAt }: { booking: Pick<TBooking, '_id' | 'trainerId'>; startsAt: string }) =>
+      rescheduleBooking(booking._id, { startsAt }),
+    // The card takes the new time as the request leaves: the server pushes the move over the socket
+    // before it answers, and the push then finds nothing new to toast (ws-client.ts), so the person
+    // sees one message, the server's. A refusal puts the old time back.
+    onMutate: async ({ booking, startsAt }) => {
+      await queryClient.cancelQueries(lists);
+      const previous = queryClient.getQueriesData<TBooking[]>(lists);
+      queryClient.setQueriesData<TBooking[]>(lists, (rows) =>
+        rows?.map((row) =>
+          row._id === booking._id
+            ? {
+                ...row,
+                startsAt,
+                endsAt: new Date(Date.parse(startsAt) + Date.parse(row.endsAt) - Date.parse(row.startsAt)).toISOString(),
+              }
+            : row,
+        ),
+      );
+      return { previous };
+    },
+    onError: (_error, _input, context) => context?.previous.forEach(([key, rows]) => queryClient.setQueryData(key, rows)),
+    onSuccess: ({ message, booking }) => {
+      queryClient.setQueriesData<TBooking[]>(lists, (rows) => rows?.map((row) => (row._id === booking._id ? booking : row)));
+      // the hook's toast, as cancelling's: the dialog may be gone by the time this answer arrives
+      notify.success(message);
+    },
+    // the slots changed either way (the old time is free, or the new one was just taken: 409), and a
+    // refusal (too late, no longer paid) means the list on screen is stale too
+    onSettled: (_answer, _error, { booking }) => refresh(booking.trainerId),
   });
 }

@@ -1,6 +1,6 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDateTimeIn, type TBooking } from '@spotter/shared';
+import { BOOKING_MSG, formatDateTimeIn, type TBooking } from '@spotter/shared';
 import { callsOf, stubApi } from '@/testing/fake-api';
 import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
 import { MySessions } from './my-sessions';
@@ -238,6 +238,103 @@ describe('MySessions', () => {
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('No sessions yet')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Find a trainer' })).toHaveAttribute('href', '/trainers');
+  });
+
+  it('offers Move only on the sessions the server says can be moved', async () => {
+    const movable = makeBooking({ canReschedule: true });
+    const hold = makeBooking({
+      _id: 'b9',
+      status: 'pending',
+      trainerFirstName: 'Omar',
+      trainerLastName: 'Farouk',
+      holdExpiresAt: new Date(Date.now() + 5 * 60_000).toISOString(),
+    });
+    stubApi((url) =>
+      url.pathname === '/api/bookings'
+        ? jsonResponse({ bookings: [movable, soon, hold, { ...past, canReschedule: false }] })
+        : undefined,
+    );
+    renderWithProviders(<MySessions />);
+
+    const list = await screen.findByRole('list', { name: 'Upcoming sessions' });
+    const items = within(list).getAllByRole('listitem');
+    const nadia = items.find((item) => item.textContent?.includes('Nadia Samir'))!;
+    expect(within(nadia).getByRole('button', { name: /^Move the session with Nadia Samir/ })).toHaveTextContent('Move');
+    expect(within(list).getAllByRole('button', { name: /^Move/ })).toHaveLength(1);
+    expect(screen.queryAllByRole('button', { name: /^Move/ })).toHaveLength(1);
+  });
+
+  it('moves a session: the card shows the new time, the toast says so, and focus is back on Move', async () => {
+    const movable = makeBooking({ canReschedule: true });
+    // 10:00 Tuesday 5 March in Tokyo
+    const newStart = '2030-03-05T01:00:00.000Z';
+    const moved = { ...movable, startsAt: newStart, endsAt: '2030-03-05T02:00:00.000Z' };
+    let isMoved = false;
+    let body: unknown;
+    stubApi((url, init) => {
+      if (url.pathname === '/api/bookings') return jsonResponse({ bookings: [isMoved ? moved : movable] });
+      if (url.pathname === '/api/trainers/t1/slots') return jsonResponse({ slots: [newStart], timeZone: 'Africa/Cairo' });
+      if (url.pathname === '/api/bookings/b1/reschedule' && init.method === 'POST') {
+        isMoved = true;
+        body = JSON.parse(init.body as string);
+        return jsonResponse({ message: 'Your session is moved to Tue 5 Mar, 03:00 (Cairo time, GMT+2)', booking: moved });
+      }
+      if (url.pathname === '/api/payments') return jsonResponse({});
+      return undefined;
+    });
+    const { user } = renderWithProviders(<MySessions />);
+
+    const list = await screen.findByRole('list', { name: 'Upcoming sessions' });
+    expect(list).toHaveTextContent('19:00–20:00 (Tokyo time, GMT+9)');
+    await user.click(within(list).getByRole('button', { name: /^Move the session with Nadia Samir/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move your session with Nadia' });
+    await user.click(await within(dialog).findByRole('radio', { name: '10:00' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Move session' }));
+
+    expect(await findToast('Your session is moved to Tue 5 Mar, 03:00 (Cairo time, GMT+2)')).toHaveAttribute(
+      'data-type',
+      'success',
+    );
+    expect(body).toEqual({ startsAt: newStart });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(list).toHaveTextContent('10:00–11:00 (Tokyo time, GMT+9)');
+    await waitFor(() => expect(within(list).getByRole('button', { name: /^Move the session with Nadia Samir/ })).toHaveFocus());
+  });
+
+  it('a refused move (409, too late) is said in the dialog, which stays open as the list drops Move; the card keeps its time', async () => {
+    const movable = makeBooking({ canReschedule: true });
+    let isRefused = false;
+    stubApi((url, init) => {
+      if (url.pathname === '/api/bookings')
+        return jsonResponse({
+          bookings: [isRefused ? { ...movable, canReschedule: false, canCancel: false, isRefundable: false } : movable],
+        });
+      if (url.pathname === '/api/trainers/t1/slots')
+        return jsonResponse({ slots: ['2030-03-05T01:00:00.000Z'], timeZone: 'Africa/Cairo' });
+      if (url.pathname === '/api/bookings/b1/reschedule' && init.method === 'POST') {
+        isRefused = true;
+        return jsonResponse({ message: BOOKING_MSG.rescheduleTooLate, code: 'RESCHEDULE_TOO_LATE', statusCode: 409 }, 409);
+      }
+      if (url.pathname === '/api/payments') return jsonResponse({});
+      return undefined;
+    });
+    const { user } = renderWithProviders(<MySessions />);
+
+    const list = await screen.findByRole('list', { name: 'Upcoming sessions' });
+    await user.click(within(list).getByRole('button', { name: /^Move the session with Nadia Samir/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move your session with Nadia' });
+    await user.click(await within(dialog).findByRole('radio', { name: '10:00' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Move session' }));
+
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(BOOKING_MSG.rescheduleTooLate);
+    // the list is reloaded (it can no longer be moved nor cancelled) and the dialog is still there to read
+    await waitFor(() => expect(list).toHaveTextContent('This session can no longer be cancelled here'));
+    expect(screen.getByRole('dialog', { name: 'Move your session with Nadia' })).toHaveTextContent(BOOKING_MSG.rescheduleTooLate);
+    expect(list).toHaveTextContent('19:00–20:00 (Tokyo time, GMT+9)');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(within(list).queryByRole('button', { name: /^Move/ })).not.toBeInTheDocument());
+    expect(list).toHaveTextContent('19:00–20:00 (Tokyo time, GMT+9)');
   });
 
   it("lists a person's own unpaid hold with 'Continue to payment' and no calendar links", async () => {

@@ -13,6 +13,7 @@ import { useSession } from '@/lib/session';
 import { googleCalendarUrl, icsHref, placeOf, policyText } from '../utils/session-words';
 import { BookingStatus } from './booking-status';
 import { CancelBookingDialog } from './cancel-booking-dialog';
+import { RescheduleDialog } from './reschedule-dialog';
 import { useZoneChoice, ZoneSwitch } from './zone-switch';
 
 /** An unpaid hold whose time ran out: never a session, whatever status the list still has for it. */
@@ -146,8 +147,10 @@ function SessionItem({
           </p>
         )}
       </div>
-      <div className="flex items-center gap-3">
+      <div className="flex flex-wrap items-center gap-3">
         <BookingStatus status={booking.status} />
+        {/* shown while the server says it can be moved (paid, more than 24 h ahead) */}
+        {isUpcomingSession && <RescheduleDialog booking={booking} timeZone={timeZone} />}
         {isCancellable && <CancelBookingDialog booking={booking} withName={trainerName} />}
       </div>
     </li>
@@ -163,7 +166,7 @@ function SessionsSkeleton() {
   );
 }
 
-/** A user's sessions on their profile: upcoming with Cancel, then past and cancelled ones. */
+/** A user's sessions on their profile: upcoming with Move and Cancel, then past and cancelled ones. */
 export function MySessions() {
   const { token } = useSession();
   const bookings = useBookings(token);
