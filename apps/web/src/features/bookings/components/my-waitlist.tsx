@@ -4,8 +4,8 @@ import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-client';
 import { useLeaveWaitlist, useWaitlist } from '@/lib/api/waitlist';
-import { zoneLabel, type TWaitlistEntry } from '@spotter/shared';
-import { browserTimeZone, formatDateTime, formatDayHeading, formatTime, localDayKey } from '@/lib/format';
+import { formatDateTimeIn, zoneLabel, type TWaitlistEntry } from '@spotter/shared';
+import { browserTimeZone, formatDayHeading, formatTime, localDayKey } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 
@@ -25,7 +25,7 @@ function StatusLine({ entry }: { entry: TWaitlistEntry }) {
         <p className="rounded-lg bg-accent-soft px-3 py-2 text-sm font-medium text-ink">
           A time is held for you{holdExpiresAt && ` until ${formatTime(holdExpiresAt)}`}:{' '}
           <time dateTime={startsAt} className="font-semibold">
-            {formatDateTime(startsAt)}
+            {formatDateTimeIn(startsAt, browserTimeZone())}
           </time>
         </p>
         <Link to={paths.trainerPublicProfile.getHref(entry.trainerId)} className={buttonClasses({ className: 'max-sm:w-full' })}>
@@ -36,7 +36,9 @@ function StatusLine({ entry }: { entry: TWaitlistEntry }) {
   }
   if (entry.status === 'booked') {
     return (
-      <p className="text-sm font-semibold text-success">Booked{entry.offer && `: ${formatDateTime(entry.offer.startsAt)}`}</p>
+      <p className="text-sm font-semibold text-success">
+        Booked{entry.offer && `: ${formatDateTimeIn(entry.offer.startsAt, browserTimeZone())}`}
+      </p>
     );
   }
   return <p className="text-sm text-muted">Waiting</p>;
