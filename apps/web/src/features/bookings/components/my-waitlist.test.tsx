@@ -62,7 +62,7 @@ describe('MyWaitlist', () => {
     renderWithProviders(<MyWaitlist />);
 
     const list = await screen.findByRole('list', { name: 'Your waits' });
-    expect(screen.getByRole('heading', { name: 'Your waitlist' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Your waitlist' })).toBeInTheDocument();
     const [first, second, third] = within(list).getAllByRole('listitem');
 
     expect(within(first).getByRole('link', { name: 'Nadia Samir' })).toHaveAttribute('href', '/trainer/profile/t1');

@@ -123,6 +123,7 @@ export function MyWaitlist() {
 
   return (
     <SectionCard
+      id="waitlist"
       title="Your waitlist"
       note={`Times in ${zoneLabel(browserTimeZone(), new Date())}. A time freed in your window is held for you for 30 minutes.`}
     >

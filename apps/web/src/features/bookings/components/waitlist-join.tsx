@@ -201,7 +201,7 @@ function JoinForm({ trainer, timeZone, isFocusedOnOpen }: Required<WaitlistJoinP
                 />
                 <span className="text-sm leading-tight">
                   <span className="block font-medium text-ink">{option.label}</span>
-                  <span className="block text-muted tabular-nums">{option.hours}</span>
+                  <span className="block whitespace-nowrap text-muted tabular-nums">{option.hours}</span>
                 </span>
               </label>
             );
