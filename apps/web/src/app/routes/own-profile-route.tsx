@@ -1,4 +1,5 @@
 import { MySessions } from '@/features/bookings/components/my-sessions';
+import { MyWaitlist } from '@/features/bookings/components/my-waitlist';
 import { WeekSchedule } from '@/features/bookings/components/week-schedule';
 import { FavoriteTrainers } from '@/features/favourites/components/favorite-trainers';
 import { OwnProfilePage, type ProfileSections } from '@/features/profile/components/own-profile-page';
@@ -6,7 +7,12 @@ import { LatestReviews } from '@/features/reviews/components/latest-reviews';
 import type { Role } from '@/lib/paths';
 
 const sections: ProfileSections = {
-  sessions: <MySessions />,
+  sessions: (
+    <>
+      <MySessions />
+      <MyWaitlist />
+    </>
+  ),
   schedule: <WeekSchedule />,
   favorites: <FavoriteTrainers />,
   latestReviews: ({ trainerId, isListed }) => <LatestReviews trainerId={trainerId} isListed={isListed} />,

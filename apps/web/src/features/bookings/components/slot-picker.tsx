@@ -1,5 +1,5 @@
-import { MessageCircle } from 'lucide-react';
-import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { ChevronDown, MessageCircle } from 'lucide-react';
+import { useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { cancellationPolicy, zoneCity, type TBooking } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -8,7 +8,9 @@ import { ApiError, errorMessage } from '@/lib/api-client';
 import { useCreateBooking, useSlots } from '@/lib/api/bookings';
 import { cn } from '@/lib/cn';
 import { formatDateTime, formatPrice, formatTime } from '@/lib/format';
+import { useSession } from '@/lib/session';
 import { groupSlotsByLocalDay } from '../utils/group-slots';
+import { WaitlistJoin } from './waitlist-join';
 
 type SlotPickerProps = {
   trainer: { _id: string; firstName: string; price: number };
@@ -59,6 +61,11 @@ export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMess
   const selected = chosen && slots.data?.slots.includes(chosen) ? chosen : null;
   // Roving tabindex: the chosen time is the group's one Tab stop, the first one before any is chosen.
   const tabStop = selected ?? order[0];
+  // The waitlist (docs/product.md#waitlist), for when no free time suits: users join it, visitors are
+  // asked to log in, trainers are not offered it.
+  const canWait = useSession().role !== 'trainer';
+  const [isWaitlistOpen, setIsWaitlistOpen] = useState(false);
+  const waitlistId = useId();
 
   const choose = (slot: string) => {
     setChosen(slot);
@@ -102,6 +109,7 @@ export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMess
 
   let body;
   const hasSlots = !slots.isPending && !slots.isError && days.length > 0;
+  const isEmpty = !slots.isPending && !slots.isError && days.length === 0;
   if (slots.isPending) {
     body = (
       <>
@@ -131,11 +139,21 @@ export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMess
         tone="info"
         title="No free times in the next 14 days"
         action={
-          onMessage && (
-            <Button variant="outline" onClick={onMessage}>
-              <MessageCircle className="size-4" aria-hidden="true" />
-              Message {trainer.firstName}
-            </Button>
+          (onMessage || (canWait && !isWaitlistOpen)) && (
+            <div className="flex flex-col gap-2">
+              {onMessage && (
+                <Button variant="outline" onClick={onMessage}>
+                  <MessageCircle className="size-4" aria-hidden="true" />
+                  Message {trainer.firstName}
+                </Button>
+              )}
+              {/* replaced by the form it opens, which takes the focus */}
+              {canWait && !isWaitlistOpen && (
+                <Button variant="outline" onClick={() => setIsWaitlistOpen(true)}>
+                  Join the waitlist
+                </Button>
+              )}
+            </div>
           )
         }
       >
@@ -229,6 +247,29 @@ export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMess
           </Button>
         </div>
       )}
+      {hasSlots && canWait && (
+        <div className="border-t border-line pt-2">
+          <button
+            type="button"
+            aria-expanded={isWaitlistOpen}
+            aria-controls={waitlistId}
+            onClick={() => setIsWaitlistOpen((isOpen) => !isOpen)}
+            className="inline-flex min-h-11 items-center gap-1.5 rounded-full text-left text-sm font-semibold text-ink underline underline-offset-4 hover:decoration-accent-ink"
+          >
+            None of these times suit you? Join the waitlist
+            <ChevronDown
+              className={cn('size-4 shrink-0 transition-transform duration-150', isWaitlistOpen && 'rotate-180')}
+              aria-hidden="true"
+            />
+          </button>
+          {isWaitlistOpen && (
+            <div id={waitlistId} className="mt-2">
+              <WaitlistJoin trainer={trainer} timeZone={timeZone} />
+            </div>
+          )}
+        </div>
+      )}
+      {isEmpty && canWait && isWaitlistOpen && <WaitlistJoin trainer={trainer} timeZone={timeZone} isFocusedOnOpen />}
     </div>
   );
 }
