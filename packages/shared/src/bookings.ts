@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZBalance } from './packages';
 import { BOOKING_MSG } from './messages';
 import { ZErrorCode } from './errors';
 
@@ -206,6 +207,8 @@ export const ZBooking = z.object({
   cancelReason: z.string().nullable(),
   /** Whether the caller (the session's trainer) may mark it a no-show now: confirmed and started. */
   canMarkNoShow: z.boolean(),
+  /** Paid from a package balance: a cancellation returns it to the balance, not to the card. */
+  paidFromBalance: z.boolean(),
   /** Whether the caller (the session's user) may move it to another free slot now: paid and more than 24 hours ahead. */
   canReschedule: z.boolean(),
 });
@@ -216,6 +219,8 @@ const ISO_MSG = 'Choose a start time';
 export const ZCreateBookingRequest = z.object({
   trainerId: z.string({ error: 'Choose a trainer to book' }).min(1, 'Choose a trainer to book'),
   startsAt: z.iso.datetime({ offset: true, error: ISO_MSG }),
+  /** `balance`: booked and paid at once from one's package balance with the trainer (201, confirmed). */
+  payWith: z.enum(['balance'], { error: 'Pay with your package balance, or leave this out' }).optional(),
 });
 export type TCreateBookingRequest = z.input<typeof ZCreateBookingRequest>;
 export const ZBookingResponse = z.object({ booking: ZBooking });
@@ -251,10 +256,20 @@ export const ZNoShowResponse = z.object({ message: z.string(), booking: ZBooking
  * POST /api/orders. The spec's `cart` is accepted and ignored: the amount always comes from the
  * trainer's price on the server (docs/product.md#booking-and-payment); any other field (an amount, a product id) is dropped.
  */
-export const ZCreateOrderRequest = z.object({
-  bookingId: z.string({ error: 'Choose a booking to pay for' }).min(1, 'Choose a booking to pay for'),
-  cart: z.unknown().optional(),
-});
+/**
+ * POST /api/orders: the order of one's held booking (`bookingId`), or of a package to buy
+ * (`packageId`, docs/product.md#packages); one of the two.
+ */
+export const ZCreateOrderRequest = z
+  .object({
+    bookingId: z.string({ error: 'Choose a booking to pay for' }).min(1, 'Choose a booking to pay for').optional(),
+    packageId: z.string({ error: 'Choose a package to buy' }).min(1, 'Choose a package to buy').optional(),
+    cart: z.unknown().optional(),
+  })
+  .refine((o) => (o.bookingId === undefined) !== (o.packageId === undefined), {
+    message: 'Choose a booking to pay for',
+    path: ['bookingId'],
+  });
 export const ZMoney = z.object({ currency_code: z.string(), value: z.string() });
 export const ZOrderResponse = z.object({ id: z.string(), status: z.string(), amount: ZMoney });
 export type TOrderResponse = z.infer<typeof ZOrderResponse>;
@@ -270,6 +285,8 @@ export const ZCaptureResponse = z.object({
     }),
   ),
   booking: ZBooking.optional(),
+  /** A package's capture: the balance it bought. */
+  balance: ZBalance.optional(),
 });
 export type TCaptureResponse = z.infer<typeof ZCaptureResponse>;
 

@@ -18,3 +18,4 @@ export * from './google-sign-in';
 export * from './booking-policy';
 export * from './money';
 export * from './waitlist';
+export * from './packages';

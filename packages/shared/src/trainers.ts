@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZTrainerPackage } from './packages';
 import { ZPublicTrainer } from './accounts';
 import { isId } from './ids';
 import { EGYPT_CITIES, GENDERS } from './choices';
@@ -129,6 +130,10 @@ export const ZTrainersResponse = z.object({
 export type TTrainersResponse = z.infer<typeof ZTrainersResponse>;
 
 /** The public profile adds how many distinct users booked and paid (0 until bookings exist). */
-export const ZTrainerProfile = ZTrainerCard.extend({ subscribers: z.number() });
+export const ZTrainerProfile = ZTrainerCard.extend({
+  subscribers: z.number(),
+  /** The packages the trainer sells (docs/product.md#packages), cheapest per session first. */
+  packages: z.array(ZTrainerPackage),
+});
 export const ZTrainerProfileResponse = z.object({ trainerData: ZTrainerProfile });
 export type TTrainerProfile = z.infer<typeof ZTrainerProfile>;

@@ -368,6 +368,8 @@ export const bookings = pgTable(
      * mail's `.ics` updates the same event (same UID) in the calendar it was added to.
      */
     sequence: integer('sequence').notNull().default(0),
+    /** Paid from this package balance (docs/product.md#packages), not through the provider; null otherwise. */
+    balanceId: uuid('balance_id'),
   },
   (t) => [
     uniqueIndex('bookings_live_slot_uq').on(t.trainerId, t.startsAt).where(LIVE_BOOKING),
@@ -380,6 +382,74 @@ export const bookings = pgTable(
     ),
     check('bookings_price_ck', sql`${t.priceCents} >= 0`),
     check('bookings_ends_ck', sql`${t.endsAt} > ${t.startsAt}`),
+  ],
+);
+
+/**
+ * What a trainer sells besides single sessions: a number of sessions for a total price
+ * (docs/product.md#packages). A change archives the old row, so a balance bought keeps what it was sold as.
+ */
+export const trainerPackages = pgTable(
+  'trainer_packages',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    trainerId: uuid('trainer_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    sessions: integer('sessions').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    validityMonths: integer('validity_months'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('trainer_packages_trainer_idx').on(t.trainerId).where(sql`archived_at is null`),
+    check('trainer_packages_sessions_ck', sql`${t.sessions} between 2 and 20`),
+    check('trainer_packages_price_ck', sql`${t.priceCents} > 0`),
+    check('trainer_packages_validity_ck', sql`${t.validityMonths} is null or ${t.validityMonths} between 1 and 12`),
+  ],
+);
+
+/**
+ * A package a user bought (or is buying: `pending` until its capture) from a trainer. Its money is
+ * on the ledger, in the account `balance:<id>`; `sessions_left` is what it still pays for, changed
+ * with the ledger in one transaction, the row locked (docs/product.md#packages).
+ */
+export const packageBalances = pgTable(
+  'package_balances',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    trainerId: uuid('trainer_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    packageId: uuid('package_id')
+      .notNull()
+      .references(() => trainerPackages.id),
+    sessions: integer('sessions').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    currency: text('currency').notNull().default('USD'),
+    validityMonths: integer('validity_months'),
+    status: text('status', { enum: ['pending', 'active', 'refunding', 'closed'] }).notNull().default('pending'),
+    sessionsLeft: integer('sessions_left').notNull().default(0),
+    provider: text('provider', { enum: ['paypal', 'demo'] }),
+    providerOrderId: text('provider_order_id'),
+    captureId: text('capture_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('package_balances_order_uq').on(t.provider, t.providerOrderId),
+    index('package_balances_user_idx').on(t.userId, t.trainerId),
+    check('package_balances_status_ck', sql`${t.status} in ('pending', 'active', 'refunding', 'closed')`),
+    check('package_balances_sessions_ck', sql`${t.sessionsLeft} >= 0 and ${t.sessionsLeft} <= ${t.sessions}`),
   ],
 );
 
@@ -515,6 +585,9 @@ export const LEDGER_KINDS = [
   'payout-paid', // the provider paid it: paying → world
   'payout-returned', // unclaimed, returned or failed: paying → payable
   'reversal', // the provider took a payment back (a chargeback): trainer share + fees (or losses) → world
+  'package', // a package bought: world → the user's balance with the trainer (balance:<id>)
+  'redeem', // a session paid from a balance: balance → trainer pending + platform fees
+  'unredeem', // a session paid from a balance cancelled: its trainer pending + fees → balance
 ] as const;
 export const PAYMENT_EVENT_KINDS = [
   'capture-unknown',
