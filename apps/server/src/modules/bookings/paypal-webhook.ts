@@ -66,7 +66,11 @@ export async function receivePaypalWebhook(
     const purchase = row ? undefined : await packagesRepo.findBalanceByOrder(ctx.db, orderId);
     if (purchase?.provider === 'paypal' && purchase.status === 'pending') {
       // a package's order (docs/product.md#packages): settled from PayPal's own order by the check
-      await ctx.jobs.enqueue(ctx.db, { kind: PAYMENT_JOBS.checkOrder, runAt: ctx.now(), payload: { provider: 'paypal', orderId } });
+      await ctx.jobs.enqueue(ctx.db, {
+        kind: PAYMENT_JOBS.checkOrder,
+        runAt: ctx.now(),
+        payload: { provider: 'paypal', orderId },
+      });
     } else if (row && row.provider === 'paypal' && !(await paymentsRepo.findPaymentByOrder(ctx.db, 'paypal', orderId))) {
       const amount = resource.amount;
       if (!amount) {
