@@ -12,6 +12,8 @@ export const PACKAGE_RULES = {
   maxValidityMonths: 12,
   /** Whole dollars, like a trainer's price. */
   maxPrice: 100_000,
+  /** The reminder mail goes out this many days before a balance's end date. */
+  remindDaysBefore: 14,
 } as const;
 
 export const PACKAGE_MSG = {

@@ -592,6 +592,7 @@ export const LEDGER_KINDS = [
   'package', // a package bought: world → the user's balance with the trainer (balance:<id>)
   'redeem', // a session paid from a balance: balance → trainer pending + platform fees
   'unredeem', // a session paid from a balance cancelled: its trainer pending + fees → balance
+  'expire', // what is left of a balance on its end date: balance → trainer payable + platform fees
 ] as const;
 export const PAYMENT_EVENT_KINDS = [
   'capture-unknown',

@@ -342,3 +342,52 @@ describe('a trainer who leaves', () => {
     expect((await checkLedger({ db })).differences).toEqual([]);
   });
 });
+
+// last: these jobs run with a clock a month ahead
+describe('a package’s end date', () => {
+  it('14 days before, its user is reminded of what is left; on the day, the rest goes to the trainer and it pays for nothing more', async () => {
+    const { trainer, pkg } = await trainerWithPackage(2, 180, { validityMonths: 1 });
+    const user = await createAccount(t, 'user');
+    const { answer } = await buy(user, pkg._id);
+    const expiresAt = Date.parse(answer.balance.expiresAt);
+    expect(expiresAt).toBeGreaterThan(Date.now() + 27 * 86_400_000);
+    const session = (await bookFromBalance(user.token, trainer.id, hourFromNow(130))).json().booking as TBooking;
+    const runJobsAt = async (ms: number) => {
+      while ((await t.app.jobs.runDue({ now: new Date(ms) })) > 0);
+    };
+    const reminders = () => t.outbox().filter((m) => m.to === user.email && m.subject.startsWith('Your package with'));
+    await runJobsAt(expiresAt - 15 * 86_400_000);
+    expect(reminders()).toEqual([]);
+    await runJobsAt(expiresAt - 14 * 86_400_000 + 60_000);
+    expect(reminders()).toHaveLength(1);
+    expect(reminders()[0].text).toContain('You have 1 session ($90.00) left of your package with');
+    expect(reminders()[0].text).toContain('ask for the unused balance back');
+    const row = await balanceRow(user.id, trainer.id);
+    await runJobsAt(expiresAt + 60_000);
+    expect((await balanceRow(user.id, trainer.id)).status).toBe('closed');
+    expect(await accountTotal(`balance:${row.id}`)).toBe(0);
+    // the rest, $90, to the trainer less the 10 % fee, recorded as an expiry
+    const [expired] = await db
+      .select()
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.key, `expire:${row.id}`));
+    expect(expired.kind).toBe('expire');
+    const entries = await db
+      .select({ account: ledgerEntries.account, amount: ledgerEntries.amountCents })
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.transactionId, expired.id));
+    expect(Object.fromEntries(entries.map((e) => [e.account, e.amount]))).toEqual({
+      [`balance:${row.id}`]: -9000,
+      [`trainer:${trainer.id}:payable`]: 8100,
+      'platform:fees': 900,
+    });
+    expect(await balancesOf(user.token)).toEqual([]);
+    expect((await bookFromBalance(user.token, trainer.id, hourFromNow(131))).statusCode).toBe(409);
+    expect((await refundRest(user.token, trainer.id)).statusCode).toBe(404);
+    // the session booked before stays the user's
+    const [kept] = await db.select().from(bookings).where(eq(bookings.id, session._id));
+    expect(['confirmed', 'completed']).toContain(kept.status);
+    expect(reminders()).toHaveLength(1);
+    expect((await checkLedger({ db })).differences).toEqual([]);
+  });
+});

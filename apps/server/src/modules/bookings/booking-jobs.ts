@@ -35,6 +35,12 @@ export const BOOKING_JOBS = {
  */
 export const WAITLIST_OFFER_JOB = defineJob('booking.waitlist-offer', z.object({ trainerId: z.string(), startsAt: z.string() }));
 
+/** A package balance's end (docs/product.md#packages): the reminder 14 days before, the expiry on the day. */
+export const PACKAGE_JOBS = {
+  remind: defineJob('booking.package-expiry-reminder', z.object({ balanceId: z.string() })),
+  expire: defineJob('booking.package-expire', z.object({ balanceId: z.string() })),
+};
+
 export type MailJob = z.output<typeof BOOKING_JOBS.mail.payload>;
 
 /** How long a job enqueued for this process to run at once is kept from the pollers. */

@@ -389,3 +389,20 @@ export const completedSessionOf = (userId: SQLWrapper, trainerId: SQLWrapper, no
   sql<boolean>`exists (select 1 from ${bookings} as b
     where b.user_id = ${userId} and b.trainer_id = ${trainerId}
       and (b.status = 'completed' or (b.status = 'confirmed' and b.ends_at <= ${now})))`;
+
+/** An account's mail address and names, and (a trainer's) time zone. */
+export async function contactOf(db: Q, id: string) {
+  const [row] = await db
+    .select({
+      email: accounts.email,
+      firstName: accounts.firstName,
+      lastName: accounts.lastName,
+      deletedAt: accounts.deletedAt,
+      timeZone: availability.timeZone,
+    })
+    .from(accounts)
+    .leftJoin(availability, eq(availability.trainerId, accounts.id))
+    .where(eq(accounts.id, id))
+    .limit(1);
+  return row;
+}

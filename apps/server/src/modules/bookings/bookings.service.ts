@@ -4,8 +4,10 @@ import type { JobRunner } from '../../platform/jobs';
 import type { Caller } from '../../plugins/auth';
 import type { Mailer } from '../mail';
 import { FORMER_MEMBER } from '../accounts';
-import { BOOKING_JOBS, type MailJob } from './booking-jobs';
-import { bookingMail } from './booking-mails';
+import { account, balance } from '../money';
+import { BOOKING_JOBS, PACKAGE_JOBS, type MailJob } from './booking-jobs';
+import { bookingMail, packageExpiryMail } from './booking-mails';
+import * as packagesRepo from './packages.repo';
 import { toBooking } from './booking-view';
 import * as repo from './bookings.repo';
 
@@ -75,6 +77,25 @@ export function createBookingsService({ db, jobs, mailer, publicUrl, now = () =>
   }
 
   jobs.register(JOB.mail, async (payload, { now: at }) => sendBookingMail(payload, at));
+  // a package balance ends in 14 days: its user is told what is left (docs/product.md#packages)
+  jobs.register(PACKAGE_JOBS.remind, async ({ balanceId }, { now: at }) => {
+    const b = await packagesRepo.findBalance(db, balanceId);
+    if (!b || b.status !== 'active' || !b.expiresAt || b.expiresAt <= at) return;
+    const left = await balance(db, account.balance(b.id), b.currency);
+    const [user, trainer] = await Promise.all([repo.contactOf(db, b.userId), repo.contactOf(db, b.trainerId)]);
+    if (left <= 0 || !user || user.deletedAt || !trainer) return;
+    await mailer.send(
+      packageExpiryMail({
+        to: user,
+        trainer,
+        sessionsLeft: b.sessionsLeft,
+        leftCents: left,
+        expiresAt: b.expiresAt,
+        timeZone: trainer.timeZone ?? DEFAULT_TIME_ZONE,
+        link: `${publicUrl}/user/payments`,
+      }),
+    );
+  });
   jobs.register(JOB.expireHold, async ({ bookingId }, { now: at }) => {
     await repo.changeStatus(db, bookingId, 'pending', 'expired', at, { requireLapsedHold: true });
   });
