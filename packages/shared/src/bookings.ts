@@ -209,6 +209,8 @@ export const ZBooking = z.object({
   canMarkNoShow: z.boolean(),
   /** Paid from a package balance: a cancellation returns it to the balance, not to the card. */
   paidFromBalance: z.boolean(),
+  /** One of a standing weekly series (the same id for each of its sessions), or null. */
+  seriesId: z.string().nullable(),
   /** Whether the caller (the session's user) may move it to another free slot now: paid and more than 24 hours ahead. */
   canReschedule: z.boolean(),
 });
@@ -221,7 +223,15 @@ export const ZCreateBookingRequest = z.object({
   startsAt: z.iso.datetime({ offset: true, error: ISO_MSG }),
   /** `balance`: booked and paid at once from one's package balance with the trainer (201, confirmed). */
   payWith: z.enum(['balance'], { error: 'Pay with your package balance, or leave this out' }).optional(),
+  /** A standing weekly series: the same weekday and hour for this many weeks (docs/product.md#standing-weekly-sessions). */
+  weeks: z.union([z.literal(4), z.literal(8), z.literal(12)], { error: 'Book 4, 8 or 12 weeks' }).optional(),
 });
+/** A standing weekly series booked: the sessions booked, and the weeks' times that were not free (ISO, with why). */
+export const ZSeriesResponse = z.object({
+  bookings: z.array(ZBooking),
+  unavailable: z.array(z.object({ startsAt: z.string(), reason: z.enum(['taken', 'not-offered', 'no-balance-left']) })),
+});
+export type TSeriesResponse = z.infer<typeof ZSeriesResponse>;
 export type TCreateBookingRequest = z.input<typeof ZCreateBookingRequest>;
 export const ZBookingResponse = z.object({ booking: ZBooking });
 export const ZBookingsResponse = z.object({ bookings: z.array(ZBooking) });

@@ -136,6 +136,9 @@ export const BOOKING_MSG = {
   rescheduleSameTime: 'This is already the session’s time; pick another one',
   onlyClientMoves: 'Only the client can move a session. Message them to agree a new time, or cancel it with a full refund.',
   rescheduleInProgress: 'This session is being cancelled and refunded, so it can no longer be moved',
+  seriesNeedsPackage:
+    'Weekly sessions are paid from a package: buy one of this trainer’s packages first, or book one session at a time',
+  seriesNoneFree: 'None of these weeks is free at that time; pick another time',
   /** The answer to a move: 'Your session is moved to Tue 1 Dec, 09:00 (Cairo time, GMT+2)'. */
   moved: (when: string) => `Your session is moved to ${when}`,
 } as const;

@@ -370,6 +370,8 @@ export const bookings = pgTable(
     sequence: integer('sequence').notNull().default(0),
     /** Paid from this package balance (docs/product.md#packages), not through the provider; null otherwise. */
     balanceId: uuid('balance_id'),
+    /** One of a standing weekly series booked in one step (docs/product.md#standing-weekly-sessions); null otherwise. */
+    seriesId: uuid('series_id'),
   },
   (t) => [
     uniqueIndex('bookings_live_slot_uq').on(t.trainerId, t.startsAt).where(LIVE_BOOKING),

@@ -3,11 +3,11 @@
 // equal part of; a cancellation puts it back; the rest is refunded through the provider.
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_MSG, type TBalance, type TBooking, type TTrainerPackage } from '@spotter/shared';
+import { BOOKING_MSG, PACKAGE_MSG, type TBalance, type TBooking, type TTrainerPackage } from '@spotter/shared';
 import { bookings, ledgerEntries, ledgerTransactions, packageBalances, refunds } from '../../src/db/schema';
 import { checkLedger } from '../../src/modules/money/ledger-check';
 import { createAccount, useTestApp } from '../helper';
-import { auth, bookableTrainer, cancel, capture, createOrder, hourFromNow, slotsOf } from '../support/bookings';
+import { auth, bookableTrainer, bookAndPay, cancel, capture, createOrder, hourFromNow, slotsOf } from '../support/bookings';
 import { until } from '../support/until';
 
 const t = await useTestApp();
@@ -340,6 +340,66 @@ describe('a trainer who leaves', () => {
     const [r] = await db.select().from(refunds).where(eq(refunds.providerOrderId, orderId));
     expect(r.amountCents).toBe(36000);
     expect((await checkLedger({ db })).differences).toEqual([]);
+  });
+});
+
+describe('a standing weekly series', () => {
+  it('books the free weeks from the balance in one step and lists the others with why', async () => {
+    const { trainer, pkg } = await trainerWithPackage(10, 900);
+    const user = await createAccount(t, 'user');
+    const other = await createAccount(t, 'user');
+    await buy(user, pkg._id);
+    const first = hourFromNow(50);
+    const week = (k: number) => new Date(Date.parse(first) + k * 7 * 86_400_000).toISOString();
+    // somebody else has the second week already
+    await bookAndPay(t, other.token, trainer.id, week(1));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/bookings',
+      headers: auth(user.token),
+      payload: { trainerId: trainer.id, startsAt: first, weeks: 12, payWith: 'balance' },
+    });
+    expect(res.statusCode).toBe(201);
+    const { bookings: series, unavailable } = res.json() as {
+      bookings: TBooking[];
+      unavailable: Array<{ startsAt: string; reason: string }>;
+    };
+    // 11 weeks free, 10 sessions in the package: the 12th week is past what it pays for
+    expect(series.map((b) => b.startsAt)).toEqual([0, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(week));
+    expect(unavailable).toEqual([
+      { startsAt: week(1), reason: 'taken' },
+      { startsAt: week(11), reason: 'no-balance-left' },
+    ]);
+    expect(new Set(series.map((b) => b.seriesId)).size).toBe(1);
+    expect(series.every((b) => b.status === 'confirmed' && b.paidFromBalance && b.price === 90)).toBe(true);
+    expect(await balancesOf(user.token)).toEqual([]);
+    // each on its own: one cancelled back to the balance, another moved
+    expect((await cancel(t, user.token, series[1]._id)).statusCode).toBe(200);
+    expect(await balancesOf(user.token)).toMatchObject([{ amount: 90, sessionsLeft: 1 }]);
+    const moved = await t.app.inject({
+      method: 'POST',
+      url: `/api/bookings/${series[0]._id}/reschedule`,
+      headers: auth(user.token),
+      payload: { startsAt: new Date(Date.parse(week(0)) + 3_600_000).toISOString() },
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().booking.seriesId).toBe(series[0].seriesId);
+    expect((await checkLedger({ db })).differences).toEqual([]);
+  });
+
+  it('needs a package, 4, 8 or 12 weeks, and a time the trainer offers', async () => {
+    const { trainer, pkg } = await trainerWithPackage(4, 360);
+    const user = await createAccount(t, 'user');
+    const post = (payload: object) => t.app.inject({ method: 'POST', url: '/api/bookings', headers: auth(user.token), payload });
+    const noPackage = await post({ trainerId: trainer.id, startsAt: hourFromNow(60), weeks: 4 });
+    expect(noPackage.statusCode).toBe(409);
+    expect(noPackage.json().message).toBe(BOOKING_MSG.seriesNeedsPackage);
+    expect((await post({ trainerId: trainer.id, startsAt: hourFromNow(60), weeks: 4, payWith: 'balance' })).statusCode).toBe(409);
+    await buy(user, pkg._id);
+    expect((await post({ trainerId: trainer.id, startsAt: hourFromNow(60), weeks: 5, payWith: 'balance' })).statusCode).toBe(400);
+    const half = new Date(Date.parse(hourFromNow(60)) + 30 * 60_000).toISOString();
+    expect((await post({ trainerId: trainer.id, startsAt: half, weeks: 4, payWith: 'balance' })).statusCode).toBe(400);
+    expect(await balancesOf(user.token)).toMatchObject([{ sessionsLeft: 4 }]);
   });
 });
 

@@ -51,6 +51,7 @@ export function toBooking(row: BookingRow, now: Date, viewer: BookingViewer): TB
     cancelReason: cancelled ? (row.cancelReason ?? null) : null,
     canMarkNoShow: viewer === 'trainer' && canMarkNoShow(row, now),
     paidFromBalance: row.balanceId !== null,
+    seriesId: row.seriesId ?? null,
     // its user moves a paid session while it can still be cancelled for a refund (reschedule-booking.ts)
     canReschedule: viewer === 'user' && status === 'confirmed' && deadline > at,
   };

@@ -26,6 +26,7 @@ const bookingColumns = {
   cancelReason: bookings.cancelReason,
   sequence: bookings.sequence,
   balanceId: bookings.balanceId,
+  seriesId: bookings.seriesId,
   /** The trainer's zone (null when they never set hours: the default zone). */
   timeZone: availability.timeZone,
   trainerFirstName: trainer.firstName,
@@ -178,7 +179,7 @@ export async function insertHold(
   const { now, ...rest } = values;
   const [row] = await tx
     .insert(bookings)
-    .values({ ...rest, status: 'pending', createdAt: now, updatedAt: now, sequence: 0, balanceId: null })
+    .values({ ...rest, status: 'pending', createdAt: now, updatedAt: now, sequence: 0, balanceId: null, seriesId: null })
     .onConflictDoNothing()
     .returning({ id: bookings.id });
   return row?.id;
@@ -198,6 +199,7 @@ export async function insertPaidFromBalance(
     priceCents: number;
     location: SessionLocation | null;
     balanceId: string;
+    seriesId: string | null;
     now: Date;
   },
 ) {
