@@ -211,6 +211,10 @@ export const ZBooking = z.object({
   paidFromBalance: z.boolean(),
   /** One of a standing weekly series (the same id for each of its sessions), or null. */
   seriesId: z.string().nullable(),
+  /** When its user released it for resale (ISO), or null (docs/product.md#releasing-a-late-session). */
+  releasedAt: z.string().nullable(),
+  /** Whether the caller (its user) may release it now: paid, inside 24 hours, not started, not released. */
+  canRelease: z.boolean(),
   /** Whether the caller (the session's user) may move it to another free slot now: paid and more than 24 hours ahead. */
   canReschedule: z.boolean(),
 });
@@ -243,6 +247,8 @@ export const ZCancelBookingResponse = z.object({ message: z.string(), booking: Z
 export const ZRescheduleBookingRequest = z.object({
   startsAt: z.iso.datetime({ offset: true, error: ISO_MSG }),
 });
+/** POST /api/bookings/:id/release: its user gives a paid session inside 24 hours back for resale. */
+export const ZReleaseBookingResponse = z.object({ message: z.string(), booking: ZBooking });
 export type TRescheduleBookingRequest = z.input<typeof ZRescheduleBookingRequest>;
 export const ZRescheduleBookingResponse = z.object({ message: z.string(), booking: ZBooking });
 export const CANCEL_REASON_MAX = 500;

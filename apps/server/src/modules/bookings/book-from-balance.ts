@@ -15,7 +15,7 @@ import { AppError } from '../../lib/app-error';
 import { percentOf } from '../../lib/money';
 import type { Caller } from '../../plugins/auth';
 import { account, balance, post, type Posting } from '../money';
-import { BOOKING_JOBS, enqueueBookingMails, runBookingMails } from './booking-jobs';
+import { BOOKING_JOBS, enqueueBookingMails, queueResaleRefunds, runBookingMails } from './booking-jobs';
 import { toBooking } from './booking-view';
 import * as bookingsRepo from './bookings.repo';
 import { announceBooking, requireUser, type BookingsContext } from './context';
@@ -118,7 +118,9 @@ async function takeSession(
   await repo.setBalanceState(tx, open.id, { sessionsLeft: fresh.sessionsLeft - 1 });
   await announceBooking(ctx, tx, { id: bookingId, userId: s.userId, trainerId: open.trainerId });
   await sessionJobs(ctx, tx, bookingId, startsAt, endsAt, at);
-  return { bookingId, mailJobs: await enqueueBookingMails(ctx, tx, bookingId, 'confirmed') };
+  const mailJobs = await enqueueBookingMails(ctx, tx, bookingId, 'confirmed');
+  mailJobs.push(...(await queueResaleRefunds(ctx, tx, { trainerId: open.trainerId, startsAt, bookingId })));
+  return { bookingId, mailJobs };
 }
 
 /**

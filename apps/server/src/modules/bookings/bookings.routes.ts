@@ -9,6 +9,7 @@ import {
   ZErrorResponse,
   ZIdParam,
   ZNoShowResponse,
+  ZReleaseBookingResponse,
   ZRescheduleBookingRequest,
   ZRescheduleBookingResponse,
   ZSeriesResponse,
@@ -21,6 +22,7 @@ import type { BookingsContext } from './context';
 import { bookFromBalance, bookSeries } from './book-from-balance';
 import { HoldCooldown, holdSlot } from './hold-slot';
 import { markNoShow } from './mark-no-show';
+import { releaseBooking } from './release-booking';
 import { rescheduleBooking } from './reschedule-booking';
 
 const errors = {
@@ -102,6 +104,21 @@ export function bookingsRoutes(service: BookingsService, ctx: BookingsContext, a
         preHandler: [auth.requireAuth(), ...limits.writes],
       },
       async (req) => rescheduleBooking(ctx, { caller: callerOf(req), bookingId: req.params.id, startsAt: req.body.startsAt }),
+    );
+
+    r.post(
+      '/bookings/:id/release',
+      {
+        schema: {
+          tags: ['bookings'],
+          summary:
+            'Give a paid session inside 24 hours back for resale (its user): it stays yours until somebody books it, then you are refunded in full',
+          params: ZIdParam(BOOKING_MSG.notFound),
+          response: { 200: ZReleaseBookingResponse, ...errors },
+        },
+        preHandler: [auth.requireAuth(), ...limits.writes],
+      },
+      async (req) => releaseBooking(ctx, { caller: callerOf(req), bookingId: req.params.id }),
     );
 
     r.post(

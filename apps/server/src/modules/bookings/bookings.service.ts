@@ -5,13 +5,16 @@ import type { Caller } from '../../plugins/auth';
 import type { Mailer } from '../mail';
 import { FORMER_MEMBER } from '../accounts';
 import { account, balance } from '../money';
-import { BOOKING_JOBS, PACKAGE_JOBS, type MailJob } from './booking-jobs';
-import { bookingMail, packageExpiryMail } from './booking-mails';
+import { favouritersOf } from '../favourites';
+import { BOOKING_JOBS, PACKAGE_JOBS, RELEASE_JOBS, type MailJob } from './booking-jobs';
+import { bookingMail, packageExpiryMail, timeOpenedMail } from './booking-mails';
 import * as packagesRepo from './packages.repo';
 import { toBooking } from './booking-view';
 import * as repo from './bookings.repo';
 
 const JOB = BOOKING_JOBS;
+/** At most this many people who favourited a trainer are told of one released time. */
+const FAVOURITES_TOLD_MAX = 200;
 
 type BookingsDeps = {
   db: Db;
@@ -77,6 +80,24 @@ export function createBookingsService({ db, jobs, mailer, publicUrl, now = () =>
   }
 
   jobs.register(JOB.mail, async (payload, { now: at }) => sendBookingMail(payload, at));
+  // a late session released for resale: the people who favourited its trainer are told (docs/product.md#releasing-a-late-session)
+  jobs.register(RELEASE_JOBS.tellFavourites, async ({ bookingId }, { now: at }) => {
+    const row = await repo.findBooking(db, bookingId);
+    if (!row || row.status !== 'confirmed' || !row.releasedAt || row.startsAt <= at || row.trainerDeletedAt) return;
+    for (const fan of await favouritersOf(db, row.trainerId, FAVOURITES_TOLD_MAX)) {
+      if (fan.id === row.userId) continue;
+      await mailer.send(
+        timeOpenedMail({
+          to: fan,
+          trainer: { firstName: row.trainerFirstName, lastName: row.trainerLastName },
+          startsAt: row.startsAt,
+          timeZone: row.timeZone ?? DEFAULT_TIME_ZONE,
+          priceCents: row.priceCents,
+          link: `${publicUrl}/trainer/profile/${row.trainerId}`,
+        }),
+      );
+    }
+  });
   // a package balance ends in 14 days: its user is told what is left (docs/product.md#packages)
   jobs.register(PACKAGE_JOBS.remind, async ({ balanceId }, { now: at }) => {
     const b = await packagesRepo.findBalance(db, balanceId);
