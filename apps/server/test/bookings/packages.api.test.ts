@@ -202,6 +202,12 @@ describe('sessions from the balance', () => {
       booking: { status: 'cancelled', paidFromBalance: true },
     });
     expect(await balancesOf(user.token)).toMatchObject([{ amount: 250, sessionsLeft: 3 }]);
+    // the balance's ledger entries, as its payments page shows them
+    expect((await balancesOf(user.token))[0].entries.map((e) => [e.kind, e.amount, e.startsAt])).toEqual([
+      ['package', 250, null],
+      ['redeem', -83.33, slot],
+      ['unredeem', 83.33, slot],
+    ]);
     expect(await accountTotal(`trainer:${trainer.id}:pending`)).toBe(0);
     const mail = t.outbox().find((m) => m.to === user.email && m.subject.startsWith('Cancelled'))!;
     expect(mail.text).toContain('is back in your package balance');

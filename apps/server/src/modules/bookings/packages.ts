@@ -84,9 +84,24 @@ export async function setPackages(
   return { message: PACKAGE_MSG.saved, packages: (await packagesOf(ctx.db, [caller.id])).get(caller.id) ?? [] };
 }
 
-/** A balance as its user sees it, with what is left of its money. */
-function toBalance(row: Awaited<ReturnType<typeof repo.openBalancesOf>>[number], leftCents: number): TBalance {
+type BalanceEntry = Awaited<ReturnType<typeof repo.balanceEntries>>[number];
+const ENTRY_KINDS = new Set(['package', 'redeem', 'unredeem', 'refund', 'expire']);
+
+/** A balance as its user sees it, with what is left of its money and its ledger entries. */
+function toBalance(
+  row: Awaited<ReturnType<typeof repo.openBalancesOf>>[number],
+  leftCents: number,
+  entries: BalanceEntry[] = [],
+): TBalance {
   return {
+    entries: entries
+      .filter((e) => e.balanceId === row.id && ENTRY_KINDS.has(e.kind))
+      .map((e) => ({
+        at: e.at.toISOString(),
+        kind: e.kind as TBalance['entries'][number]['kind'],
+        amount: fromCents(e.cents),
+        startsAt: e.startsAt?.toISOString() ?? null,
+      })),
     trainerId: row.trainerId,
     trainerFirstName: row.trainerFirstName,
     trainerLastName: row.trainerLastName,
@@ -110,9 +125,13 @@ export async function listBalances(
     ctx.db,
     rows.map((r) => account.balance(r.id)),
   );
+  const entries = await repo.balanceEntries(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
   return {
     balances: rows
-      .map((r) => toBalance(r, left.get(account.balance(r.id)) ?? 0))
+      .map((r) => toBalance(r, left.get(account.balance(r.id)) ?? 0, entries))
       .filter((b) => b.sessionsLeft > 0 || b.amount > 0 || b.status === 'refunding'),
   };
 }
@@ -121,7 +140,7 @@ async function balanceView(ctx: BookingsContext, userId: string, balanceId: stri
   const row = (await repo.openBalancesOf(ctx.db, userId)).find((r) => r.id === balanceId);
   if (!row) return undefined;
   const left = await balances(ctx.db, [account.balance(row.id)]);
-  return toBalance(row, left.get(account.balance(row.id)) ?? 0);
+  return toBalance(row, left.get(account.balance(row.id)) ?? 0, await repo.balanceEntries(ctx.db, [row.id]));
 }
 
 /**
