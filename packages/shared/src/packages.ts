@@ -27,6 +27,8 @@ export const PACKAGE_MSG = {
   validity: `Valid for ${PACKAGE_RULES.minValidityMonths} to ${PACKAGE_RULES.maxValidityMonths} months, or without an end date`,
   notFound: 'This package is no longer offered',
   haveBalance: 'You still have sessions of a package with this trainer: use or refund them before buying another',
+  secondRefunded:
+    'You already have a package with this trainer, so this payment was refunded in full. Use or refund that package before buying another.',
   noBalance: 'You have no package balance with this trainer',
   balanceUsedUp: 'Your package with this trainer has no sessions left',
   balanceExpired: 'Your package with this trainer has expired',

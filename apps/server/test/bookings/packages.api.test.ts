@@ -294,17 +294,26 @@ describe('refunding the rest', () => {
     expect((await bookFromBalance(user.token, trainer.id, hourFromNow(91))).statusCode).toBe(409);
     const again = await refundRest(user.token, trainer.id);
     expect(again.statusCode).toBe(404);
-    // the booked session stays; cancelled, its $80 is back and can be refunded in turn
+    // the booked session stays; cancelled, its $80 goes back to the card at once (the balance, closed, is not opened again)
     expect(
       (await t.app.inject({ url: '/api/bookings', headers: auth(user.token) }))
         .json()
         .bookings.find((b: TBooking) => b._id === booking._id).status,
     ).toBe('confirmed');
     expect((await cancel(t, user.token, booking._id)).statusCode).toBe(200);
-    expect(await balancesOf(user.token)).toMatchObject([{ amount: 80, sessionsLeft: 1, status: 'active' }]);
-    const rest = await refundRest(user.token, trainer.id);
-    expect(rest.json()).toMatchObject({ refundedAmount: 80 });
+    expect(await balancesOf(user.token)).toEqual([]);
+    const done = await db
+      .select()
+      .from(refunds)
+      .where(and(eq(refunds.providerOrderId, orderId), eq(refunds.status, 'completed')));
+    expect(done.map((r) => r.amountCents).sort((a, b) => a - b)).toEqual([8000, 32000]);
+    expect((await balanceRow(user.id, trainer.id)).status).toBe('closed');
     expect(await accountTotal(`balance:${row.id}`)).toBe(0);
+    const mail = t
+      .outbox()
+      .filter((m) => m.to === user.email && m.subject.startsWith('Cancelled'))
+      .at(-1)!;
+    expect(mail.text).toContain('is refunded');
     expect((await checkLedger({ db })).differences).toEqual([]);
   });
 

@@ -1,8 +1,8 @@
 // Review 31: attacks on packages, standing series, moves, releases and the waitlist
 // (docs/product.md "Packages", "Standing weekly sessions", "Moving a session", "Releasing a late
-// session", "Waitlist"; docs/decisions/043 and 044). Attacks that held stay as regression tests;
-// the real defects found are `it.fails(` tests naming the defect, so the file is green while they
-// are open.
+// session", "Waitlist"; docs/decisions/043-moves-and-waitlist.md and 044-packages-held-in-money.md). Attacks that held stay as regression tests;
+// the five defects the review found (marked 'a defect the review found') are fixed, and their tests
+// failed before the fixes.
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { BOOKING_RULES, PACKAGE_MSG, type TBalance, type TBooking, type TTrainerPackage } from '@spotter/shared';
@@ -253,11 +253,11 @@ describe('money that must add up', () => {
     await ledgerClean();
   });
 
-  // DEFECT: reschedule-booking.ts never calls queueResaleRefunds (book-from-balance.ts and
+  // a defect the review found (fixed): reschedule-booking.ts never calls queueResaleRefunds (book-from-balance.ts and
   // settle-order.ts do): a session moved into the slot of a released session takes the slot (the
   // live-slot index leaves released sessions out), but the released session is neither cancelled
   // nor refunded: its user paid for a time somebody else now has, and the trainer is paid twice.
-  it.fails('a session moved into a released slot: the released session is refunded (somebody else took its slot)', async () => {
+  it('a session moved into a released slot: the released session is refunded (somebody else took its slot)', async () => {
     const trainer = await bookableTrainer(t);
     const me = await createAccount(t, 'user');
     const mover = await createAccount(t, 'user');
@@ -476,11 +476,11 @@ describe('waitlist abuse', () => {
     expect([waiter.id, racer.id]).toContain(live[0].userId);
   });
 
-  // DEFECT: offer-freed-slot.ts / waitlist.repo.ts nextInLine hold a slot for a waiter without the
+  // a defect the review found (fixed): offer-freed-slot.ts / waitlist.repo.ts nextInLine hold a slot for a waiter without the
   // hold limit of hold-slot.ts (BOOKING_RULES.maxPendingHolds, 'a user has at most 3 unpaid holds'),
   // and 'has no offer held' is checked per wait, not per user: a user with waits for several
   // trainers is held several freed slots at once, on top of the three holds they may already have.
-  it.fails('a user at the hold limit, waiting for two trainers, is not held two more slots at once', async () => {
+  it('a user at the hold limit, waiting for two trainers, is not held two more slots at once', async () => {
     const busy = await bookableTrainer(t);
     const me = await createAccount(t, 'user');
     for (const h of [120, 121, 122]) expect((await hold(t, me.token, busy.id, hourFromNow(h))).statusCode).toBe(201);
@@ -500,11 +500,11 @@ describe('waitlist abuse', () => {
 });
 
 describe('one package at a time', () => {
-  // DEFECT: packages.ts createPackageOrder refuses a second package only when a balance is open
+  // a defect the review found (fixed): packages.ts createPackageOrder refuses a second package only when a balance is open
   // already; settlePackage (the capture) does not look again. Two orders made before either is
   // captured (two of the trainer's packages, or two requests at once for one: findPendingPurchase
   // is per package and not locked) are both captured into two active balances with the trainer.
-  it.fails('two packages of one trainer ordered before either is captured: the second capture buys nothing', async () => {
+  it('two packages of one trainer ordered before either is captured: the second capture buys nothing', async () => {
     const trainer = await bookableTrainer(t, { price: 100 });
     const res = await putPackages(trainer.token, [
       { sessions: 2, price: 180, validityMonths: null },
@@ -523,27 +523,24 @@ describe('one package at a time', () => {
     expect(open).toHaveLength(1);
   });
 
-  // DEFECT: book-from-balance.ts returnToBalance turns a closed balance back to 'active' when a
+  // a defect the review found (fixed): book-from-balance.ts returnToBalance turns a closed balance back to 'active' when a
   // session of it is cancelled, without looking for the newer package bought meanwhile: the user
-  // then has two open balances with the trainer (decision 044: one package at a time, one balance
+  // then has two open balances with the trainer (docs/decisions/044-packages-held-in-money.md: one package at a time, one balance
   // per trainer in GET /api/balances), and POST /api/balances/:trainerId/refund refunds only the
   // newest; the older one's money is out of reach until the newer one is used up or refunded.
-  it.fails(
-    'a session of a refunded package cancelled after a new package was bought: still one balance with the trainer',
-    async () => {
-      const { trainer, pkg } = await trainerWithPackage(2, 180);
-      const user = await createAccount(t, 'user');
-      await buy(user, pkg._id);
-      const booking = (await bookFromBalance(user.token, trainer.id, hourFromNow(130))).json().booking as TBooking;
-      expect((await refundRest(user.token, trainer.id)).statusCode).toBe(200);
-      expect(await balancesOf(user.token)).toEqual([]);
-      await buy(user, pkg._id);
-      expect((await cancel(t, user.token, booking._id)).statusCode).toBe(200);
-      const open = (await balanceRows(user.id, trainer.id)).filter((b) => b.status === 'active' || b.status === 'refunding');
-      expect((await balancesOf(user.token)).filter((b) => b.trainerId === trainer.id)).toHaveLength(1);
-      expect(open).toHaveLength(1);
-    },
-  );
+  it('a session of a refunded package cancelled after a new package was bought: still one balance with the trainer', async () => {
+    const { trainer, pkg } = await trainerWithPackage(2, 180);
+    const user = await createAccount(t, 'user');
+    await buy(user, pkg._id);
+    const booking = (await bookFromBalance(user.token, trainer.id, hourFromNow(130))).json().booking as TBooking;
+    expect((await refundRest(user.token, trainer.id)).statusCode).toBe(200);
+    expect(await balancesOf(user.token)).toEqual([]);
+    await buy(user, pkg._id);
+    expect((await cancel(t, user.token, booking._id)).statusCode).toBe(200);
+    const open = (await balanceRows(user.id, trainer.id)).filter((b) => b.status === 'active' || b.status === 'refunding');
+    expect((await balancesOf(user.token)).filter((b) => b.trainerId === trainer.id)).toHaveLength(1);
+    expect(open).toHaveLength(1);
+  });
 });
 
 // last: the payout sweep runs with a clock a day and more ahead
@@ -560,12 +557,12 @@ describe('the trainer’s share', () => {
     expect(due.map((d) => d.bookingId)).not.toContain(moved);
   });
 
-  // DEFECT: payouts.repo.ts pendingShareOf sums only 'payment', 'refund' and 'reversal'
+  // a defect the review found (fixed): payouts.repo.ts pendingShareOf sums only 'payment', 'refund' and 'reversal'
   // transactions, while dueShares also counts 'redeem' and 'unredeem': the sweep
   // (payouts.service.ts makeDueSharesPayable) reads 0 for a session paid from a package and moves
   // nothing, so the trainer is never paid for package sessions; and since such sessions stay in
   // dueShares' first page for ever, 200 of them stop the sweep from reaching any other share.
-  it.fails('a session paid from a package becomes payable 24 hours after it ended, as a card session does', async () => {
+  it('a session paid from a package becomes payable 24 hours after it ended, as a card session does', async () => {
     const { trainer, pkg } = await trainerWithPackage(2, 180);
     const user = await createAccount(t, 'user');
     await buy(user, pkg._id);

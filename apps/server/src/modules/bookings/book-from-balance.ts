@@ -20,7 +20,7 @@ import { toBooking } from './booking-view';
 import * as bookingsRepo from './bookings.repo';
 import { announceBooking, requireUser, type BookingsContext } from './context';
 import * as repo from './packages.repo';
-import { redemptionOf } from './packages';
+import { redemptionOf, refundWholeBalance } from './packages';
 import { sameLocalTimeWeeksLater } from './slots';
 
 const MINUTE = 60_000;
@@ -192,16 +192,28 @@ export async function returnToBalance(
       at,
       entries: back,
     });
-    // a balance whose rest was refunded meanwhile holds this session's money again: it can pay or be refunded
-    await repo.setBalanceState(tx, open.id, {
-      sessionsLeft: Math.min(open.sessions, open.sessionsLeft + 1),
-      ...(open.status === 'closed' ? { status: 'active' as const } : {}),
-    });
+    // a balance closed meanwhile (its rest refunded, or its end date passed) is not opened again:
+    // the part is refunded through the provider just after (below); a newer balance stays the only open one
+    if (open.status !== 'closed')
+      await repo.setBalanceState(tx, open.id, { sessionsLeft: Math.min(open.sessions, open.sessionsLeft + 1) });
     await announceBooking(ctx, tx, row);
-    return enqueueBookingMails(ctx, tx, row.id, 'cancelled', { toBalance: true });
+    return {
+      closed: open.status === 'closed',
+      jobs: await enqueueBookingMails(
+        ctx,
+        tx,
+        row.id,
+        'cancelled',
+        open.status === 'closed' ? { refunded: true } : { toBalance: true },
+      ),
+    };
   });
   if (!mailJobs) return false;
-  await runBookingMails(ctx, mailJobs);
+  await runBookingMails(ctx, mailJobs.jobs);
+  if (mailJobs.closed)
+    await refundWholeBalance(ctx, balanceId).catch((err) =>
+      ctx.log.error({ err, balanceId }, 'refund of a cancelled session’s part of a closed balance failed; its job retries'),
+    );
   return true;
 }
 

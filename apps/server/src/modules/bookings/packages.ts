@@ -227,18 +227,27 @@ async function settlePackage(
   ctx: BookingsContext,
   row: repo.BalanceRow,
   { orderId, result, via }: { orderId: string; result: ProviderCapture; via: 'capture' | 'check' | 'webhook' },
-): Promise<'paid' | 'mismatch'> {
+): Promise<'paid' | 'mismatch' | 'another-open'> {
   const p = providerOf(ctx, row.provider);
   const capture = result.capture!;
   const captureKey = `capture:${p.name}:${capture.id}`;
   const currency = capture.currency ?? row.currency;
   const amountCents = capture.amountCents ?? (p.name === 'demo' ? row.priceCents : undefined);
   const at = ctx.now();
-  if (amountCents === undefined || amountCents !== row.priceCents || currency !== row.currency) {
-    ctx.log.error(
-      { orderId, captured: capture.amountCents, currency, expected: row.priceCents },
-      'package capture differs: refunding it',
-    );
+  // one package at a time per trainer: two orders paid at once (or one paid while another was bought)
+  // buy one; the other's money is refunded in full
+  const another = await ctx.db.transaction(async (tx) => {
+    await bookingsRepo.lockAccount(tx, row.userId);
+    const open = await repo.openBalanceOf(tx, row.userId, row.trainerId);
+    return !!open && open.id !== row.id;
+  });
+  if (another || amountCents === undefined || amountCents !== row.priceCents || currency !== row.currency) {
+    if (another) ctx.log.warn({ orderId, balanceId: row.id }, 'a second package of the same trainer paid: refunding it');
+    else
+      ctx.log.error(
+        { orderId, captured: capture.amountCents, currency, expected: row.priceCents },
+        'package capture differs: refunding it',
+      );
     const unplaced = amountCents ?? 0;
     await ctx.db.transaction(async (tx) => {
       const locked = await repo.lockBalance(tx, row.id);
@@ -270,6 +279,7 @@ async function settlePackage(
           currency,
           expected: row.priceCents,
           balanceId: row.id,
+          ...(another ? { why: 'another package of this trainer is open' } : {}),
         },
         at,
       });
@@ -281,11 +291,15 @@ async function settlePackage(
         { provider: p.name, orderId, captureId: capture.id, amountCents: unplaced, currency, bookingId: null },
         'captured amount or currency differs from the package',
       ).catch((err) => ctx.log.error({ err, orderId }, 'refund of a mismatched package capture failed; its job retries'));
-    return 'mismatch';
+    return another ? 'another-open' : 'mismatch';
   }
-  await ctx.db.transaction(async (tx) => {
+  const settled = await ctx.db.transaction(async (tx) => {
+    // the user's purchases settle one at a time: a concurrent one sees this one open
+    await bookingsRepo.lockAccount(tx, row.userId);
     const locked = await repo.lockBalance(tx, row.id);
-    if (!locked || locked.status !== 'pending') return;
+    if (!locked || locked.status !== 'pending') return true;
+    const open = await repo.openBalanceOf(tx, row.userId, row.trainerId);
+    if (open && open.id !== row.id) return false;
     await post(tx, {
       key: captureKey,
       kind: 'package',
@@ -316,7 +330,10 @@ async function settlePackage(
       details: { via, outcome: 'package', balanceId: row.id, captureId: capture.id },
       at,
     });
+    return true;
   });
+  // another became open between the check and here: refunded like any second package
+  if (!settled) return settlePackage(ctx, row, { orderId, result, via });
   return 'paid';
 }
 
@@ -370,8 +387,9 @@ export async function capturePackageOrder(
       ],
     };
   }
-  if ((await settlePackage(ctx, row, { orderId, result, via: 'capture' })) === 'mismatch')
-    throw new AppError('PAYMENT_MISMATCH', PAYMENT_MSG.amountMismatch);
+  const outcome = await settlePackage(ctx, row, { orderId, result, via: 'capture' });
+  if (outcome === 'mismatch') throw new AppError('PAYMENT_MISMATCH', PAYMENT_MSG.amountMismatch);
+  if (outcome === 'another-open') throw new AppError('CONFLICT', PACKAGE_MSG.secondRefunded);
   const fresh = (await repo.findBalance(ctx.db, row.id))!;
   return captureAnswer(orderId, fresh, await balanceView(ctx, user.id, row.id));
 }
@@ -459,18 +477,20 @@ export async function refundRest(
 }
 
 /**
- * A trainer who leaves refunds every balance of theirs (cancel-trainer-sessions.ts): what is left of
- * it goes back through the provider; an empty one is closed.
+ * Refunds everything in a balance's account through the provider: every balance of a trainer who
+ * leaves (cancel-trainer-sessions.ts), and a closed balance (refunded, expired) that a cancelled
+ * session's part went back to (book-from-balance.ts). An empty one is closed.
  */
 export async function refundWholeBalance(ctx: BookingsContext, balanceId: string): Promise<void> {
   const open = await repo.findBalance(ctx.db, balanceId);
-  if (!open || open.status !== 'active' || !open.provider || !open.providerOrderId || !open.captureId) return;
+  if (!open || (open.status !== 'active' && open.status !== 'closed')) return;
+  if (!open.provider || !open.providerOrderId || !open.captureId) return;
   await refundBalance(
     ctx,
     { id: open.id, provider: open.provider, orderId: open.providerOrderId, captureId: open.captureId, currency: open.currency },
     async (tx) => {
       const locked = await repo.lockBalance(tx, open.id);
-      if (!locked || locked.status !== 'active') return 0;
+      if (!locked || (locked.status !== 'active' && locked.status !== 'closed')) return 0;
       const cents = await balance(tx, account.balance(open.id), open.currency);
       await repo.setBalanceState(
         tx,

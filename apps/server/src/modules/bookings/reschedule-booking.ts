@@ -1,7 +1,7 @@
 import { BOOKING_MSG, BOOKING_RULES, formatDateTimeIn, zoneLabel, type TBooking } from '@spotter/shared';
 import { AppError } from '../../lib/app-error';
 import type { Caller } from '../../plugins/auth';
-import { BOOKING_JOBS, enqueueBookingMails, runBookingMails } from './booking-jobs';
+import { BOOKING_JOBS, enqueueBookingMails, queueResaleRefunds, runBookingMails } from './booking-jobs';
 import { toBooking } from './booking-view';
 import * as bookingsRepo from './bookings.repo';
 import { announceBooking, type BookingsContext } from './context';
@@ -91,7 +91,10 @@ export async function rescheduleBooking(
       }
       // the old time's completion finds the session not over yet and leaves it
       await jobs.enqueue(tx, { kind: BOOKING_JOBS.complete, runAt: endsAt, payload: { bookingId: row.id } });
-      return enqueueBookingMails(ctx, tx, row.id, 'moved', { from: row.startsAt.toISOString() });
+      const mails = await enqueueBookingMails(ctx, tx, row.id, 'moved', { from: row.startsAt.toISOString() });
+      // a session released for resale at the new time: somebody took it, so it is refunded
+      mails.push(...(await queueResaleRefunds(ctx, tx, { trainerId: row.trainerId, startsAt, bookingId: row.id })));
+      return mails;
     });
   } catch (err) {
     if (err instanceof AppError) throw err;

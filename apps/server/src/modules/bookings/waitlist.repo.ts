@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { BOOKING_RULES } from '@spotter/shared';
 import type { Db, Tx } from '../../db/client';
 import { accounts, bookings, waitlistEntries as entries, waitlistOffers as offers } from '../../db/schema';
 
@@ -121,6 +122,12 @@ export async function nextInLine(tx: Tx, slot: { trainerId: string; startsAt: Da
         sql`not exists (select 1 from ${offers} o where o.entry_id = ${entries.id} and o.starts_at = ${slot.startsAt.toISOString()}::timestamptz)`,
         sql`not exists (select 1 from ${offers} inner join ${bookings} on ${bookings.id} = ${offers.bookingId}
           where ${offers.entryId} = ${entries.id} and ${servedBy(slot.at)})`,
+        // one offer held at a time per user, whatever they wait for, and never past the holds a user may have
+        sql`not exists (select 1 from ${offers} o2 inner join ${entries} e2 on e2.id = o2.entry_id
+          inner join ${bookings} b2 on b2.id = o2.booking_id
+          where e2.user_id = ${entries.userId} and b2.status = 'pending' and b2.hold_expires_at > ${slot.at.toISOString()}::timestamptz)`,
+        sql`(select count(*) from ${bookings} b3 where b3.user_id = ${entries.userId} and b3.status = 'pending'
+          and b3.hold_expires_at > ${slot.at.toISOString()}::timestamptz) < ${BOOKING_RULES.maxPendingHolds}`,
       ),
     )
     .orderBy(asc(entries.createdAt), asc(entries.id))

@@ -91,7 +91,7 @@ export async function pendingShareOf(tx: Tx, share: { bookingId: string; trainer
     select coalesce(sum(e.amount_cents), 0)::text as cents
     from ledger_transactions t
     join ledger_entries e on e.transaction_id = t.id
-    where t.booking_id = ${share.bookingId} and t.kind in ('payment', 'refund', 'reversal')
+    where t.booking_id = ${share.bookingId} and t.kind in ('payment', 'refund', 'reversal', 'redeem', 'unredeem')
       and e.account = ${`trainer:${share.trainerId}:pending`} and e.currency = ${share.currency}`);
   return Number(rowsOf<{ cents: string }>(result)[0]?.cents ?? 0);
 }
