@@ -28,6 +28,7 @@ const booking = (overrides: Partial<TBooking> = {}): TBooking => ({
   location: null,
   cancelledBy: null,
   cancelReason: null,
+  paidFromBalance: false,
   canMarkNoShow: false,
   canReschedule: false,
   ...overrides,

@@ -44,6 +44,7 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelReason: null,
   canMarkNoShow: false,
   canReschedule: false,
+  paidFromBalance: false,
   ...overrides,
 });
 

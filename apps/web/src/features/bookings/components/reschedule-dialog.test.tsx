@@ -45,6 +45,7 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelReason: null,
   canMarkNoShow: false,
   canReschedule: true,
+  paidFromBalance: false,
   ...overrides,
 });
 

@@ -39,6 +39,7 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => {
     cancelReason: null,
     canMarkNoShow: false,
     canReschedule: false,
+    paidFromBalance: false,
     ...overrides,
   };
 };

@@ -25,6 +25,7 @@ const booking = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelReason: null,
   canMarkNoShow: false,
   canReschedule: false,
+  paidFromBalance: false,
   ...overrides,
 });
 

@@ -50,6 +50,7 @@ const hold = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelReason: null,
   canMarkNoShow: false,
   canReschedule: false,
+  paidFromBalance: false,
   ...overrides,
 });
 
