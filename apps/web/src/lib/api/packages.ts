@@ -26,9 +26,7 @@ export function useBalances(viewer: string | null, { enabled = true }: { enabled
 
 /** A balance that pays for a session now: active, with a session left and not expired. */
 export const isUsable = (balance: TBalance, now = Date.now()) =>
-  balance.status === 'active' &&
-  balance.sessionsLeft > 0 &&
-  (balance.expiresAt === null || Date.parse(balance.expiresAt) > now);
+  balance.status === 'active' && balance.sessionsLeft > 0 && (balance.expiresAt === null || Date.parse(balance.expiresAt) > now);
 
 /** The user's balance with one trainer, if any (any status). */
 export function useBalanceWith(trainerId: string, viewer: string | null, { enabled = true }: { enabled?: boolean } = {}) {

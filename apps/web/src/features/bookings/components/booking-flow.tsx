@@ -1,7 +1,14 @@
 import { CircleCheck } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { cancellationPolicy, formatDateTimeIn, PACKAGE_MSG, zoneCity, type TBooking, type TTrainerPackage } from '@spotter/shared';
+import {
+  cancellationPolicy,
+  formatDateTimeIn,
+  PACKAGE_MSG,
+  zoneCity,
+  type TBooking,
+  type TTrainerPackage,
+} from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { ApiError, errorMessage } from '@/lib/api-client';
@@ -72,7 +79,9 @@ function Confirmation({
         <div className="min-w-0">
           <p className="font-display text-lg font-bold">You are booked!</p>
           <p className="font-medium">
-            {captureId === null ? `${PACKAGE_MSG.bookedFromBalance}: ${when}` : paidText({ price: formatPrice(booking.price), trainerName, when })}{' '}
+            {captureId === null
+              ? `${PACKAGE_MSG.bookedFromBalance}: ${when}`
+              : paidText({ price: formatPrice(booking.price), trainerName, when })}{' '}
             ({zoneCity(timeZone)} time).
           </p>
           {place && (
@@ -208,10 +217,7 @@ function PayChoice({
         <p className="text-sm text-muted">
           {formatDateTimeIn(startsAt, timeZone)} ({zoneCity(timeZone)} time)
         </p>
-        <p
-          data-testid="policy"
-          className={cn('text-sm font-semibold', policy.refundable ? 'text-success' : 'text-warning-ink')}
-        >
+        <p data-testid="policy" className={cn('text-sm font-semibold', policy.refundable ? 'text-success' : 'text-warning-ink')}>
           {policy.text}
           {policy.refundable && ': the session goes back to your package'}
         </p>

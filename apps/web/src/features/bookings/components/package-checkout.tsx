@@ -46,7 +46,9 @@ export function PackageCheckout({ trainer, pkg, onBought, onBack }: PackageCheck
           {saving > 0 && ` (saves ${formatMoney(saving)} in all)`}
         </dd>
         <dt className="text-muted">Valid</dt>
-        <dd className="text-ink">{pkg.validityMonths === null ? 'No end date' : `${plural(pkg.validityMonths, 'month', 'months')} from today`}</dd>
+        <dd className="text-ink">
+          {pkg.validityMonths === null ? 'No end date' : `${plural(pkg.validityMonths, 'month', 'months')} from today`}
+        </dd>
         <dt className="text-base font-bold text-ink">Total</dt>
         <dd className="text-base font-bold text-ink">{formatMoney(pkg.price)}</dd>
       </dl>
@@ -56,7 +58,10 @@ export function PackageCheckout({ trainer, pkg, onBought, onBack }: PackageCheck
         unused rest back at any time.
       </p>
       {stop ? (
-        <Alert tone={stop.kind === 'unknown' ? 'warning' : 'error'} title={stop.kind === 'unknown' ? 'Payment not confirmed yet' : 'Not bought'}>
+        <Alert
+          tone={stop.kind === 'unknown' ? 'warning' : 'error'}
+          title={stop.kind === 'unknown' ? 'Payment not confirmed yet' : 'Not bought'}
+        >
           {stop.message}
         </Alert>
       ) : (

@@ -127,7 +127,9 @@ export function ProfilePackages({ trainer }: { trainer: Trainer }) {
         Packages
       </h2>
       {hasPackages && (
-        <p className="text-sm text-muted">Pay once for several sessions at a lower price each; the unused rest can be refunded.</p>
+        <p className="text-sm text-muted">
+          Pay once for several sessions at a lower price each; the unused rest can be refunded.
+        </p>
       )}
       <PackageList trainer={trainer} onBuy={setBuying} />
       <Dialog open={buying !== null} onOpenChange={(isOpen) => !isOpen && setBuying(null)}>
