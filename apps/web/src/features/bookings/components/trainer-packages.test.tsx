@@ -92,7 +92,7 @@ describe('ProfilePackages', () => {
 
     await user.click(screen.getByRole('button', { name: 'Buy 10 sessions with Nadia for $399' }));
     const dialog = await screen.findByRole('dialog', { name: 'Buy a package from Nadia' });
-    expect(within(dialog).getByText('10 sessions')).toBeInTheDocument();
+    expect(await within(dialog).findByText('10 sessions')).toBeInTheDocument();
     expect(within(dialog).getByText('No end date')).toBeInTheDocument();
     expect(within(dialog).getByText(/What you pay is kept as your balance with Nadia/)).toBeInTheDocument();
     await user.click(await within(dialog).findByRole('button', { name: 'Pay $399' }));
