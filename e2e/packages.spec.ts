@@ -59,6 +59,9 @@ test('a trainer sells a 5-session package; a user buys it, books and moves a ses
   await expectNoAxeViolations(page);
   await settings.getByRole('button', { name: 'Save packages' }).click();
   await expect(settings.getByText('Your packages are saved')).toBeVisible();
+  await page.setViewportSize({ width: 360, height: 740 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // The user buys it on the trainer's profile with the demo provider.
   await switchTo(page, user.token, 'user');
