@@ -12,11 +12,11 @@ export const packageSaving = (pkg: Pick<TTrainerPackage, 'sessions' | 'price'>, 
   Math.max(0, Math.round((pkg.sessions * sessionPrice - pkg.price) * 100) / 100);
 
 /** 'valid 3 months', 'valid 1 month', 'no end date'. */
-export const validityText = (months: number | null) =>
+const validityText = (months: number | null) =>
   months === null ? 'no end date' : `valid ${plural(months, 'month', 'months')}`;
 
 /** The parts of a package's line, in order; the saving only when there is one. */
-export function packageParts(pkg: TTrainerPackage, sessionPrice: number): string[] {
+function packageParts(pkg: TTrainerPackage, sessionPrice: number): string[] {
   const saving = packageSaving(pkg, sessionPrice);
   return [
     plural(pkg.sessions, 'session', 'sessions'),

@@ -20,7 +20,7 @@ const PackageCheckout = lazy(() => import('./package-checkout').then((m) => ({ d
 type Trainer = { _id: string; firstName: string; lastName: string; price: number; packages?: TTrainerPackage[] };
 
 /** '$144 left · 4 of 5 sessions left · $36 a session · until 28 Feb 2027': what a balance still pays for. */
-export function BalanceSummary({ balance }: { balance: TBalance }) {
+function BalanceSummary({ balance }: { balance: TBalance }) {
   return (
     <div data-testid="balance" className="rounded-xl border border-success-line bg-success-soft p-3 text-sm text-success">
       <p className="font-semibold">
