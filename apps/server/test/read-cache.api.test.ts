@@ -221,6 +221,7 @@ describe('answers from memory', () => {
         'picture',
         'price',
         'rating',
+        'packages',
         'ratingCount',
         'subscribers',
         'title',

@@ -49,7 +49,9 @@ export type TTrainerPackageInput = z.input<typeof ZTrainerPackageInput>;
 
 /** PUT /api/trainer/packages: the trainer's packages as they are to be (an empty list offers none). */
 export const ZPutPackagesRequest = z.object({
-  packages: z.array(ZTrainerPackageInput, { error: 'Send the list of packages' }).max(PACKAGE_RULES.maxPackages, PACKAGE_MSG.tooMany),
+  packages: z
+    .array(ZTrainerPackageInput, { error: 'Send the list of packages' })
+    .max(PACKAGE_RULES.maxPackages, PACKAGE_MSG.tooMany),
 });
 export type TPutPackagesRequest = z.input<typeof ZPutPackagesRequest>;
 

@@ -405,7 +405,9 @@ export const trainerPackages = pgTable(
     archivedAt: timestamp('archived_at', { withTimezone: true }),
   },
   (t) => [
-    index('trainer_packages_trainer_idx').on(t.trainerId).where(sql`archived_at is null`),
+    index('trainer_packages_trainer_idx')
+      .on(t.trainerId)
+      .where(sql`archived_at is null`),
     check('trainer_packages_sessions_ck', sql`${t.sessions} between 2 and 20`),
     check('trainer_packages_price_ck', sql`${t.priceCents} > 0`),
     check('trainer_packages_validity_ck', sql`${t.validityMonths} is null or ${t.validityMonths} between 1 and 12`),
@@ -436,7 +438,9 @@ export const packageBalances = pgTable(
     priceCents: integer('price_cents').notNull(),
     currency: text('currency').notNull().default('USD'),
     validityMonths: integer('validity_months'),
-    status: text('status', { enum: ['pending', 'active', 'refunding', 'closed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'active', 'refunding', 'closed'] })
+      .notNull()
+      .default('pending'),
     sessionsLeft: integer('sessions_left').notNull().default(0),
     provider: text('provider', { enum: ['paypal', 'demo'] }),
     providerOrderId: text('provider_order_id'),

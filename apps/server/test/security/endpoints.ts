@@ -222,6 +222,18 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     stranger: { own: 200 },
   },
   'GET /api/payouts': { access: 'trainer', stranger: { own: 200 } },
+  'PUT /api/trainer/packages': {
+    access: 'trainer',
+    request: () => ({ payload: { packages: [{ sessions: 5, price: 400, validityMonths: null }] } }),
+    stranger: { own: 200 },
+  },
+  'GET /api/balances': { access: 'user', stranger: { own: 200 } },
+  // "your balance with that trainer": a stranger has none there, and never refunds the victim's
+  'POST /api/balances/:trainerId/refund': {
+    access: 'user',
+    request: (f) => ({ url: `/api/balances/${f.trainer.id}/refund` }),
+    stranger: 404,
+  },
 
   'POST /api/chats': {
     access: 'any',

@@ -19,6 +19,8 @@ export const BOOKING_JOBS = {
       kind: z.enum(['confirmed', 'reminder', 'cancelled', 'moved', 'offered']),
       to: z.enum(['user', 'trainer']),
       refunded: z.boolean().optional(),
+      /** A cancelled session paid from a package: its value went back to the balance. */
+      toBalance: z.boolean().optional(),
       /** A reminder: the start it reminds of (a session moved since is reminded of by its new jobs). */
       startsAt: z.string().optional(),
       /** A move: the session's start before it. */
@@ -44,7 +46,7 @@ export async function enqueueBookingMails(
   tx: Tx,
   bookingId: string,
   kind: 'confirmed' | 'cancelled' | 'moved',
-  extra: { refunded?: boolean; from?: string } = {},
+  extra: { refunded?: boolean; from?: string; toBalance?: boolean } = {},
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const to of ['user', 'trainer'] as const) {

@@ -18,6 +18,8 @@ type BookingMailInput = {
   currency: string;
   /** Whether a cancelled session's payment went back. */
   refunded?: boolean;
+  /** A cancelled session paid from a package: its value is back in the user's balance. */
+  toBalance?: boolean;
   /** Where the session takes place (null: never set). */
   location: TSessionLocation | null;
   /** An offered slot (the waitlist's): until when it is held. */
@@ -82,9 +84,9 @@ export function bookingMail(input: BookingMailInput): Mail {
     .slice(0, REASON_MAX);
   const cancelledIntro = byTrainer
     ? forUser
-      ? `${other} cancelled your session on ${when}.${why ? ` Reason: ${why}.` : ''} The payment of ${price} is refunded in full.`
-      : `You cancelled the session ${other} booked with you on ${when}.${why ? ` Reason: ${why}.` : ''} ${other} is refunded in full (${price}).`
-    : `${withWhom[0].toUpperCase()}${withWhom.slice(1)} on ${when} is cancelled.${input.refunded ? ` The payment of ${price} is refunded.` : ''}`;
+      ? `${other} cancelled your session on ${when}.${why ? ` Reason: ${why}.` : ''} ${input.toBalance ? `Its ${price} is back in your package balance.` : `The payment of ${price} is refunded in full.`}`
+      : `You cancelled the session ${other} booked with you on ${when}.${why ? ` Reason: ${why}.` : ''} ${input.toBalance ? `Its ${price} went back to the client’s package balance.` : `${other} is refunded in full (${price}).`}`
+    : `${withWhom[0].toUpperCase()}${withWhom.slice(1)} on ${when} is cancelled.${input.refunded ? ` The payment of ${price} is refunded.` : ''}${input.toBalance ? (forUser ? ` Its ${price} is back in your package balance.` : ` Its ${price} went back to the client’s package balance.`) : ''}`;
   const copy = {
     confirmed: {
       subject: forUser ? `Booked: your session with ${other}` : `New booking: ${other}`,

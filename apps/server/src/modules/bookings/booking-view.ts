@@ -50,6 +50,7 @@ export function toBooking(row: BookingRow, now: Date, viewer: BookingViewer): TB
     cancelledBy: cancelled ? (row.cancelledBy ?? null) : null,
     cancelReason: cancelled ? (row.cancelReason ?? null) : null,
     canMarkNoShow: viewer === 'trainer' && canMarkNoShow(row, now),
+    paidFromBalance: row.balanceId !== null,
     // its user moves a paid session while it can still be cancelled for a refund (reschedule-booking.ts)
     canReschedule: viewer === 'user' && status === 'confirmed' && deadline > at,
   };

@@ -15,6 +15,7 @@ import { checkOrder } from './capture-order';
 import { WAITLIST_OFFER_JOB } from './booking-jobs';
 import { offerFreedSlot } from './offer-freed-slot';
 import { waitlistRoutes } from './waitlist.routes';
+import { packagesRoutes } from './packages.routes';
 import { PAYMENT_JOBS } from './payment-jobs';
 import { runFinishRefund } from './refunds';
 import { paymentsRoutes } from './payments.routes';
@@ -98,5 +99,6 @@ export function bookingsModule({ auth, services, limits = { writes: [] }, ...dep
     await app.register(bookingsRoutes(bookings, context, auth, limits));
     await app.register(paymentsRoutes(payments, context, auth, limits));
     await app.register(waitlistRoutes(context, auth, limits));
+    await app.register(packagesRoutes(context, auth, limits));
   };
 }

@@ -25,6 +25,7 @@ const bookingColumns = {
   cancelledBy: bookings.cancelledBy,
   cancelReason: bookings.cancelReason,
   sequence: bookings.sequence,
+  balanceId: bookings.balanceId,
   /** The trainer's zone (null when they never set hours: the default zone). */
   timeZone: availability.timeZone,
   trainerFirstName: trainer.firstName,
@@ -177,7 +178,33 @@ export async function insertHold(
   const { now, ...rest } = values;
   const [row] = await tx
     .insert(bookings)
-    .values({ ...rest, status: 'pending', createdAt: now, updatedAt: now, sequence: 0 })
+    .values({ ...rest, status: 'pending', createdAt: now, updatedAt: now, sequence: 0, balanceId: null })
+    .onConflictDoNothing()
+    .returning({ id: bookings.id });
+  return row?.id;
+}
+
+/**
+ * Inserts a session paid from a package balance, confirmed at once, unless the slot has a live
+ * booking (the same unique index as a hold's).
+ */
+export async function insertPaidFromBalance(
+  tx: Tx,
+  values: {
+    trainerId: string;
+    userId: string;
+    startsAt: Date;
+    endsAt: Date;
+    priceCents: number;
+    location: SessionLocation | null;
+    balanceId: string;
+    now: Date;
+  },
+) {
+  const { now, ...rest } = values;
+  const [row] = await tx
+    .insert(bookings)
+    .values({ ...rest, status: 'confirmed', holdExpiresAt: null, createdAt: now, updatedAt: now, sequence: 0 })
     .onConflictDoNothing()
     .returning({ id: bookings.id });
   return row?.id;

@@ -16,6 +16,7 @@ import { callerOf, type Auth } from '../../plugins/auth';
 import { nextChangeOf } from './booking-view';
 import type { BookingsService } from './bookings.service';
 import type { BookingsContext } from './context';
+import { bookFromBalance } from './book-from-balance';
 import { HoldCooldown, holdSlot } from './hold-slot';
 import { markNoShow } from './mark-no-show';
 import { rescheduleBooking } from './reschedule-booking';
@@ -42,14 +43,21 @@ export function bookingsRoutes(service: BookingsService, ctx: BookingsContext, a
       {
         schema: {
           tags: ['bookings'],
-          summary: 'Hold a free slot for 10 minutes while you pay (users only)',
+          summary:
+            "Hold a free slot for 10 minutes while you pay (users only); with payWith: 'balance', book it paid from your package balance with the trainer",
           body: ZCreateBookingRequest,
           response: { 201: ZBookingResponse, ...errors },
         },
         // the role answers are the spec's toasts, so the visitor and trainer cases are the service's
         preHandler: [auth.optionalAuth, ...limits.writes],
       },
-      async (req, reply) => reply.status(201).send({ booking: await holdSlot(ctx, { caller: req.caller, input: req.body }) }),
+      async (req, reply) =>
+        reply.status(201).send({
+          booking:
+            req.body.payWith === 'balance'
+              ? await bookFromBalance(ctx, { caller: req.caller, input: req.body })
+              : await holdSlot(ctx, { caller: req.caller, input: req.body }),
+        }),
     );
 
     r.get(

@@ -60,6 +60,7 @@ export function createBookingsService({ db, jobs, mailer, publicUrl, now = () =>
         priceCents: row.priceCents,
         currency: row.currency,
         refunded: job.refunded,
+        toBalance: job.toBalance,
         location: row.location ?? null,
         movedFrom: job.from ? new Date(job.from) : undefined,
         sequence: row.sequence,

@@ -1,6 +1,7 @@
-import { BOOKING_MSG, type TBooking } from '@spotter/shared';
+import { BOOKING_MSG, PACKAGE_MSG, type TBooking } from '@spotter/shared';
 import { AppError } from '../../lib/app-error';
 import type { Caller } from '../../plugins/auth';
+import { returnToBalance } from './book-from-balance';
 import { toBooking } from './booking-view';
 import * as bookingsRepo from './bookings.repo';
 import type { BookingsContext } from './context';
@@ -36,6 +37,15 @@ export async function cancelBooking(
       : new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
   }
 
+  // paid from a package: its value goes back to the balance, not to the card (docs/product.md#packages)
+  if (row.balanceId) {
+    if (!(await returnToBalance(ctx, { row, by, reason: by === 'trainer' ? reason || null : null })))
+      throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
+    return {
+      message: by === 'trainer' ? BOOKING_MSG.trainerCancelled : PACKAGE_MSG.returnedToBalance,
+      booking: await bookingNow(),
+    };
+  }
   const payment = await paymentsRepo.findPaymentOfBooking(db, row.id);
   if (!payment || payment.status !== 'completed') {
     log.error({ bookingId: row.id }, 'a confirmed booking without a completed payment');

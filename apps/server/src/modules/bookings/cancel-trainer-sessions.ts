@@ -2,6 +2,9 @@ import { BOOKING_MSG } from '@spotter/shared';
 import type { TrainerLeftReason } from './account-jobs';
 import * as bookingsRepo from './bookings.repo';
 import type { BookingsContext } from './context';
+import { returnToBalance } from './book-from-balance';
+import { refundWholeBalance } from './packages';
+import * as packagesRepo from './packages.repo';
 import * as paymentsRepo from './payments.repo';
 import { refundBooking } from './refund-booking';
 import { releaseHold } from './release-hold';
@@ -55,6 +58,11 @@ export async function cancelTrainerSessions(
     if (sessions.length === 0) break;
     for (const session of sessions) {
       seen.add(session.id);
+      // paid from a package: back to the balance, which is refunded below with the rest
+      if (session.balanceId) {
+        if (await returnToBalance(ctx, { row: session, by: 'trainer', reason: REASON_WORDS[reason] })) refunded++;
+        continue;
+      }
       const payment = await paymentsRepo.findPaymentOfBooking(db, session.id);
       if (!payment || payment.status !== 'completed') {
         log.error({ bookingId: session.id, trainerId }, 'a confirmed booking without a completed payment');
@@ -72,6 +80,15 @@ export async function cancelTrainerSessions(
         log.warn({ err, bookingId: session.id, trainerId }, 'refund of a departed trainer’s session failed; will retry');
         failures.push(err);
       }
+    }
+  }
+  // the packages their users bought: every balance refunded through the provider (docs/product.md#packages)
+  for (const balanceId of await packagesRepo.openBalancesOfTrainer(db, trainerId)) {
+    try {
+      await refundWholeBalance(ctx, balanceId);
+    } catch (err) {
+      log.warn({ err, balanceId, trainerId }, 'refund of a departed trainer’s package balance failed; will retry');
+      failures.push(err);
     }
   }
   log.info({ trainerId, reason, released, refunded, failed: failures.length }, 'a departed trainer’s sessions cancelled');

@@ -10,6 +10,8 @@ import { providerOf, requireUser, type BookingsContext } from './context';
 import { PAYMENT_JOBS } from './payment-jobs';
 import * as paymentsRepo from './payments.repo';
 import { settleCapture } from './settle-order';
+import { capturePackageOrder, checkPackageOrder } from './packages';
+import * as packagesRepo from './packages.repo';
 
 const MINUTE = 60_000;
 /** A capture in progress keeps its hold this long, past any provider timeout. */
@@ -81,7 +83,12 @@ export async function captureOrder(
   const { db, log } = ctx;
   const user = requireUser(caller);
   const row = await bookingsRepo.findBookingByOrder(db, orderId);
-  if (!row) throw new AppError('NOT_FOUND', PAYMENT_MSG.orderNotFound);
+  if (!row) {
+    // no booking has it: a package's order (docs/product.md#packages), or none
+    const purchase = await packagesRepo.findBalanceByOrder(db, orderId);
+    if (purchase) return capturePackageOrder(ctx, { user, row: purchase, orderId });
+    throw new AppError('NOT_FOUND', PAYMENT_MSG.orderNotFound);
+  }
   if (row.userId !== user.id) throw new AppError('FORBIDDEN', PAYMENT_MSG.orderNotFound);
   const p = providerOf(ctx, row.provider);
 
@@ -150,7 +157,11 @@ export async function captureOrder(
  */
 export async function checkOrder(ctx: BookingsContext, { provider, orderId }: { provider: 'paypal' | 'demo'; orderId: string }) {
   const row = await bookingsRepo.findBookingByOrder(ctx.db, orderId);
-  if (!row) return;
+  if (!row) {
+    const purchase = await packagesRepo.findBalanceByOrder(ctx.db, orderId);
+    if (purchase) await checkPackageOrder(ctx, purchase, { provider, orderId });
+    return;
+  }
   if (await paymentsRepo.findPaymentByOrder(ctx.db, provider, orderId)) return; // settled meanwhile
   const state = await providerOf(ctx, provider).getOrder({ orderId });
   const capture = state.capture;

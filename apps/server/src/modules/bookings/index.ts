@@ -10,3 +10,4 @@ export { bookingViewsForPush } from './booking-push';
 export { freeSlots } from './free-slots';
 export { slotStateReader } from './availability.repo';
 export type { BookingsContext } from './context';
+export { packagesOf } from './packages';

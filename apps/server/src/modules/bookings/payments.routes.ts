@@ -24,6 +24,7 @@ import { rawJsonBody } from '../../plugins/empty-json-body';
 import { codeOfStatus, errorBody } from '../../plugins/errors';
 import { PaymentRejectedError, ProviderUnavailableError } from '../money';
 import { cancelBooking } from './cancel-booking';
+import { createPackageOrder } from './packages';
 import { captureOrder } from './capture-order';
 import type { BookingsContext } from './context';
 import { createOrder } from './create-order';
@@ -98,7 +99,9 @@ export function paymentsRoutes(service: PaymentsService, ctx: BookingsContext, a
       },
       async (req, reply) => {
         try {
-          return await createOrder(ctx, { caller: req.caller, bookingId: req.body.bookingId });
+          return req.body.packageId !== undefined
+            ? await createPackageOrder(ctx, { caller: req.caller, packageId: req.body.packageId })
+            : await createOrder(ctx, { caller: req.caller, bookingId: req.body.bookingId ?? '' });
         } catch (err) {
           return sendProviderError(reply, err);
         }

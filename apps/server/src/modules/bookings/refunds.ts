@@ -8,6 +8,7 @@ import * as bookingsRepo from './bookings.repo';
 import { announceBooking, providerOf, type BookingsContext } from './context';
 import { bookOutsideRefund, feePart } from './outside-refund';
 import { PAYMENT_JOBS } from './payment-jobs';
+import * as packagesRepo from './packages.repo';
 import * as paymentsRepo from './payments.repo';
 
 type Payment = NonNullable<Awaited<ReturnType<typeof paymentsRepo.findPaymentOfBooking>>>;
@@ -71,7 +72,8 @@ type Unplaced = {
   captureId: string;
   amountCents: number;
   currency: string;
-  bookingId: string;
+  /** null: a package's money (docs/product.md#packages) */
+  bookingId: string | null;
 };
 
 /**
@@ -80,6 +82,46 @@ type Unplaced = {
  */
 export async function refundUnplaced(ctx: BookingsContext, u: Unplaced, reason: string): Promise<RefundOutcome> {
   return writeAndFinish(ctx, { ...u, key: unplacedRefundKey(u.provider, u.captureId), reason }, {});
+}
+
+/** The key of a package balance's rest refunded (docs/product.md#packages): one per request. */
+const balanceRefundKey = (balanceId: string, at: Date) => `package:${balanceId}:${at.getTime()}`;
+const balanceOfKey = (key: string) => key.split(':')[1];
+
+/**
+ * Refunds what is left of a package balance through the provider that took it, in the
+ * transaction `amountOf` runs in (the balance locked and set refunding there, so no session takes
+ * it meanwhile): the refund row is written with its job, then the provider asked; the ledger's
+ * `refund` (balance → world) is written when it answers.
+ */
+export async function refundBalance(
+  ctx: BookingsContext,
+  b: { id: string; provider: 'paypal' | 'demo'; orderId: string; captureId: string; currency: string },
+  /** In the refund's transaction: locks the balance, sets it refunding, and answers the amount (0: nothing to refund; or throws). */
+  amountOf: (tx: Tx) => Promise<number>,
+): Promise<RefundOutcome> {
+  const at = ctx.now();
+  const row = await ctx.db.transaction(async (tx) => {
+    const amountCents = await amountOf(tx);
+    if (amountCents <= 0) return 'nothing' as const;
+    const inserted = await paymentsRepo.insertRefund(tx, {
+      key: balanceRefundKey(b.id, at),
+      bookingId: null,
+      provider: b.provider,
+      providerOrderId: b.orderId,
+      captureId: b.captureId,
+      amountCents,
+      currency: b.currency,
+      status: 'requested',
+      reason: 'the unused balance of a package, asked for by its user',
+      createdAt: at,
+    });
+    if (inserted) await enqueueFinish(ctx, tx, inserted.id, {});
+    return inserted;
+  });
+  if (row === 'nothing') return { state: 'completed', changed: false };
+  if (!row) return { state: 'in-progress' };
+  return finishRefund(ctx, row, {});
 }
 
 /**
@@ -164,6 +206,22 @@ async function finishRefund(
     const at = ctx.now();
     if (!(await paymentsRepo.completeRefund(tx, refund.id, { providerRefundId: answer.id, raw: answer.raw, at })))
       return { changed: false, mailJobs: [] as number[] };
+    if (refund.key.startsWith('package:')) {
+      await post(tx, {
+        key: `refund:${refund.id}`,
+        kind: 'refund',
+        provider: refund.provider,
+        providerOrderId: refund.providerOrderId,
+        memo: refund.reason,
+        at,
+        entries: fromBalance(refund),
+      });
+      // what a cancelled session put back meanwhile stays, and can pay or be refunded in turn
+      const id = balanceOfKey(refund.key);
+      const left = await balance(tx, account.balance(id), refund.currency);
+      await packagesRepo.setBalanceState(tx, id, { status: left > 0 ? 'active' : 'closed' });
+      return { changed: true, mailJobs: [] as number[] };
+    }
     const payment = await paymentsRepo.findPaymentByOrder(tx, refund.provider, refund.providerOrderId);
     const full = refund.key.startsWith('full:');
     await post(tx, {
@@ -243,6 +301,8 @@ async function stillOwed(ctx: BookingsContext, refund: paymentsRepo.RefundRow): 
     const payment = await paymentsRepo.findPaymentByOrder(ctx.db, refund.provider, refund.providerOrderId);
     if (!payment) return refund;
     left = payment.amountCents - (await paymentsRepo.completedRefundsOf(ctx.db, refund.provider, refund.providerOrderId));
+  } else if (refund.key.startsWith('package:')) {
+    left = await balance(ctx.db, account.balance(balanceOfKey(refund.key)), refund.currency);
   } else if (refund.key.startsWith('unplaced:')) {
     left = await balance(ctx.db, account.suspense(refund.provider, refund.providerOrderId), refund.currency);
   } else return refund;
@@ -273,6 +333,11 @@ async function sharesBack(tx: Tx, payment: Payment, cents: number): Promise<Post
     { account: account.fees, amountCents: -fee, currency: payment.currency },
   ];
 }
+
+const fromBalance = (r: paymentsRepo.RefundRow): Posting[] => [
+  { account: account.world(r.provider), amountCents: r.amountCents, currency: r.currency },
+  { account: account.balance(balanceOfKey(r.key)), amountCents: -r.amountCents, currency: r.currency },
+];
 
 const fromSuspense = (r: paymentsRepo.RefundRow): Posting[] => [
   { account: account.world(r.provider), amountCents: r.amountCents, currency: r.currency },

@@ -1,6 +1,6 @@
 // What other modules and app.ts may use of the money module (docs/decisions/042-money-ledger.md):
 // the ledger, and the payment providers (PayPal, the demo) that move money in and out.
-export { account, balance, hasTransaction, post, type Posting } from './ledger.repo';
+export { account, balance, balances, hasTransaction, post, type Posting } from './ledger.repo';
 export { createPaymentProviders } from './providers/payment-providers';
 export {
   PaymentRejectedError,

@@ -26,6 +26,8 @@ export const account = {
    * below zero (docs/decisions/042-money-ledger.md#reversals).
    */
   losses: 'platform:losses',
+  /** What a user has left of a package bought from a trainer (docs/product.md#packages): Spotter owes it to them until a session takes it. */
+  balance: (balanceId: string) => `balance:${balanceId}`,
   /** Money captured that no booking takes (a wrong amount or currency, too late), until it is refunded. */
   suspense: (provider: string, orderId: string) => `suspense:${provider}:${orderId}`,
 };

@@ -45,7 +45,8 @@ export async function dueShares(db: Q, cutoff: Date, limit = 200): Promise<DueSh
     select b.id as booking_id, b.trainer_id, e.currency, sum(e.amount_cents)::text as cents
     from bookings b
     -- the share as the ledger holds it: paid, less what a refund or a reversal took back
-    join ledger_transactions t on t.booking_id = b.id and t.kind in ('payment', 'refund', 'reversal')
+    -- (a session paid from a package balance: redeemed, less a cancellation's unredeem)
+    join ledger_transactions t on t.booking_id = b.id and t.kind in ('payment', 'refund', 'reversal', 'redeem', 'unredeem')
     join ledger_entries e on e.transaction_id = t.id and e.account = 'trainer:' || b.trainer_id::text || ':pending'
     where b.status in ('confirmed', 'completed', 'no-show')
       and b.ends_at <= ${cutoff.toISOString()}::timestamptz

@@ -3,7 +3,7 @@ import { SERVER_MSG } from '@spotter/shared';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { fromCents } from '../../lib/money';
-import type { BookingsContext } from '../bookings';
+import { packagesOf, type BookingsContext } from '../bookings';
 import { createFreeSlotsIndex } from './free-slots-index';
 import * as repo from './trainers.repo';
 
@@ -64,7 +64,8 @@ export function createTrainersService({ db, bookings, concurrentReads }: Deps) {
       await freeSlotsIndex.fresh();
       const row = await profileOf(id);
       if (!row) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
-      return { ...toPublicTrainer(row), nextFreeAt: isoOrNull(row.nextFreeAt), subscribers: row.subscribers };
+      const packages = (await packagesOf(db, [row.id])).get(row.id) ?? [];
+      return { ...toPublicTrainer(row), nextFreeAt: isoOrNull(row.nextFreeAt), subscribers: row.subscribers, packages };
     },
   };
 }

@@ -1,0 +1,344 @@
+// Packages held in money (docs/product.md#packages, packages.ts, book-from-balance.ts): a trainer
+// sells sessions in blocks; what a user buys is a balance on the ledger that each session takes an
+// equal part of; a cancellation puts it back; the rest is refunded through the provider.
+import { and, eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_MSG, type TBalance, type TBooking, type TTrainerPackage } from '@spotter/shared';
+import { bookings, ledgerEntries, ledgerTransactions, packageBalances, refunds } from '../../src/db/schema';
+import { checkLedger } from '../../src/modules/money/ledger-check';
+import { createAccount, useTestApp } from '../helper';
+import { auth, bookableTrainer, cancel, capture, createOrder, hourFromNow, slotsOf } from '../support/bookings';
+import { until } from '../support/until';
+
+const t = await useTestApp();
+const db = t.database.db;
+
+type Account = Awaited<ReturnType<typeof createAccount>>;
+
+const putPackages = (token: string | undefined, packages: unknown) =>
+  t.app.inject({ method: 'PUT', url: '/api/trainer/packages', headers: auth(token), payload: { packages } as object });
+const profile = async (id: string) => (await t.app.inject(`/api/trainerData/${id}`)).json().trainerData;
+const balancesOf = async (token: string) =>
+  (await t.app.inject({ url: '/api/balances', headers: auth(token) })).json().balances as TBalance[];
+const bookFromBalance = (token: string, trainerId: string, startsAt: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/bookings',
+    headers: auth(token),
+    payload: { trainerId, startsAt, payWith: 'balance' },
+  });
+const refundRest = (token: string | undefined, trainerId: string) =>
+  t.app.inject({ method: 'POST', url: `/api/balances/${trainerId}/refund`, headers: auth(token) });
+const accountTotal = async (acc: string) => {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amountCents}), 0)` })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.account, acc));
+  return Number(row.total);
+};
+const balanceRow = async (userId: string, trainerId: string) =>
+  (
+    await db
+      .select()
+      .from(packageBalances)
+      .where(and(eq(packageBalances.userId, userId), eq(packageBalances.trainerId, trainerId)))
+  ).at(-1)!;
+
+/** A trainer at $100 a session (the lowest price) selling 5 for $400 ($80 each). */
+async function trainerWithPackage(sessions = 5, price = 400, extra: { validityMonths?: number | null } = {}) {
+  const trainer = await bookableTrainer(t, { price: 100 });
+  const res = await putPackages(trainer.token, [{ sessions, price, validityMonths: extra.validityMonths ?? null }]);
+  expect(res.statusCode).toBe(200);
+  return { trainer, pkg: res.json().packages[0] as TTrainerPackage };
+}
+
+/** Orders and captures a package with the demo provider. */
+async function buy(user: Account, packageId: string) {
+  const order = await createOrder(t, user.token, { packageId });
+  expect(order.statusCode).toBe(200);
+  const captured = await capture(t, user.token, order.json().id);
+  expect(captured.statusCode).toBe(200);
+  return { orderId: order.json().id as string, answer: captured.json() };
+}
+
+describe('a trainer’s packages', () => {
+  it('are set, shown on the profile with the per-session price, and kept when unchanged', async () => {
+    const trainer = await bookableTrainer(t, { price: 100 });
+    const res = await putPackages(trainer.token, [
+      { sessions: 10, price: 700, validityMonths: 6 },
+      { sessions: 3, price: 250, validityMonths: null },
+    ]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ message: PACKAGE_MSG.saved });
+    // cheapest per session first; $250 / 3 is $83.33 a session (rounded down to the cent)
+    expect(res.json().packages).toEqual([
+      { _id: expect.any(String), sessions: 10, price: 700, perSession: 70, validityMonths: 6 },
+      { _id: expect.any(String), sessions: 3, price: 250, perSession: 83.33, validityMonths: null },
+    ]);
+    await until(async () => (await profile(trainer.id)).packages.length === 2, 'the profile to show the packages');
+    const tenId = res.json().packages[0]._id as string;
+    // saving one unchanged and one new: the unchanged keeps its id, the other is gone
+    const again = await putPackages(trainer.token, [
+      { sessions: 10, price: 700, validityMonths: 6 },
+      { sessions: 4, price: 360, validityMonths: 1 },
+    ]);
+    expect(again.statusCode).toBe(200);
+    await until(
+      async () => (await profile(trainer.id)).packages.some((p: TTrainerPackage) => p.sessions === 4),
+      'the new package',
+    );
+    const now = (await profile(trainer.id)).packages as TTrainerPackage[];
+    expect(now.map((p) => [p.sessions, p.price])).toEqual([
+      [10, 700],
+      [4, 360],
+    ]);
+    expect(now[0]._id).toBe(tenId);
+    expect((await putPackages(trainer.token, [])).statusCode).toBe(200);
+    await until(async () => (await profile(trainer.id)).packages.length === 0, 'no packages');
+  });
+
+  it('refuses what is not a package, in the product’s words', async () => {
+    const trainer = await bookableTrainer(t, { price: 100 });
+    const user = await createAccount(t, 'user');
+    const notCheaper = await putPackages(trainer.token, [{ sessions: 4, price: 400, validityMonths: null }]);
+    expect(notCheaper.statusCode).toBe(400);
+    expect(notCheaper.json()).toMatchObject({ errors: { 'packages.0.price': PACKAGE_MSG.notCheaper(400) } });
+    for (const bad of [
+      [{ sessions: 1, price: 40, validityMonths: null }],
+      [{ sessions: 21, price: 40, validityMonths: null }],
+      [{ sessions: 5, price: 40.5, validityMonths: null }],
+      [{ sessions: 5, price: 0, validityMonths: null }],
+      [{ sessions: 5, price: 100, validityMonths: 13 }],
+      [{ sessions: 5, price: 100 }],
+      Array.from({ length: 4 }, () => ({ sessions: 5, price: 100, validityMonths: null })),
+      'five',
+    ]) {
+      expect((await putPackages(trainer.token, bad)).statusCode).toBe(400);
+    }
+    expect((await putPackages(user.token, [{ sessions: 5, price: 100, validityMonths: null }])).statusCode).toBe(403);
+    expect((await putPackages(undefined, [])).statusCode).toBe(401);
+  });
+});
+
+describe('buying a package', () => {
+  it('through the order and capture path: the money is the user’s balance on the ledger', async () => {
+    const { trainer, pkg } = await trainerWithPackage(5, 400, { validityMonths: 3 });
+    const user = await createAccount(t, 'user');
+    const order = await createOrder(t, user.token, { packageId: pkg._id });
+    expect(order.statusCode).toBe(200);
+    expect(order.json()).toMatchObject({ amount: { currency_code: 'USD', value: '400.00' } });
+    // asking again answers the same order
+    expect((await createOrder(t, user.token, { packageId: pkg._id })).json().id).toBe(order.json().id);
+    const captured = await capture(t, user.token, order.json().id);
+    expect(captured.statusCode).toBe(200);
+    expect(captured.json()).toMatchObject({
+      status: 'COMPLETED',
+      balance: { trainerId: trainer.id, amount: 400, perSession: 80, sessionsLeft: 5, sessions: 5, status: 'active' },
+    });
+    expect(Date.parse(captured.json().balance.expiresAt)).toBeGreaterThan(Date.now() + 80 * 86_400_000);
+    // a repeated capture charges nothing and answers the same
+    expect((await capture(t, user.token, order.json().id)).json().balance).toMatchObject({ amount: 400, sessionsLeft: 5 });
+    const row = await balanceRow(user.id, trainer.id);
+    expect(await accountTotal(`balance:${row.id}`)).toBe(40000);
+    expect(await balancesOf(user.token)).toMatchObject([{ trainerId: trainer.id, amount: 400, sessionsLeft: 5 }]);
+    // one package at a time
+    const second = await createOrder(t, user.token, { packageId: pkg._id });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().message).toBe(PACKAGE_MSG.haveBalance);
+    // somebody else's order is not theirs to capture
+    const other = await createAccount(t, 'user');
+    expect((await capture(t, other.token, order.json().id)).statusCode).toBe(403);
+    // a price change later changes nothing bought
+    expect((await putPackages(trainer.token, [{ sessions: 5, price: 300, validityMonths: null }])).statusCode).toBe(200);
+    expect((await balancesOf(user.token))[0]).toMatchObject({ amount: 400, perSession: 80, sessionsLeft: 5 });
+  });
+
+  it('refuses an unknown package, a trainer, a visitor', async () => {
+    const { pkg } = await trainerWithPackage();
+    const trainer = await createAccount(t, 'trainer');
+    expect((await createOrder(t, undefined, { packageId: pkg._id })).statusCode).toBe(401);
+    expect((await createOrder(t, trainer.token, { packageId: pkg._id })).statusCode).toBe(403);
+    const user = await createAccount(t, 'user');
+    expect((await createOrder(t, user.token, { packageId: '00000000-0000-4000-8000-000000000000' })).statusCode).toBe(404);
+    expect((await createOrder(t, user.token, { packageId: 'nope' })).statusCode).toBe(404);
+    expect((await createOrder(t, user.token, { packageId: pkg._id, bookingId: pkg._id })).statusCode).toBe(400);
+    expect((await createOrder(t, user.token, {})).statusCode).toBe(400);
+  });
+});
+
+describe('sessions from the balance', () => {
+  it('a booking paid from it is confirmed at once; each takes an equal part; a cancellation puts it back', async () => {
+    const { trainer, pkg } = await trainerWithPackage(3, 250);
+    const user = await createAccount(t, 'user');
+    await buy(user, pkg._id);
+    const slot = hourFromNow(50);
+    const res = await bookFromBalance(user.token, trainer.id, slot);
+    expect(res.statusCode).toBe(201);
+    const booking = res.json().booking as TBooking;
+    expect(booking).toMatchObject({
+      status: 'confirmed',
+      paidFromBalance: true,
+      price: 83.33,
+      holdExpiresAt: null,
+      canCancel: true,
+    });
+    expect(t.outbox().some((m) => m.to === user.email && m.subject.startsWith('Booked'))).toBe(true);
+    expect(await balancesOf(user.token)).toMatchObject([{ amount: 166.67, sessionsLeft: 2 }]);
+    await until(async () => !(await slotsOf(t, trainer.id)).includes(slot), 'the slot to be taken');
+    // the ledger: the balance paid the trainer's share and the fee
+    const [redeem] = await db
+      .select()
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.key, `redeem:${booking._id}`));
+    expect(redeem.kind).toBe('redeem');
+    expect(await accountTotal(`trainer:${trainer.id}:pending`)).toBe(8333 - 833);
+    expect(await accountTotal(`balance:${(await balanceRow(user.id, trainer.id)).id}`)).toBe(16667);
+
+    // cancelled more than 24 hours ahead: back in the balance, with its session
+    const cancelled = await cancel(t, user.token, booking._id);
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json()).toMatchObject({
+      message: PACKAGE_MSG.returnedToBalance,
+      booking: { status: 'cancelled', paidFromBalance: true },
+    });
+    expect(await balancesOf(user.token)).toMatchObject([{ amount: 250, sessionsLeft: 3 }]);
+    expect(await accountTotal(`trainer:${trainer.id}:pending`)).toBe(0);
+    const mail = t.outbox().find((m) => m.to === user.email && m.subject.startsWith('Cancelled'))!;
+    expect(mail.text).toContain('is back in your package balance');
+
+    // the three sessions take 83.33, 83.33 and the last the rest, 83.34: all of it, to the cent
+    const taken: number[] = [];
+    for (const h of [60, 61, 62])
+      taken.push((await bookFromBalance(user.token, trainer.id, hourFromNow(h))).json().booking.price);
+    expect(taken).toEqual([83.33, 83.33, 83.34]);
+    const row = await balanceRow(user.id, trainer.id);
+    expect(await accountTotal(`balance:${row.id}`)).toBe(0);
+    expect(await balancesOf(user.token)).toEqual([]);
+    const none = await bookFromBalance(user.token, trainer.id, hourFromNow(63));
+    expect(none.statusCode).toBe(409);
+    expect(none.json().message).toBe(PACKAGE_MSG.balanceUsedUp);
+    expect((await checkLedger({ db })).differences).toEqual([]);
+  });
+
+  it('the trainer cancels one inside 24 hours: back in the balance too', async () => {
+    const { trainer, pkg } = await trainerWithPackage();
+    const user = await createAccount(t, 'user');
+    await buy(user, pkg._id);
+    const booking = (await bookFromBalance(user.token, trainer.id, hourFromNow(5))).json().booking as TBooking;
+    expect((await cancel(t, user.token, booking._id)).statusCode).toBe(409);
+    const res = await cancel(t, trainer.token, booking._id, { reason: 'Ill' });
+    expect(res.statusCode).toBe(200);
+    expect(await balancesOf(user.token)).toMatchObject([{ amount: 400, sessionsLeft: 5 }]);
+  });
+
+  it('without a balance, with another trainer’s: 409 in the product’s words', async () => {
+    const { trainer } = await trainerWithPackage();
+    const user = await createAccount(t, 'user');
+    const res = await bookFromBalance(user.token, trainer.id, hourFromNow(70));
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(PACKAGE_MSG.noBalance);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/bookings',
+          headers: auth(user.token),
+          payload: { trainerId: trainer.id, startsAt: hourFromNow(70), payWith: 'card' },
+        })
+      ).statusCode,
+    ).toBe(400);
+  });
+
+  it('ten bookings at once against a balance that covers three: exactly three, and none below zero', async () => {
+    const { trainer, pkg } = await trainerWithPackage(3, 270);
+    const user = await createAccount(t, 'user');
+    await buy(user, pkg._id);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => bookFromBalance(user.token, trainer.id, hourFromNow(80 + i))),
+    );
+    expect(answers.filter((r) => r.statusCode === 201)).toHaveLength(3);
+    expect(answers.filter((r) => r.statusCode === 409)).toHaveLength(7);
+    const row = await balanceRow(user.id, trainer.id);
+    expect(row.sessionsLeft).toBe(0);
+    expect(await accountTotal(`balance:${row.id}`)).toBe(0);
+    const paid = await db
+      .select({ id: bookings.id })
+      .from(bookings)
+      .where(and(eq(bookings.balanceId, row.id), eq(bookings.status, 'confirmed')));
+    expect(paid).toHaveLength(3);
+    expect((await checkLedger({ db })).differences).toEqual([]);
+  });
+});
+
+describe('refunding the rest', () => {
+  it('refunds what no session took through the provider; a session booked stays; a later cancellation can be refunded too', async () => {
+    const { trainer, pkg } = await trainerWithPackage(5, 400);
+    const user = await createAccount(t, 'user');
+    const { orderId } = await buy(user, pkg._id);
+    const booking = (await bookFromBalance(user.token, trainer.id, hourFromNow(90))).json().booking as TBooking;
+    const res = await refundRest(user.token, trainer.id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: PACKAGE_MSG.refunded('$320.00'), refundedAmount: 320 });
+    const [refund] = await db.select().from(refunds).where(eq(refunds.providerOrderId, orderId));
+    expect(refund).toMatchObject({ status: 'completed', amountCents: 32000, bookingId: null });
+    const row = await balanceRow(user.id, trainer.id);
+    expect(row.status).toBe('closed');
+    expect(await accountTotal(`balance:${row.id}`)).toBe(0);
+    expect(await balancesOf(user.token)).toEqual([]);
+    expect((await bookFromBalance(user.token, trainer.id, hourFromNow(91))).statusCode).toBe(409);
+    const again = await refundRest(user.token, trainer.id);
+    expect(again.statusCode).toBe(404);
+    // the booked session stays; cancelled, its $80 is back and can be refunded in turn
+    expect(
+      (await t.app.inject({ url: '/api/bookings', headers: auth(user.token) }))
+        .json()
+        .bookings.find((b: TBooking) => b._id === booking._id).status,
+    ).toBe('confirmed');
+    expect((await cancel(t, user.token, booking._id)).statusCode).toBe(200);
+    expect(await balancesOf(user.token)).toMatchObject([{ amount: 80, sessionsLeft: 1, status: 'active' }]);
+    const rest = await refundRest(user.token, trainer.id);
+    expect(rest.json()).toMatchObject({ refundedAmount: 80 });
+    expect(await accountTotal(`balance:${row.id}`)).toBe(0);
+    expect((await checkLedger({ db })).differences).toEqual([]);
+  });
+
+  it('nothing to refund, somebody else’s trainer: refused', async () => {
+    const { trainer, pkg } = await trainerWithPackage(2, 180);
+    const user = await createAccount(t, 'user');
+    expect((await refundRest(user.token, trainer.id)).statusCode).toBe(404);
+    await buy(user, pkg._id);
+    await bookFromBalance(user.token, trainer.id, hourFromNow(100));
+    await bookFromBalance(user.token, trainer.id, hourFromNow(101));
+    const empty = await refundRest(user.token, trainer.id);
+    expect(empty.statusCode).toBe(409);
+    expect(empty.json().message).toBe(PACKAGE_MSG.nothingToRefund);
+    expect((await refundRest(trainer.token, trainer.id)).statusCode).toBe(403);
+    expect((await refundRest(undefined, trainer.id)).statusCode).toBe(401);
+  });
+});
+
+describe('a trainer who leaves', () => {
+  it('every session paid from a balance is cancelled and every balance refunded', async () => {
+    const { trainer, pkg } = await trainerWithPackage(4, 360);
+    const user = await createAccount(t, 'user');
+    const { orderId } = await buy(user, pkg._id);
+    const booking = (await bookFromBalance(user.token, trainer.id, hourFromNow(120))).json().booking as TBooking;
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/trainer',
+      headers: auth(trainer.token),
+      payload: { password: trainer.password },
+    });
+    expect(del.statusCode).toBe(200);
+    await until(async () => {
+      await t.app.jobs.runDue();
+      const [r] = await db.select().from(refunds).where(eq(refunds.providerOrderId, orderId));
+      return r?.status === 'completed';
+    }, 'the balance to be refunded');
+    const [b] = await db.select().from(bookings).where(eq(bookings.id, booking._id));
+    expect(b.status).toBe('cancelled');
+    const [r] = await db.select().from(refunds).where(eq(refunds.providerOrderId, orderId));
+    expect(r.amountCents).toBe(36000);
+    expect((await checkLedger({ db })).differences).toEqual([]);
+  });
+});

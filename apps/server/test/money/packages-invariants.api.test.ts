@@ -1,0 +1,158 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { TBooking } from '@spotter/shared';
+import { bookings, ledgerEntries, packageBalances, refunds } from '../../src/db/schema';
+import { checkLedger } from '../../src/modules/money/ledger-check';
+import { createAccount, useTestApp } from '../helper';
+import { auth, bookableTrainer, cancel, capture, createOrder, hourFromNow } from '../support/bookings';
+import { until } from '../support/until';
+
+/**
+ * Packages on the ledger (docs/product.md#packages) over random sequences of what people do: buy a
+ * package, book from it, cancel (the user ahead, the trainer late), move a session, refund the rest,
+ * the trainer leaving. After each sequence: every transaction balanced and no balance below zero
+ * (the ledger check); each balance's money is what was paid, less what its live sessions took and
+ * what was refunded; its sessions left and its live sessions never exceed what was bought.
+ */
+const t = await useTestApp();
+const db = t.database.db;
+const user = await createAccount(t, 'user');
+let slot = 30;
+const nextSlot = () => hourFromNow(slot++);
+
+type Trainer = Awaited<ReturnType<typeof createAccount>> & { packageId: string };
+async function newTrainer(): Promise<Trainer> {
+  const made = await bookableTrainer(t, { price: 100 });
+  const res = await t.app.inject({
+    method: 'PUT',
+    url: '/api/trainer/packages',
+    headers: auth(made.token),
+    payload: { packages: [{ sessions: 3, price: 250, validityMonths: null }] },
+  });
+  expect(res.statusCode).toBe(200);
+  return { ...made, packageId: res.json().packages[0]._id };
+}
+let trainer = await newTrainer();
+const booked: string[] = [];
+
+type Op = 'buy' | 'book' | 'book-late' | 'cancel-user' | 'cancel-trainer' | 'move' | 'refund-rest' | 'trainer-leaves';
+const OPS: Op[] = ['buy', 'book', 'book-late', 'cancel-user', 'cancel-trainer', 'move', 'refund-rest', 'trainer-leaves'];
+const ok = (status: number, allowed: number[]) => expect(allowed).toContain(status);
+
+async function apply(op: Op) {
+  switch (op) {
+    case 'buy': {
+      const order = await createOrder(t, user.token, { packageId: trainer.packageId });
+      ok(order.statusCode, [200, 409]);
+      if (order.statusCode === 200) ok((await capture(t, user.token, order.json().id)).statusCode, [200]);
+      return;
+    }
+    case 'book':
+    case 'book-late': {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/bookings',
+        headers: auth(user.token),
+        payload: {
+          trainerId: trainer.id,
+          startsAt: op === 'book' ? nextSlot() : hourFromNow(2 + (slot++ % 20)),
+          payWith: 'balance',
+        },
+      });
+      ok(res.statusCode, [201, 409]);
+      if (res.statusCode === 201) booked.push(res.json().booking._id);
+      return;
+    }
+    case 'cancel-user':
+    case 'cancel-trainer': {
+      const id = booked.at(-1);
+      if (!id) return;
+      ok((await cancel(t, op === 'cancel-user' ? user.token : trainer.token, id)).statusCode, [200, 409, 404]);
+      return;
+    }
+    case 'move': {
+      const id = booked.at(-1);
+      if (!id) return;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/bookings/${id}/reschedule`,
+        headers: auth(user.token),
+        payload: { startsAt: nextSlot() },
+      });
+      ok(res.statusCode, [200, 409]);
+      return;
+    }
+    case 'refund-rest':
+      ok(
+        (await t.app.inject({ method: 'POST', url: `/api/balances/${trainer.id}/refund`, headers: auth(user.token) })).statusCode,
+        [200, 404, 409],
+      );
+      return;
+    case 'trainer-leaves': {
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: '/api/trainer',
+        headers: auth(trainer.token),
+        payload: { password: trainer.password },
+      });
+      expect(res.statusCode).toBe(200);
+      const gone = trainer.id;
+      // the job that cancels their sessions and refunds the balances
+      await until(async () => {
+        await t.app.jobs.runDue();
+        const open = await db
+          .select({ id: packageBalances.id })
+          .from(packageBalances)
+          .where(and(eq(packageBalances.trainerId, gone), inArray(packageBalances.status, ['active', 'refunding'])));
+        return open.length === 0;
+      }, 'the departed trainer’s balances to be refunded');
+      trainer = await newTrainer();
+      return;
+    }
+  }
+}
+
+const total = async (where: ReturnType<typeof sql>) => {
+  const [row] = await db
+    .select({ n: sql<string>`coalesce(sum(${ledgerEntries.amountCents}), 0)` })
+    .from(ledgerEntries)
+    .where(where);
+  return Number(row.n);
+};
+
+async function expectInvariants() {
+  expect((await checkLedger({ db })).differences).toEqual([]);
+  for (const b of await db.select().from(packageBalances).where(eq(packageBalances.userId, user.id))) {
+    if (b.status === 'pending') continue;
+    const left = await total(sql`${ledgerEntries.account} = ${'balance:' + b.id}`);
+    const live = await db
+      .select({ price: bookings.priceCents })
+      .from(bookings)
+      .where(and(eq(bookings.balanceId, b.id), inArray(bookings.status, ['confirmed', 'completed', 'no-show'])));
+    const refunded = await db
+      .select({ n: sql<string>`coalesce(sum(${refunds.amountCents}), 0)` })
+      .from(refunds)
+      .where(and(eq(refunds.providerOrderId, b.providerOrderId!), eq(refunds.status, 'completed')));
+    const taken = live.reduce((s, r) => s + r.price, 0);
+    expect({ balance: b.id, left }).toEqual({ balance: b.id, left: b.priceCents - taken - Number(refunded[0].n) });
+    expect(left).toBeGreaterThanOrEqual(0);
+    expect(b.sessionsLeft + live.length).toBeLessThanOrEqual(b.sessions);
+    if (b.status === 'active' && Number(refunded[0].n) === 0) expect(b.sessionsLeft + live.length).toBe(b.sessions);
+  }
+  // what the user's sessions list says of them agrees with the rows
+  const list = (await t.app.inject({ url: '/api/bookings', headers: auth(user.token) })).json().bookings as TBooking[];
+  for (const b of list.filter((x) => x.paidFromBalance)) expect(['confirmed', 'cancelled', 'completed']).toContain(b.status);
+}
+
+describe('package balances over random sequences of buying, booking, cancelling, moving, refunding and trainers leaving', () => {
+  it('balance, never go below zero, and add up to what was paid', { timeout: 180_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...OPS), { minLength: 1, maxLength: 6 }), async (ops) => {
+        for (const op of ops) await apply(op);
+        await expectInvariants();
+      }),
+      { numRuns: 10 },
+    );
+  });
+});
