@@ -67,8 +67,8 @@ export function PackageList({ trainer, onBuy }: { trainer: Trainer; onBuy: (pkg:
   const balance = useBalanceWith(trainer._id, token, { enabled: role === 'user' });
   const packages = trainer.packages ?? [];
   if (packages.length === 0 && !balance) return null;
-  // one package at a time: while sessions are left the server refuses another
-  const canBuy = !balance || balance.sessionsLeft === 0 || balance.status === 'refunding';
+  // one package at a time: while a balance is open (sessions or money left, a refund on its way) the server refuses another
+  const canBuy = !balance;
   return (
     <div className="space-y-3">
       {balance && <BalanceSummary balance={balance} />}
