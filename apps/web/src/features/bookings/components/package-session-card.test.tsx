@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_MSG, type TBooking } from '@spotter/shared';
 import { stubApi } from '@/testing/fake-api';
 import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
+import { testTrainer } from '@/testing/accounts';
 import { MySessions } from './my-sessions';
+import { WeekSchedule } from './week-schedule';
 
 const zone = process.env.TZ;
 beforeAll(() => {
@@ -85,5 +87,53 @@ describe('A session paid from a package', () => {
     renderWithProviders(<MySessions />);
     const older = await screen.findByRole('list', { name: 'Past and cancelled sessions' });
     expect(older).toHaveTextContent('Cancelled by Nadia Samir · Back in your package balance');
+  });
+});
+
+describe('A session paid from a package, on the trainer’s schedule', () => {
+  const HOUR = 60 * 60_000;
+  const soon = new Date(Math.floor(Date.now() / HOUR) * HOUR + 26 * HOUR).toISOString();
+  const session = fromPackage({
+    startsAt: soon,
+    endsAt: new Date(Date.parse(soon) + HOUR).toISOString(),
+    userFirstName: 'Mariam',
+    userLastName: 'Hassan',
+  });
+
+  it('says a cancellation puts the session back in the client’s package balance, and the history says so', async () => {
+    localStorage.setItem('token', `e30.${btoa(JSON.stringify({ id: 't1', role: 'trainer' }))}.sig`);
+    localStorage.setItem('userType', 'trainer');
+    let bookings = [session];
+    stubApi((url, init) => {
+      if (url.pathname === '/api/bookings/b1/cancel' && init.method === 'POST') {
+        bookings = [{ ...session, status: 'cancelled', canCancel: false, cancelledBy: 'trainer', cancelReason: 'I am ill' }];
+        return jsonResponse({ message: 'The session is cancelled', booking: bookings[0] });
+      }
+      if (url.pathname === '/api/bookings') return jsonResponse({ bookings });
+      if (url.pathname === '/api/trainer/availability')
+        return jsonResponse({
+          timeZone: 'Africa/Cairo',
+          weekly: [{ weekday: 1, hours: [9] }],
+          minNoticeHours: 12,
+          bufferMinutes: 0,
+          overrides: [],
+          location: null,
+        });
+      if (url.pathname === '/api/trainerData') return jsonResponse({ trainerData: testTrainer() });
+      return undefined;
+    });
+    const { user } = renderWithProviders(<WeekSchedule />);
+
+    const week = await screen.findByRole('list', { name: 'This week' });
+    const row = within(week).getByText('Mariam Hassan').closest('li') as HTMLElement;
+    await user.click(within(row).getByRole('button', { name: /^Cancel the session/ }));
+    const dialog = screen.getByRole('dialog', { name: 'Cancel this session?' });
+    expect(dialog).toHaveTextContent('The session goes back to the client’s package balance.');
+    expect(dialog).not.toHaveTextContent('refunded in full');
+    await user.type(within(dialog).getByLabelText('Reason for Mariam'), 'I am ill');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel session' }));
+    expect(await screen.findByRole('list', { name: 'History' })).toHaveTextContent(
+      'Cancelled by you: “I am ill”. Back in the client’s package balance.',
+    );
   });
 });
