@@ -12,8 +12,7 @@ export const packageSaving = (pkg: Pick<TTrainerPackage, 'sessions' | 'price'>, 
   Math.max(0, Math.round((pkg.sessions * sessionPrice - pkg.price) * 100) / 100);
 
 /** 'valid 3 months', 'valid 1 month', 'no end date'. */
-const validityText = (months: number | null) =>
-  months === null ? 'no end date' : `valid ${plural(months, 'month', 'months')}`;
+const validityText = (months: number | null) => (months === null ? 'no end date' : `valid ${plural(months, 'month', 'months')}`);
 
 /** The parts of a package's line, in order; the saving only when there is one. */
 function packageParts(pkg: TTrainerPackage, sessionPrice: number): string[] {
