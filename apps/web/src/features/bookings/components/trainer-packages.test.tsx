@@ -106,3 +106,59 @@ describe('ProfilePackages', () => {
     expect(screen.getByTestId('balance')).toHaveTextContent('$39.90 a session · No end date');
   });
 });
+
+describe('Buying a package with PayPal', () => {
+  it('makes PayPal’s order from { packageId } and captures it through Spotter’s server', async () => {
+    logInAs('user');
+    let isBought = false;
+    // PayPal's SDK, as little of it as the buttons use: one button that creates the order and approves it
+    const sdk = {
+      Buttons: (options: {
+        createOrder: () => Promise<string>;
+        onApprove: (data: { orderID: string }, actions: { restart: () => Promise<void> }) => Promise<void>;
+      }) => ({
+        render: (container: HTMLElement) => {
+          const button = document.createElement('button');
+          button.textContent = 'PayPal';
+          button.addEventListener('click', () => {
+            void options.createOrder().then((orderID) => options.onApprove({ orderID }, { restart: () => Promise.resolve() }));
+          });
+          container.append(button);
+          return Promise.resolve();
+        },
+        close: () => Promise.resolve(),
+      }),
+    };
+    (window as { paypal?: unknown }).paypal = sdk;
+    let order: unknown;
+    stubApi((url, init) => {
+      if (url.pathname === '/api/balances') return jsonResponse({ balances: [] });
+      if (url.pathname === '/api/payments/config')
+        return jsonResponse({ provider: 'paypal', clientId: 'client', currency: 'USD' });
+      if (url.pathname === '/api/orders' && init.method === 'POST') {
+        order = JSON.parse(init.body as string);
+        return jsonResponse({ id: 'PP1', status: 'CREATED', amount: { currency_code: 'USD', value: '180.00' } });
+      }
+      if (url.pathname === '/api/orders/PP1/capture' && init.method === 'POST') {
+        isBought = true;
+        return jsonResponse({
+          id: 'PP1',
+          status: 'COMPLETED',
+          purchase_units: [{ payments: { captures: [{ id: 'C1', status: 'COMPLETED' }] } }],
+        });
+      }
+      return undefined;
+    });
+    const { user } = renderSection();
+    try {
+      await user.click(screen.getByRole('button', { name: 'Buy 5 sessions with Nadia for $180' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Buy a package from Nadia' });
+      await user.click(await within(dialog).findByRole('button', { name: 'PayPal' }));
+      expect(await findToast('Package bought: your balance with Nadia is ready to book from')).toBeInTheDocument();
+      expect(order).toEqual({ packageId: 'p1' });
+      expect(isBought).toBe(true);
+    } finally {
+      delete (window as { paypal?: unknown }).paypal;
+    }
+  });
+});
