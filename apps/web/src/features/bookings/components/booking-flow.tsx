@@ -6,6 +6,7 @@ import {
   formatDateTimeIn,
   PACKAGE_MSG,
   zoneCity,
+  type TBalance,
   type TBooking,
   type TTrainerPackage,
 } from '@spotter/shared';
@@ -16,6 +17,7 @@ import { cancelBooking, useBookings, useCreateBooking, useRefreshBookings, useSl
 import { isUsable, useBalanceWith } from '@/lib/api/packages';
 import { cn } from '@/lib/cn';
 import { formatPrice, plural } from '@/lib/format';
+import { formatMoney } from '@/lib/money';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { notify } from '@/lib/toast';
@@ -170,7 +172,7 @@ function Stopped({ stop, onClose, onChooseAgain }: { stop: CheckoutStop; onClose
 function PayChoice({
   trainer,
   startsAt,
-  sessionsLeft,
+  balance,
   timeZone,
   onBooked,
   onHeld,
@@ -178,13 +180,15 @@ function PayChoice({
 }: {
   trainer: BookingFlowProps['trainer'];
   startsAt: string;
-  sessionsLeft: number;
+  /** Null once it can no longer pay (used up, expired, refunded meanwhile): only the usual payment is left. */
+  balance: TBalance | null;
   timeZone: string;
   onBooked: (booking: TBooking) => void;
   onHeld: (booking: TBooking) => void;
   onChooseAnother: () => void;
 }) {
   const book = useCreateBooking();
+  const refresh = useRefreshBookings();
   const [way, setWay] = useState<'balance' | 'pay' | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [isTaken, setIsTaken] = useState(false);
@@ -201,7 +205,11 @@ function PayChoice({
         onSuccess: chosen === 'balance' ? onBooked : onHeld,
         onError: (error) => {
           // the slot was just taken, or the balance cannot pay (used up, expired): the server says which
-          if (error instanceof ApiError && error.status === 409) setIsTaken(true);
+          if (error instanceof ApiError && error.status === 409) {
+            setIsTaken(true);
+            // the slots and the balance on screen are stale: a balance that cannot pay leaves only the usual payment
+            void refresh(trainer._id);
+          }
           setFailure(errorMessage(error));
         },
       },
@@ -219,16 +227,28 @@ function PayChoice({
         </p>
         <p data-testid="policy" className={cn('text-sm font-semibold', policy.refundable ? 'text-success' : 'text-warning-ink')}>
           {policy.text}
-          {policy.refundable && ': the session goes back to your package'}
         </p>
       </div>
+      {balance && (
+        <p className="text-sm text-muted">
+          Your package pays {formatMoney(balance.perSession)} of the {formatMoney(balance.amount)} left in it, and nothing more is
+          charged; cancelled in time, the session goes back to your package.
+        </p>
+      )}
       {failure && <Alert tone="error">{failure}</Alert>}
       <div className="flex flex-col gap-3">
-        <Button size="lg" onClick={() => go('balance')} isLoading={book.isPending && way === 'balance'} disabled={book.isPending}>
-          Pay with your package ({plural(sessionsLeft, 'session', 'sessions')} left)
-        </Button>
+        {balance && (
+          <Button
+            size="lg"
+            onClick={() => go('balance')}
+            isLoading={book.isPending && way === 'balance'}
+            disabled={book.isPending}
+          >
+            Pay with your package ({plural(balance.sessionsLeft, 'session', 'sessions')} left)
+          </Button>
+        )}
         <Button
-          variant="outline"
+          variant={balance ? 'outline' : 'primary'}
           size="lg"
           onClick={() => go('pay')}
           isLoading={book.isPending && way === 'pay'}
@@ -314,7 +334,7 @@ export function BookingFlow({ trainer, onClose, onMessage }: BookingFlowProps) {
       <PayChoice
         trainer={trainer}
         startsAt={step.startsAt}
-        sessionsLeft={usable?.sessionsLeft ?? 0}
+        balance={usable}
         timeZone={timeZone}
         onBooked={(booking) => {
           notify.success(`${PACKAGE_MSG.bookedFromBalance}: ${formatDateTimeIn(booking.startsAt, timeZone)}`);

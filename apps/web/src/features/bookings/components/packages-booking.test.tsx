@@ -131,18 +131,25 @@ describe('Paying a session from a package balance', () => {
     expect(sent).toEqual({ trainerId: 't1', startsAt: TUE_01 });
   });
 
-  it('shows the server’s refusal of the balance (409) and lets the person choose another time', async () => {
+  it('shows the server’s refusal of the balance (409), leaves the usual payment, and lets the person choose another time', async () => {
+    let balances = [makeBalance()];
     stubApi(base, (url, init) => {
-      if (url.pathname === '/api/balances') return jsonResponse({ balances: [makeBalance()] });
-      if (isPost(url, init, '/api/bookings'))
+      if (url.pathname === '/api/balances') return jsonResponse({ balances });
+      if (isPost(url, init, '/api/bookings')) {
+        balances = [makeBalance({ expiresAt: '2020-01-01T00:00:00.000Z' })];
         return jsonResponse({ message: PACKAGE_MSG.balanceExpired, statusCode: 409, code: 'CONFLICT' }, 409);
+      }
       return undefined;
     });
     const { user } = renderDialog();
     await screen.findByTestId('balance');
     await chooseAndContinue(user);
+    expect(screen.getByText('Your package pays $36 of the $144 left in it', { exact: false })).toBeInTheDocument();
     await user.click(await screen.findByRole('button', { name: 'Pay with your package (4 sessions left)' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(PACKAGE_MSG.balanceExpired);
+    // the balance is read again: expired, it can no longer pay
+    await waitFor(() => expect(screen.queryByRole('button', { name: /^Pay with your package/ })).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Pay $40 by card or PayPal' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Choose another time' }));
     expect(await screen.findByRole('group', { name: 'Tuesday 8 January' })).toBeInTheDocument();
   });
