@@ -240,21 +240,26 @@ function PayChoice({
         {balance && (
           <Button
             size="lg"
+            className="py-2"
             onClick={() => go('balance')}
             isLoading={book.isPending && way === 'balance'}
             disabled={book.isPending}
           >
-            Pay with your package ({plural(balance.sessionsLeft, 'session', 'sessions')} left)
+            {/* the label is long for a phone: it wraps inside the button */}
+            <span className="text-center whitespace-normal">
+              Pay with your package ({plural(balance.sessionsLeft, 'session', 'sessions')} left)
+            </span>
           </Button>
         )}
         <Button
           variant={balance ? 'outline' : 'primary'}
           size="lg"
+          className="py-2"
           onClick={() => go('pay')}
           isLoading={book.isPending && way === 'pay'}
           disabled={book.isPending}
         >
-          Pay {formatPrice(trainer.price)} by card or PayPal
+          <span className="text-center whitespace-normal">Pay {formatPrice(trainer.price)} by card or PayPal</span>
         </Button>
         <Button variant={isTaken ? 'primary' : 'ghost'} onClick={onChooseAnother}>
           Choose another time
@@ -301,7 +306,7 @@ export function BookingFlow({ trainer, onClose, onMessage }: BookingFlowProps) {
   if (step.kind === 'pick') {
     return (
       <div className="flex min-h-0 flex-col gap-4">
-        <PackageList trainer={trainer} onBuy={(pkg) => setStep({ kind: 'buy', pkg })} />
+        <PackageList trainer={trainer} onBuy={(pkg) => setStep({ kind: 'buy', pkg })} isCompact />
         <SlotPicker
           trainer={trainer}
           timeZone={timeZone}

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { TTrainerPackage } from '@spotter/shared';
+import { PACKAGE_MSG, type TTrainerPackage } from '@spotter/shared';
 import { makeTrainer, stubApi } from '@/testing/fake-api';
 import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
 import { ProfilePackages } from './trainer-packages';
@@ -104,6 +104,10 @@ describe('ProfilePackages', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(await screen.findByTestId('balance')).toHaveTextContent('Your package: $399 left · 10 of 10 sessions left');
     expect(screen.getByTestId('balance')).toHaveTextContent('$39.90 a session · No end date');
+    // one package at a time: no Buy while the balance is open, and why
+    expect(screen.getByRole('list', { name: 'Packages of Nadia' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Buy / })).not.toBeInTheDocument();
+    expect(screen.getByText(`${PACKAGE_MSG.haveBalance}.`)).toBeInTheDocument();
   });
 });
 

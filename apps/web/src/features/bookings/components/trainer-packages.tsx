@@ -62,13 +62,23 @@ function BuyAction({ trainer, pkg, onBuy }: { trainer: Trainer; pkg: TTrainerPac
  * The trainer's packages (docs/product.md#packages), each with Buy for a user, and the user's balance
  * with the trainer when they have one; nothing when the trainer sells none and there is no balance.
  */
-export function PackageList({ trainer, onBuy }: { trainer: Trainer; onBuy: (pkg: TTrainerPackage) => void }) {
+export function PackageList({
+  trainer,
+  onBuy,
+  isCompact = false,
+}: {
+  trainer: Trainer;
+  onBuy: (pkg: TTrainerPackage) => void;
+  /** The booking dialog: with a balance only the balance, so the free times keep their room. */
+  isCompact?: boolean;
+}) {
   const { token, role } = useSession();
   const balance = useBalanceWith(trainer._id, token, { enabled: role === 'user' });
   const packages = trainer.packages ?? [];
   if (packages.length === 0 && !balance) return null;
   // one package at a time: while a balance is open (sessions or money left, a refund on its way) the server refuses another
   const canBuy = !balance;
+  if (isCompact && balance) return <BalanceSummary balance={balance} />;
   return (
     <div className="space-y-3">
       {balance && <BalanceSummary balance={balance} />}

@@ -103,7 +103,7 @@ function BalanceRow({ balance, onRefunded }: { balance: TBalance; onRefunded: (m
           )}
         </p>
       </div>
-      <div className="flex flex-col items-end gap-2 text-right">
+      <div className="flex flex-col items-start gap-2 sm:items-end sm:text-right">
         <p className="font-bold text-ink tabular-nums">{formatMoney(balance.amount)} left</p>
         {isRefunding ? (
           <span className="inline-flex items-center rounded-full border border-line bg-surface px-2.5 py-0.5 text-xs font-semibold text-muted">
