@@ -92,6 +92,7 @@ describe('PackagesSection', () => {
     const price = screen.getByLabelText('Total price');
     expect(await screen.findByText(PACKAGE_MSG.price)).toBeInTheDocument();
     expect(price).toHaveAttribute('aria-invalid', 'true');
+    expect(price).toHaveFocus();
     expect(screen.getByRole('alert')).toHaveTextContent('Please check the highlighted packages.');
 
     await user.type(price, '200');

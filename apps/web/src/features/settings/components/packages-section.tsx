@@ -1,5 +1,5 @@
 import { Plus, Trash2 } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { PACKAGE_MSG, PACKAGE_RULES, ZPutPackagesRequest, type TPutPackagesRequest, type TTrainerPackage } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -171,6 +171,11 @@ function PackagesForm({
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  // a refusal puts the focus on the first field it names, so a keyboard or screen-reader user lands on it
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [errors]);
 
   const change = (next: Row[]) => {
     setRows(next);
@@ -202,7 +207,7 @@ function PackagesForm({
   };
 
   return (
-    <form noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Packages">
+    <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-4" aria-label="Packages">
       {rows.length === 0 ? (
         <p className="rounded-xl border border-dashed border-line-strong p-4 text-sm text-muted">
           You sell no packages yet. A package is a number of sessions for one total, below your price of{' '}
