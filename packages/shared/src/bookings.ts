@@ -209,6 +209,12 @@ export const ZBooking = z.object({
   canMarkNoShow: z.boolean(),
   /** Paid from a package balance: a cancellation returns it to the balance, not to the card. */
   paidFromBalance: z.boolean(),
+  /** One of a standing weekly series (the same id for each of its sessions), or null. */
+  seriesId: z.string().nullable(),
+  /** When its user released it for resale (ISO), or null (docs/product.md#releasing-a-late-session). */
+  releasedAt: z.string().nullable(),
+  /** Whether the caller (its user) may release it now: paid, inside 24 hours, not started, not released. */
+  canRelease: z.boolean(),
   /** Whether the caller (the session's user) may move it to another free slot now: paid and more than 24 hours ahead. */
   canReschedule: z.boolean(),
 });
@@ -221,7 +227,15 @@ export const ZCreateBookingRequest = z.object({
   startsAt: z.iso.datetime({ offset: true, error: ISO_MSG }),
   /** `balance`: booked and paid at once from one's package balance with the trainer (201, confirmed). */
   payWith: z.enum(['balance'], { error: 'Pay with your package balance, or leave this out' }).optional(),
+  /** A standing weekly series: the same weekday and hour for this many weeks (docs/product.md#standing-weekly-sessions). */
+  weeks: z.union([z.literal(4), z.literal(8), z.literal(12)], { error: 'Book 4, 8 or 12 weeks' }).optional(),
 });
+/** A standing weekly series booked: the sessions booked, and the weeks' times that were not free (ISO, with why). */
+export const ZSeriesResponse = z.object({
+  bookings: z.array(ZBooking),
+  unavailable: z.array(z.object({ startsAt: z.string(), reason: z.enum(['taken', 'not-offered', 'no-balance-left']) })),
+});
+export type TSeriesResponse = z.infer<typeof ZSeriesResponse>;
 export type TCreateBookingRequest = z.input<typeof ZCreateBookingRequest>;
 export const ZBookingResponse = z.object({ booking: ZBooking });
 export const ZBookingsResponse = z.object({ bookings: z.array(ZBooking) });
@@ -233,6 +247,8 @@ export const ZCancelBookingResponse = z.object({ message: z.string(), booking: Z
 export const ZRescheduleBookingRequest = z.object({
   startsAt: z.iso.datetime({ offset: true, error: ISO_MSG }),
 });
+/** POST /api/bookings/:id/release: its user gives a paid session inside 24 hours back for resale. */
+export const ZReleaseBookingResponse = z.object({ message: z.string(), booking: ZBooking });
 export type TRescheduleBookingRequest = z.input<typeof ZRescheduleBookingRequest>;
 export const ZRescheduleBookingResponse = z.object({ message: z.string(), booking: ZBooking });
 export const CANCEL_REASON_MAX = 500;

@@ -136,6 +136,15 @@ export const BOOKING_MSG = {
   rescheduleSameTime: 'This is already the session’s time; pick another one',
   onlyClientMoves: 'Only the client can move a session. Message them to agree a new time, or cancel it with a full refund.',
   rescheduleInProgress: 'This session is being cancelled and refunded, so it can no longer be moved',
+  released:
+    'Your session is offered to others. If somebody books it, you are refunded in full and we e-mail you; until then it stays yours.',
+  releaseTooEarly: 'More than 24 hours ahead a session is cancelled with a full refund instead',
+  releaseStarted: 'This session has started',
+  alreadyReleased: 'This session is offered to others already',
+  onlyClientReleases: 'Only the client can release a session',
+  seriesNeedsPackage:
+    'Weekly sessions are paid from a package: buy one of this trainer’s packages first, or book one session at a time',
+  seriesNoneFree: 'None of these weeks is free at that time; pick another time',
   /** The answer to a move: 'Your session is moved to Tue 1 Dec, 09:00 (Cairo time, GMT+2)'. */
   moved: (when: string) => `Your session is moved to ${when}`,
 } as const;

@@ -12,6 +12,8 @@ export const PACKAGE_RULES = {
   maxValidityMonths: 12,
   /** Whole dollars, like a trainer's price. */
   maxPrice: 100_000,
+  /** The reminder mail goes out this many days before a balance's end date. */
+  remindDaysBefore: 14,
 } as const;
 
 export const PACKAGE_MSG = {
@@ -81,6 +83,20 @@ export const ZBalance = z.object({
   expiresAt: z.string().nullable(),
   /** `active`: pays for sessions; `refunding`: the rest is on its way back to the payer. */
   status: z.enum(['active', 'refunding']),
+  /**
+   * The balance's ledger entries, oldest first: `package` (bought, +), `redeem` (a session took its
+   * part, −), `unredeem` (a cancelled session put it back, +), `refund` (the rest refunded, −),
+   * `expire` (the rest went to the trainer on the end date, −); dollars; the session's start when one
+   * is concerned.
+   */
+  entries: z.array(
+    z.object({
+      at: z.string(),
+      kind: z.enum(['package', 'redeem', 'unredeem', 'refund', 'expire']),
+      amount: z.number(),
+      startsAt: z.string().nullable(),
+    }),
+  ),
 });
 export type TBalance = z.infer<typeof ZBalance>;
 export const ZBalancesResponse = z.object({ balances: z.array(ZBalance) });

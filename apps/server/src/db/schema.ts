@@ -327,8 +327,11 @@ export const trainerSlotRefreshes = pgTable(
 );
 
 export const BOOKING_STATUS = ['pending', 'confirmed', 'completed', 'cancelled', 'refunded', 'expired', 'no-show'] as const;
-/** The statuses that hold a slot; the partial unique index below lets one such booking per slot exist. */
-export const LIVE_BOOKING = sql.raw(`status in ('pending', 'confirmed')`);
+/**
+ * A booking that holds its slot: live (held or paid) and not released for resale; the partial unique
+ * index below lets one such booking per slot exist.
+ */
+export const LIVE_SLOT = sql.raw(`status in ('pending', 'confirmed') and released_at is null`);
 
 /**
  * One-hour sessions. `pending` holds the slot until `hold_expires_at` while the user pays;
@@ -370,9 +373,16 @@ export const bookings = pgTable(
     sequence: integer('sequence').notNull().default(0),
     /** Paid from this package balance (docs/product.md#packages), not through the provider; null otherwise. */
     balanceId: uuid('balance_id'),
+    /** One of a standing weekly series booked in one step (docs/product.md#standing-weekly-sessions); null otherwise. */
+    seriesId: uuid('series_id'),
+    /**
+     * Its user gave a paid session inside 24 hours back for resale (docs/product.md#releasing-a-late-session):
+     * it stays theirs and paid until somebody else books its slot, and no longer holds that slot.
+     */
+    releasedAt: timestamp('released_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('bookings_live_slot_uq').on(t.trainerId, t.startsAt).where(LIVE_BOOKING),
+    uniqueIndex('bookings_live_slot_uq').on(t.trainerId, t.startsAt).where(LIVE_SLOT),
     uniqueIndex('bookings_order_uq').on(t.providerOrderId),
     index('bookings_user_starts_idx').on(t.userId, t.startsAt),
     index('bookings_trainer_starts_idx').on(t.trainerId, t.startsAt),
@@ -592,6 +602,7 @@ export const LEDGER_KINDS = [
   'package', // a package bought: world → the user's balance with the trainer (balance:<id>)
   'redeem', // a session paid from a balance: balance → trainer pending + platform fees
   'unredeem', // a session paid from a balance cancelled: its trainer pending + fees → balance
+  'expire', // what is left of a balance on its end date: balance → trainer payable + platform fees
 ] as const;
 export const PAYMENT_EVENT_KINDS = [
   'capture-unknown',

@@ -3,11 +3,11 @@
 // equal part of; a cancellation puts it back; the rest is refunded through the provider.
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_MSG, type TBalance, type TBooking, type TTrainerPackage } from '@spotter/shared';
+import { BOOKING_MSG, PACKAGE_MSG, type TBalance, type TBooking, type TTrainerPackage } from '@spotter/shared';
 import { bookings, ledgerEntries, ledgerTransactions, packageBalances, refunds } from '../../src/db/schema';
 import { checkLedger } from '../../src/modules/money/ledger-check';
 import { createAccount, useTestApp } from '../helper';
-import { auth, bookableTrainer, cancel, capture, createOrder, hourFromNow, slotsOf } from '../support/bookings';
+import { auth, bookableTrainer, bookAndPay, cancel, capture, createOrder, hourFromNow, slotsOf } from '../support/bookings';
 import { until } from '../support/until';
 
 const t = await useTestApp();
@@ -202,6 +202,12 @@ describe('sessions from the balance', () => {
       booking: { status: 'cancelled', paidFromBalance: true },
     });
     expect(await balancesOf(user.token)).toMatchObject([{ amount: 250, sessionsLeft: 3 }]);
+    // the balance's ledger entries, as its payments page shows them
+    expect((await balancesOf(user.token))[0].entries.map((e) => [e.kind, e.amount, e.startsAt])).toEqual([
+      ['package', 250, null],
+      ['redeem', -83.33, slot],
+      ['unredeem', 83.33, slot],
+    ]);
     expect(await accountTotal(`trainer:${trainer.id}:pending`)).toBe(0);
     const mail = t.outbox().find((m) => m.to === user.email && m.subject.startsWith('Cancelled'))!;
     expect(mail.text).toContain('is back in your package balance');
@@ -339,6 +345,115 @@ describe('a trainer who leaves', () => {
     expect(b.status).toBe('cancelled');
     const [r] = await db.select().from(refunds).where(eq(refunds.providerOrderId, orderId));
     expect(r.amountCents).toBe(36000);
+    expect((await checkLedger({ db })).differences).toEqual([]);
+  });
+});
+
+describe('a standing weekly series', () => {
+  it('books the free weeks from the balance in one step and lists the others with why', async () => {
+    const { trainer, pkg } = await trainerWithPackage(10, 900);
+    const user = await createAccount(t, 'user');
+    const other = await createAccount(t, 'user');
+    await buy(user, pkg._id);
+    const first = hourFromNow(50);
+    const week = (k: number) => new Date(Date.parse(first) + k * 7 * 86_400_000).toISOString();
+    // somebody else has the second week already
+    await bookAndPay(t, other.token, trainer.id, week(1));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/bookings',
+      headers: auth(user.token),
+      payload: { trainerId: trainer.id, startsAt: first, weeks: 12, payWith: 'balance' },
+    });
+    expect(res.statusCode).toBe(201);
+    const { bookings: series, unavailable } = res.json() as {
+      bookings: TBooking[];
+      unavailable: Array<{ startsAt: string; reason: string }>;
+    };
+    // 11 weeks free, 10 sessions in the package: the 12th week is past what it pays for
+    expect(series.map((b) => b.startsAt)).toEqual([0, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(week));
+    expect(unavailable).toEqual([
+      { startsAt: week(1), reason: 'taken' },
+      { startsAt: week(11), reason: 'no-balance-left' },
+    ]);
+    expect(new Set(series.map((b) => b.seriesId)).size).toBe(1);
+    expect(series.every((b) => b.status === 'confirmed' && b.paidFromBalance && b.price === 90)).toBe(true);
+    expect(await balancesOf(user.token)).toEqual([]);
+    // each on its own: one cancelled back to the balance, another moved
+    expect((await cancel(t, user.token, series[1]._id)).statusCode).toBe(200);
+    expect(await balancesOf(user.token)).toMatchObject([{ amount: 90, sessionsLeft: 1 }]);
+    const moved = await t.app.inject({
+      method: 'POST',
+      url: `/api/bookings/${series[0]._id}/reschedule`,
+      headers: auth(user.token),
+      payload: { startsAt: new Date(Date.parse(week(0)) + 3_600_000).toISOString() },
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().booking.seriesId).toBe(series[0].seriesId);
+    expect((await checkLedger({ db })).differences).toEqual([]);
+  });
+
+  it('needs a package, 4, 8 or 12 weeks, and a time the trainer offers', async () => {
+    const { trainer, pkg } = await trainerWithPackage(4, 360);
+    const user = await createAccount(t, 'user');
+    const post = (payload: object) => t.app.inject({ method: 'POST', url: '/api/bookings', headers: auth(user.token), payload });
+    const noPackage = await post({ trainerId: trainer.id, startsAt: hourFromNow(60), weeks: 4 });
+    expect(noPackage.statusCode).toBe(409);
+    expect(noPackage.json().message).toBe(BOOKING_MSG.seriesNeedsPackage);
+    expect((await post({ trainerId: trainer.id, startsAt: hourFromNow(60), weeks: 4, payWith: 'balance' })).statusCode).toBe(409);
+    await buy(user, pkg._id);
+    expect((await post({ trainerId: trainer.id, startsAt: hourFromNow(60), weeks: 5, payWith: 'balance' })).statusCode).toBe(400);
+    const half = new Date(Date.parse(hourFromNow(60)) + 30 * 60_000).toISOString();
+    expect((await post({ trainerId: trainer.id, startsAt: half, weeks: 4, payWith: 'balance' })).statusCode).toBe(400);
+    expect(await balancesOf(user.token)).toMatchObject([{ sessionsLeft: 4 }]);
+  });
+});
+
+// last: these jobs run with a clock a month ahead
+describe('a package’s end date', () => {
+  it('14 days before, its user is reminded of what is left; on the day, the rest goes to the trainer and it pays for nothing more', async () => {
+    const { trainer, pkg } = await trainerWithPackage(2, 180, { validityMonths: 1 });
+    const user = await createAccount(t, 'user');
+    const { answer } = await buy(user, pkg._id);
+    const expiresAt = Date.parse(answer.balance.expiresAt);
+    expect(expiresAt).toBeGreaterThan(Date.now() + 27 * 86_400_000);
+    const session = (await bookFromBalance(user.token, trainer.id, hourFromNow(130))).json().booking as TBooking;
+    const runJobsAt = async (ms: number) => {
+      while ((await t.app.jobs.runDue({ now: new Date(ms) })) > 0);
+    };
+    const reminders = () => t.outbox().filter((m) => m.to === user.email && m.subject.startsWith('Your package with'));
+    await runJobsAt(expiresAt - 15 * 86_400_000);
+    expect(reminders()).toEqual([]);
+    await runJobsAt(expiresAt - 14 * 86_400_000 + 60_000);
+    expect(reminders()).toHaveLength(1);
+    expect(reminders()[0].text).toContain('You have 1 session ($90.00) left of your package with');
+    expect(reminders()[0].text).toContain('ask for the unused balance back');
+    const row = await balanceRow(user.id, trainer.id);
+    await runJobsAt(expiresAt + 60_000);
+    expect((await balanceRow(user.id, trainer.id)).status).toBe('closed');
+    expect(await accountTotal(`balance:${row.id}`)).toBe(0);
+    // the rest, $90, to the trainer less the 10 % fee, recorded as an expiry
+    const [expired] = await db
+      .select()
+      .from(ledgerTransactions)
+      .where(eq(ledgerTransactions.key, `expire:${row.id}`));
+    expect(expired.kind).toBe('expire');
+    const entries = await db
+      .select({ account: ledgerEntries.account, amount: ledgerEntries.amountCents })
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.transactionId, expired.id));
+    expect(Object.fromEntries(entries.map((e) => [e.account, e.amount]))).toEqual({
+      [`balance:${row.id}`]: -9000,
+      [`trainer:${trainer.id}:payable`]: 8100,
+      'platform:fees': 900,
+    });
+    expect(await balancesOf(user.token)).toEqual([]);
+    expect((await bookFromBalance(user.token, trainer.id, hourFromNow(131))).statusCode).toBe(409);
+    expect((await refundRest(user.token, trainer.id)).statusCode).toBe(404);
+    // the session booked before stays the user's
+    const [kept] = await db.select().from(bookings).where(eq(bookings.id, session._id));
+    expect(['confirmed', 'completed']).toContain(kept.status);
+    expect(reminders()).toHaveLength(1);
     expect((await checkLedger({ db })).differences).toEqual([]);
   });
 });

@@ -201,6 +201,12 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     request: (f) => ({ url: `/api/bookings/${f.bookingId}/reschedule`, payload: { startsAt: hourFromNow(96) } }),
     stranger: 404,
   },
+  // only a session's user releases it (every trainer: 403); someone else's booking does not exist for you
+  'POST /api/bookings/:id/release': {
+    access: 'user',
+    request: (f) => ({ url: `/api/bookings/${f.bookingId}/release` }),
+    stranger: 404,
+  },
   'POST /api/waitlist': {
     access: 'user',
     request: (f) => ({ payload: { trainerId: f.trainer.id, from: hourFromNow(100), to: hourFromNow(103) } }),

@@ -68,7 +68,7 @@ export async function findBookableTrainer(db: Q, id: string) {
 const AROUND_MS = 2 * 60 * 60_000;
 
 function slotStatesQuery(db: Db) {
-  // the trainer's sessions held or booked around (from, until]: confirmed ones, and pending ones
+  // the trainer's sessions held or booked around (from, until]: confirmed ones (not released for resale), and pending ones
   // whose hold has not run out; as `start-end` in epoch milliseconds, comma-separated (one text
   // parses alike on both drivers)
   const taken = sql<string | null>`(
@@ -78,7 +78,7 @@ function slotStatesQuery(db: Db) {
     where ${bookings.trainerId} = ${accounts.id}
       and ${bookings.startsAt} > ${sql.placeholder('from')}::timestamptz
       and ${bookings.startsAt} <= ${sql.placeholder('until')}::timestamptz
-      and (${bookings.status} = 'confirmed'
+      and ((${bookings.status} = 'confirmed' and ${bookings.releasedAt} is null)
         or (${bookings.status} = 'pending' and ${bookings.holdExpiresAt} > ${sql.placeholder('now')}::timestamptz))
   )`;
   // when the first live hold around the window runs out (epoch milliseconds): its slot, and those

@@ -41,11 +41,11 @@ export function createAvailabilityService({ db, now = () => new Date() }: Deps) 
     /**
      * Whether `startsAt` is one of the slots the trainer's hours offer at `at` (weekly hours, date
      * overrides, the minimum notice), taken or not; with the policy a hold then needs (the buffer,
-     * the place).
+     * the place). `days`: how far ahead (the bookable window; a weekly series looks further).
      */
-    async slotRule(trainerId: string, startsAt: Date, at: Date) {
+    async slotRule(trainerId: string, startsAt: Date, at: Date, days: number = BOOKING_RULES.daysAhead) {
       const a = await availabilityOf(trainerId);
-      const slots = weeklySlots({ ...a, now: at, days: BOOKING_RULES.daysAhead });
+      const slots = weeklySlots({ ...a, now: at, days });
       const scheduled = slots.includes(startsAt.getTime()) && startsAt.getTime() > at.getTime() + a.minNoticeHours * HOUR;
       return { scheduled, bufferMinutes: a.bufferMinutes, location: a.location, timeZone: a.timeZone };
     },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   BOOKING_MSG,
@@ -6,6 +7,7 @@ import {
   PLATFORM_FEE_PERCENT,
   SERVER_MSG,
   type TBooking,
+  type TSeriesResponse,
   type ZCreateBookingRequest,
 } from '@spotter/shared';
 import type { Tx } from '../../db/client';
@@ -13,15 +15,17 @@ import { AppError } from '../../lib/app-error';
 import { percentOf } from '../../lib/money';
 import type { Caller } from '../../plugins/auth';
 import { account, balance, post, type Posting } from '../money';
-import { BOOKING_JOBS, enqueueBookingMails, runBookingMails } from './booking-jobs';
+import { BOOKING_JOBS, enqueueBookingMails, queueResaleRefunds, runBookingMails } from './booking-jobs';
 import { toBooking } from './booking-view';
 import * as bookingsRepo from './bookings.repo';
 import { announceBooking, requireUser, type BookingsContext } from './context';
 import * as repo from './packages.repo';
 import { redemptionOf } from './packages';
+import { sameLocalTimeWeeksLater } from './slots';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
 /** What a session paid from a balance moves: the balance pays the trainer's share and the fee. */
 function redeemEntries(b: { id: string; trainerId: string; currency: string }, cents: number): Posting[] {
@@ -46,6 +50,79 @@ async function sessionJobs(ctx: BookingsContext, tx: Tx, bookingId: string, star
   await ctx.jobs.enqueue(tx, { kind: BOOKING_JOBS.complete, runAt: endsAt, payload: { bookingId } });
 }
 
+/** The user's active balance with the trainer, locked; 409 in the product's words when there is none to use. */
+async function lockedBalance(tx: Tx, userId: string, trainerId: string, at: Date) {
+  const open = await repo.openBalanceOf(tx, userId, trainerId, true);
+  if (!open || open.status !== 'active') throw new AppError('CONFLICT', PACKAGE_MSG.noBalance);
+  if (open.expiresAt && open.expiresAt <= at) throw new AppError('CONFLICT', PACKAGE_MSG.balanceExpired);
+  if (open.sessionsLeft <= 0) throw new AppError('CONFLICT', PACKAGE_MSG.balanceUsedUp);
+  return open;
+}
+
+type SlotRule = Awaited<ReturnType<BookingsContext['availability']['slotRule']>>;
+
+/**
+ * In the caller's transaction, with the balance row locked: one session at `startsAt` confirmed and
+ * paid from the balance (`redeem`), its jobs and mails queued and both sides told; or why not.
+ */
+async function takeSession(
+  ctx: BookingsContext,
+  tx: Tx,
+  s: { open: repo.BalanceRow; userId: string; startsAt: Date; rule: SlotRule; at: Date; seriesId: string | null },
+): Promise<{ bookingId: string; mailJobs: number[] } | 'taken' | 'not-offered' | 'no-balance-left'> {
+  const { open, startsAt, rule, at } = s;
+  const fresh = (await repo.findBalance(tx, open.id))!;
+  if (fresh.sessionsLeft <= 0) return 'no-balance-left';
+  const left = await balance(tx, account.balance(open.id), open.currency);
+  const cents = redemptionOf(left, fresh.sessionsLeft);
+  if (cents <= 0) return 'no-balance-left';
+  if (!rule.scheduled) return 'not-offered';
+  const endsAt = new Date(startsAt.getTime() + BOOKING_RULES.sessionMinutes * MINUTE);
+  await bookingsRepo.expireLapsedHoldAt(tx, open.trainerId, startsAt, at);
+  if (rule.bufferMinutes > 0) {
+    await bookingsRepo.lockAccount(tx, open.trainerId);
+    const near = await bookingsRepo.hasLiveSessionNear(tx, {
+      trainerId: open.trainerId,
+      from: new Date(startsAt.getTime() - rule.bufferMinutes * MINUTE),
+      until: new Date(endsAt.getTime() + rule.bufferMinutes * MINUTE),
+      except: startsAt,
+      now: at,
+    });
+    // within the buffer of another live session: not one of the times the trainer offers
+    if (near) return 'not-offered';
+  }
+  const bookingId = await bookingsRepo.insertPaidFromBalance(tx, {
+    trainerId: open.trainerId,
+    userId: s.userId,
+    startsAt,
+    endsAt,
+    priceCents: cents,
+    location: rule.location,
+    balanceId: open.id,
+    seriesId: s.seriesId,
+    now: at,
+  });
+  if (!bookingId) return 'taken';
+  await post(tx, {
+    key: `redeem:${bookingId}`,
+    kind: 'redeem',
+    bookingId,
+    userId: s.userId,
+    trainerId: open.trainerId,
+    provider: open.provider,
+    providerOrderId: open.providerOrderId,
+    memo: s.seriesId ? 'a weekly session paid from a package' : 'a session paid from a package',
+    at,
+    entries: redeemEntries(open, cents),
+  });
+  await repo.setBalanceState(tx, open.id, { sessionsLeft: fresh.sessionsLeft - 1 });
+  await announceBooking(ctx, tx, { id: bookingId, userId: s.userId, trainerId: open.trainerId });
+  await sessionJobs(ctx, tx, bookingId, startsAt, endsAt, at);
+  const mailJobs = await enqueueBookingMails(ctx, tx, bookingId, 'confirmed');
+  mailJobs.push(...(await queueResaleRefunds(ctx, tx, { trainerId: open.trainerId, startsAt, bookingId })));
+  return { bookingId, mailJobs };
+}
+
 /**
  * Books a free slot paid at once from the user's package balance with the trainer
  * (docs/product.md#packages): no hold and no checkout. The balance row is locked, so concurrent
@@ -67,55 +144,14 @@ export async function bookFromBalance(
   const rule = await availability.slotRule(trainer.id, startsAt, at);
   const notASlot = () => new AppError('VALIDATION_FAILED', BOOKING_MSG.notASlot, { startsAt: BOOKING_MSG.notASlot });
   if (!rule.scheduled) throw notASlot();
-  const endsAt = new Date(startsAt.getTime() + BOOKING_RULES.sessionMinutes * MINUTE);
 
   const { id, mailJobs } = await db.transaction(async (tx) => {
-    const open = await repo.openBalanceOf(tx, user.id, trainer.id, true);
-    if (!open || open.status !== 'active') throw new AppError('CONFLICT', PACKAGE_MSG.noBalance);
-    if (open.expiresAt && open.expiresAt <= at) throw new AppError('CONFLICT', PACKAGE_MSG.balanceExpired);
-    if (open.sessionsLeft <= 0) throw new AppError('CONFLICT', PACKAGE_MSG.balanceUsedUp);
-    const left = await balance(tx, account.balance(open.id), open.currency);
-    const cents = redemptionOf(left, open.sessionsLeft);
-    if (cents <= 0) throw new AppError('CONFLICT', PACKAGE_MSG.balanceUsedUp);
-    await bookingsRepo.expireLapsedHoldAt(tx, trainer.id, startsAt, at);
-    if (rule.bufferMinutes > 0) {
-      await bookingsRepo.lockAccount(tx, trainer.id);
-      const near = await bookingsRepo.hasLiveSessionNear(tx, {
-        trainerId: trainer.id,
-        from: new Date(startsAt.getTime() - rule.bufferMinutes * MINUTE),
-        until: new Date(endsAt.getTime() + rule.bufferMinutes * MINUTE),
-        except: startsAt,
-        now: at,
-      });
-      if (near) throw notASlot();
-    }
-    const bookingId = await bookingsRepo.insertPaidFromBalance(tx, {
-      trainerId: trainer.id,
-      userId: user.id,
-      startsAt,
-      endsAt,
-      priceCents: cents,
-      location: rule.location,
-      balanceId: open.id,
-      now: at,
-    });
-    if (!bookingId) throw new AppError('SLOT_TAKEN', BOOKING_MSG.slotTaken);
-    await post(tx, {
-      key: `redeem:${bookingId}`,
-      kind: 'redeem',
-      bookingId,
-      userId: user.id,
-      trainerId: trainer.id,
-      provider: open.provider,
-      providerOrderId: open.providerOrderId,
-      memo: 'a session paid from a package',
-      at,
-      entries: redeemEntries(open, cents),
-    });
-    await repo.setBalanceState(tx, open.id, { sessionsLeft: open.sessionsLeft - 1 });
-    await announceBooking(ctx, tx, { id: bookingId, userId: user.id, trainerId: trainer.id });
-    await sessionJobs(ctx, tx, bookingId, startsAt, endsAt, at);
-    return { id: bookingId, mailJobs: await enqueueBookingMails(ctx, tx, bookingId, 'confirmed') };
+    const open = await lockedBalance(tx, user.id, trainer.id, at);
+    const taken = await takeSession(ctx, tx, { open, userId: user.id, startsAt, rule, at, seriesId: null });
+    if (taken === 'no-balance-left') throw new AppError('CONFLICT', PACKAGE_MSG.balanceUsedUp);
+    if (taken === 'not-offered') throw notASlot();
+    if (taken === 'taken') throw new AppError('SLOT_TAKEN', BOOKING_MSG.slotTaken);
+    return { id: taken.bookingId, mailJobs: taken.mailJobs };
   });
   await runBookingMails(ctx, mailJobs);
   return toBooking((await bookingsRepo.findBooking(db, id))!, ctx.now(), 'user');
@@ -167,4 +203,66 @@ export async function returnToBalance(
   if (!mailJobs) return false;
   await runBookingMails(ctx, mailJobs);
   return true;
+}
+
+/**
+ * A standing weekly series (docs/product.md#standing-weekly-sessions): the same weekday and local
+ * hour for 4, 8 or 12 weeks, booked in one step and paid from the user's package balance with the
+ * trainer, in one transaction with the balance locked. The weeks that are free are booked (each its
+ * own session, cancelled or moved on its own); those that are not (taken, not among the trainer's
+ * hours that day, or past what the balance pays for) are answered with why.
+ */
+export async function bookSeries(
+  ctx: BookingsContext,
+  { caller, input }: { caller: Caller | undefined; input: z.output<typeof ZCreateBookingRequest> & { weeks: number } },
+): Promise<TSeriesResponse> {
+  const { db, availability } = ctx;
+  const user = requireUser(caller);
+  if (!(await bookingsRepo.isVerifiedAccount(db, user.id))) throw new AppError('EMAIL_NOT_VERIFIED', BOOKING_MSG.verifyToBook);
+  const trainer = await availability.findBookableTrainer(input.trainerId);
+  if (!trainer) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
+  if (input.payWith !== 'balance') throw new AppError('CONFLICT', BOOKING_MSG.seriesNeedsPackage);
+  const at = ctx.now();
+  const first = new Date(input.startsAt);
+  const firstRule = await availability.slotRule(trainer.id, first, at);
+  const notASlot = () => new AppError('VALIDATION_FAILED', BOOKING_MSG.notASlot, { startsAt: BOOKING_MSG.notASlot });
+  if (!firstRule.scheduled) throw notASlot();
+  const horizon = input.weeks * 7 + 1;
+  const weeks: Array<{ startsAt: Date | undefined; iso: string }> = [];
+  for (let k = 0; k < input.weeks; k++) {
+    const t = sameLocalTimeWeeksLater(first.getTime(), k, firstRule.timeZone);
+    weeks.push({
+      startsAt: t === undefined ? undefined : new Date(t),
+      iso: new Date(t ?? first.getTime() + k * 7 * DAY).toISOString(),
+    });
+  }
+  const rules = await Promise.all(
+    weeks.map((w) => (w.startsAt ? availability.slotRule(trainer.id, w.startsAt, at, horizon) : undefined)),
+  );
+  const seriesId = randomUUID();
+  const { ids, mailJobs, unavailable } = await db.transaction(async (tx) => {
+    const open = await lockedBalance(tx, user.id, trainer.id, at);
+    const ids: string[] = [];
+    const mailJobs: number[] = [];
+    const unavailable: TSeriesResponse['unavailable'] = [];
+    for (const [k, w] of weeks.entries()) {
+      const rule = rules[k];
+      if (!w.startsAt || !rule) {
+        unavailable.push({ startsAt: w.iso, reason: 'not-offered' });
+        continue;
+      }
+      const taken = await takeSession(ctx, tx, { open, userId: user.id, startsAt: w.startsAt, rule, at, seriesId });
+      if (typeof taken === 'string') unavailable.push({ startsAt: w.iso, reason: taken });
+      else {
+        ids.push(taken.bookingId);
+        mailJobs.push(...taken.mailJobs);
+      }
+    }
+    if (!ids.length) throw new AppError('SLOT_TAKEN', BOOKING_MSG.seriesNoneFree);
+    return { ids, mailJobs, unavailable };
+  });
+  await runBookingMails(ctx, mailJobs);
+  const now = ctx.now();
+  const rows = await Promise.all(ids.map((id) => bookingsRepo.findBooking(db, id)));
+  return { bookings: rows.map((r) => toBooking(r!, now, 'user')), unavailable };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Tx } from '../../db/client';
 import { defineJob } from '../../platform/jobs';
+import { releasedAt } from './bookings.repo';
 import type { BookingsContext } from './context';
 
 const bookingId = z.string().min(1);
@@ -34,6 +35,42 @@ export const BOOKING_JOBS = {
  * Queued by the database (migration 0017's trigger on bookings) whoever freed the slot.
  */
 export const WAITLIST_OFFER_JOB = defineJob('booking.waitlist-offer', z.object({ trainerId: z.string(), startsAt: z.string() }));
+
+/** A package balance's end (docs/product.md#packages): the reminder 14 days before, the expiry on the day. */
+export const PACKAGE_JOBS = {
+  remind: defineJob('booking.package-expiry-reminder', z.object({ balanceId: z.string() })),
+  expire: defineJob('booking.package-expire', z.object({ balanceId: z.string() })),
+};
+
+/** A late session released for resale (docs/product.md#releasing-a-late-session). */
+export const RELEASE_JOBS = {
+  /** Somebody else booked its slot: its user is refunded in full (once: the refund's key). */
+  refund: defineJob('booking.refund-released', z.object({ bookingId }), { retries: 'until-done' }),
+  /** The people who favourited its trainer are told the time opened up. */
+  tellFavourites: defineJob('booking.released-offer', z.object({ bookingId })),
+};
+
+/**
+ * Somebody just booked this slot: a released session of it is refunded, by a job queued in the
+ * booking's transaction (run at once after the commit, with `runBookingMails`; retried if that fails).
+ */
+export async function queueResaleRefunds(
+  ctx: Pick<BookingsContext, 'jobs' | 'now'>,
+  tx: Tx,
+  slot: { trainerId: string; startsAt: Date; bookingId: string },
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const released of await releasedAt(tx, slot.trainerId, slot.startsAt, slot.bookingId))
+    ids.push(
+      await ctx.jobs.enqueue(tx, {
+        kind: RELEASE_JOBS.refund,
+        runAt: ctx.now(),
+        payload: { bookingId: released },
+        claimFor: RUN_NOW_CLAIM_MS,
+      }),
+    );
+  return ids;
+}
 
 export type MailJob = z.output<typeof BOOKING_JOBS.mail.payload>;
 

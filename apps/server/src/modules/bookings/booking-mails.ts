@@ -177,3 +177,69 @@ export function bookingMail(input: BookingMailInput): Mail {
           ],
   };
 }
+
+/**
+ * The reminder 14 days before a package balance's end date (docs/product.md#packages): what is left,
+ * the date, and what to do (book, or ask for the rest back).
+ */
+export function packageExpiryMail(input: {
+  to: { email: string; firstName: string };
+  trainer: { firstName: string; lastName: string };
+  sessionsLeft: number;
+  leftCents: number;
+  expiresAt: Date;
+  timeZone: string;
+  link: string;
+}): Mail {
+  const firstName = plainName(input.to.firstName) || 'there';
+  const trainer = plainName(`${input.trainer.firstName} ${input.trainer.lastName}`) || 'your trainer';
+  const when = sessionTime(input.expiresAt, input.timeZone);
+  const left = `$${fromCents(input.leftCents).toFixed(2)}`;
+  const sessions = `${input.sessionsLeft} ${input.sessionsLeft === 1 ? 'session' : 'sessions'}`;
+  const intro = `You have ${sessions} (${left}) left of your package with ${trainer}. It ends on ${when}.`;
+  const outro = `Book them before then, or ask for the unused balance back on your payments page: it is refunded to how you paid. What is left when it ends goes to ${trainer}.`;
+  const text = `Hi ${firstName},\n\n${intro}\n\n${outro}\n\nYour payments: ${input.link}\n\n— Spotter, find your personal trainer\n`;
+  const html = `<!doctype html><html><body style="margin:0;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#0f172a">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
+<table role="presentation" width="100%" style="max-width:520px;background:#ffffff;border-radius:12px;padding:32px">
+<tr><td style="font-size:22px;font-weight:bold;color:#0b1220">Spotter</td></tr>
+<tr><td style="padding-top:16px;font-size:16px;line-height:1.5">Hi ${escapeHtml(firstName)},</td></tr>
+<tr><td style="padding-top:8px;font-size:16px;line-height:1.5">${escapeHtml(intro)}</td></tr>
+<tr><td style="padding:24px 0"><a href="${escapeHtml(input.link)}" style="background:#c6f432;color:#0b1220;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">See my package</a></td></tr>
+<tr><td style="font-size:13px;color:#475569;line-height:1.5">${escapeHtml(outro)}</td></tr>
+</table></td></tr></table></body></html>`;
+  return {
+    to: input.to.email,
+    subject: `Your package with ${trainer} ends on ${formatDateTimeIn(input.expiresAt, input.timeZone).split(',')[0]}`,
+    text,
+    html,
+    links: [input.link],
+  };
+}
+
+/** To someone who favourited a trainer: a time of theirs opened up at short notice (a released session). */
+export function timeOpenedMail(input: {
+  to: { email: string; firstName: string };
+  trainer: { firstName: string; lastName: string };
+  startsAt: Date;
+  timeZone: string;
+  priceCents: number;
+  link: string;
+}): Mail {
+  const firstName = plainName(input.to.firstName) || 'there';
+  const trainer = plainName(`${input.trainer.firstName} ${input.trainer.lastName}`) || 'a trainer you saved';
+  const when = sessionTime(input.startsAt, input.timeZone);
+  const intro = `A time with ${trainer}, whom you saved, opened up at short notice: ${when} ($${fromCents(input.priceCents).toFixed(2)}).`;
+  const outro = 'The first to book it gets it. Starting within 24 hours, it cannot be refunded.';
+  const text = `Hi ${firstName},\n\n${intro}\n\nBook it: ${input.link}\n\n${outro}\n\n— Spotter, find your personal trainer\n`;
+  const html = `<!doctype html><html><body style="margin:0;background:#f4f6fa;font-family:Arial,Helvetica,sans-serif;color:#0f172a">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
+<table role="presentation" width="100%" style="max-width:520px;background:#ffffff;border-radius:12px;padding:32px">
+<tr><td style="font-size:22px;font-weight:bold;color:#0b1220">Spotter</td></tr>
+<tr><td style="padding-top:16px;font-size:16px;line-height:1.5">Hi ${escapeHtml(firstName)},</td></tr>
+<tr><td style="padding-top:8px;font-size:16px;line-height:1.5">${escapeHtml(intro)}</td></tr>
+<tr><td style="padding:24px 0"><a href="${escapeHtml(input.link)}" style="background:#c6f432;color:#0b1220;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">Book this time</a></td></tr>
+<tr><td style="font-size:13px;color:#475569;line-height:1.5">${escapeHtml(outro)}</td></tr>
+</table></td></tr></table></body></html>`;
+  return { to: input.to.email, subject: `A time opened up with ${trainer}`, text, html, links: [input.link] };
+}

@@ -51,6 +51,10 @@ export function toBooking(row: BookingRow, now: Date, viewer: BookingViewer): TB
     cancelReason: cancelled ? (row.cancelReason ?? null) : null,
     canMarkNoShow: viewer === 'trainer' && canMarkNoShow(row, now),
     paidFromBalance: row.balanceId !== null,
+    seriesId: row.seriesId ?? null,
+    releasedAt: row.releasedAt?.toISOString() ?? null,
+    // inside the 24 hours (no refund), before it starts, once (docs/product.md#releasing-a-late-session)
+    canRelease: viewer === 'user' && status === 'confirmed' && !started && deadline <= at && !row.releasedAt,
     // its user moves a paid session while it can still be cancelled for a refund (reschedule-booking.ts)
     canReschedule: viewer === 'user' && status === 'confirmed' && deadline > at,
   };

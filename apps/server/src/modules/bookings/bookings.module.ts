@@ -12,7 +12,9 @@ import { createAvailabilityService } from './availability.service';
 import type { Mailer } from '../mail';
 import { createPaymentProviders } from '../money';
 import { checkOrder } from './capture-order';
-import { WAITLIST_OFFER_JOB } from './booking-jobs';
+import { PACKAGE_JOBS, RELEASE_JOBS, WAITLIST_OFFER_JOB } from './booking-jobs';
+import { refundReleased } from './release-booking';
+import { expireBalance } from './packages';
 import { offerFreedSlot } from './offer-freed-slot';
 import { waitlistRoutes } from './waitlist.routes';
 import { packagesRoutes } from './packages.routes';
@@ -78,6 +80,8 @@ export function createBookingsServices({
     paypalWebhookId: config.paypal.webhookId,
   };
   jobs.register(WAITLIST_OFFER_JOB, (payload, { now: at }) => offerFreedSlot(context, payload, at));
+  jobs.register(RELEASE_JOBS.refund, ({ bookingId }) => refundReleased(context, bookingId));
+  jobs.register(PACKAGE_JOBS.expire, ({ balanceId }, { now: at }) => expireBalance(context, balanceId, at));
   jobs.register(PAYMENT_JOBS.checkOrder, (payload) => checkOrder(context, payload));
   jobs.register(PAYMENT_JOBS.finishRefund, (payload) => runFinishRefund(context, payload));
   // a trainer who left: holds released, paid sessions refunded (docs/decisions/042-money-ledger.md#a-trainer-who-leaves)

@@ -26,6 +26,8 @@ const bookingColumns = {
   cancelReason: bookings.cancelReason,
   sequence: bookings.sequence,
   balanceId: bookings.balanceId,
+  seriesId: bookings.seriesId,
+  releasedAt: bookings.releasedAt,
   /** The trainer's zone (null when they never set hours: the default zone). */
   timeZone: availability.timeZone,
   trainerFirstName: trainer.firstName,
@@ -178,7 +180,16 @@ export async function insertHold(
   const { now, ...rest } = values;
   const [row] = await tx
     .insert(bookings)
-    .values({ ...rest, status: 'pending', createdAt: now, updatedAt: now, sequence: 0, balanceId: null })
+    .values({
+      ...rest,
+      status: 'pending',
+      createdAt: now,
+      updatedAt: now,
+      sequence: 0,
+      balanceId: null,
+      seriesId: null,
+      releasedAt: null,
+    })
     .onConflictDoNothing()
     .returning({ id: bookings.id });
   return row?.id;
@@ -198,13 +209,14 @@ export async function insertPaidFromBalance(
     priceCents: number;
     location: SessionLocation | null;
     balanceId: string;
+    seriesId: string | null;
     now: Date;
   },
 ) {
   const { now, ...rest } = values;
   const [row] = await tx
     .insert(bookings)
-    .values({ ...rest, status: 'confirmed', holdExpiresAt: null, createdAt: now, updatedAt: now, sequence: 0 })
+    .values({ ...rest, status: 'confirmed', holdExpiresAt: null, createdAt: now, updatedAt: now, sequence: 0, releasedAt: null })
     .onConflictDoNothing()
     .returning({ id: bookings.id });
   return row?.id;
@@ -236,6 +248,8 @@ export async function hasLiveSessionNear(
         gt(bookings.endsAt, from),
         ne(bookings.startsAt, except),
         exceptBooking ? ne(bookings.id, exceptBooking) : undefined,
+        // a session released for resale no longer holds its time
+        isNull(bookings.releasedAt),
         or(eq(bookings.status, 'confirmed'), and(eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now))),
       ),
     )
@@ -389,3 +403,47 @@ export const completedSessionOf = (userId: SQLWrapper, trainerId: SQLWrapper, no
   sql<boolean>`exists (select 1 from ${bookings} as b
     where b.user_id = ${userId} and b.trainer_id = ${trainerId}
       and (b.status = 'completed' or (b.status = 'confirmed' and b.ends_at <= ${now})))`;
+
+/** An account's mail address and names, and (a trainer's) time zone. */
+export async function contactOf(db: Q, id: string) {
+  const [row] = await db
+    .select({
+      email: accounts.email,
+      firstName: accounts.firstName,
+      lastName: accounts.lastName,
+      deletedAt: accounts.deletedAt,
+      timeZone: availability.timeZone,
+    })
+    .from(accounts)
+    .leftJoin(availability, eq(availability.trainerId, accounts.id))
+    .where(eq(accounts.id, id))
+    .limit(1);
+  return row;
+}
+
+/** Its user releases a paid session for resale: it stays theirs and paid, and no longer holds its slot. */
+export async function markReleased(q: Q, id: string, now: Date): Promise<boolean> {
+  const rows = await q
+    .update(bookings)
+    .set({ releasedAt: now, updatedAt: now })
+    .where(and(eq(bookings.id, id), eq(bookings.status, 'confirmed'), isNull(bookings.releasedAt)))
+    .returning({ id: bookings.id });
+  return rows.length > 0;
+}
+
+/** The released paid sessions of a slot (somebody else just booked it: each is refunded). */
+export async function releasedAt(q: Q, trainerId: string, startsAt: Date, except: string): Promise<string[]> {
+  const rows = await q
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.trainerId, trainerId),
+        eq(bookings.startsAt, startsAt),
+        eq(bookings.status, 'confirmed'),
+        isNotNull(bookings.releasedAt),
+        ne(bookings.id, except),
+      ),
+    );
+  return rows.map((r) => r.id);
+}

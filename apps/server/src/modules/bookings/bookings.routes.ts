@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   BOOKING_MSG,
@@ -8,17 +9,20 @@ import {
   ZErrorResponse,
   ZIdParam,
   ZNoShowResponse,
+  ZReleaseBookingResponse,
   ZRescheduleBookingRequest,
   ZRescheduleBookingResponse,
+  ZSeriesResponse,
 } from '@spotter/shared';
 import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
 import { nextChangeOf } from './booking-view';
 import type { BookingsService } from './bookings.service';
 import type { BookingsContext } from './context';
-import { bookFromBalance } from './book-from-balance';
+import { bookFromBalance, bookSeries } from './book-from-balance';
 import { HoldCooldown, holdSlot } from './hold-slot';
 import { markNoShow } from './mark-no-show';
+import { releaseBooking } from './release-booking';
 import { rescheduleBooking } from './reschedule-booking';
 
 const errors = {
@@ -44,20 +48,24 @@ export function bookingsRoutes(service: BookingsService, ctx: BookingsContext, a
         schema: {
           tags: ['bookings'],
           summary:
-            "Hold a free slot for 10 minutes while you pay (users only); with payWith: 'balance', book it paid from your package balance with the trainer",
+            "Hold a free slot for 10 minutes while you pay (users only); with payWith: 'balance', book it paid from your package balance with the trainer; with weeks (4, 8 or 12) and payWith: 'balance', book a standing weekly series ({ bookings, unavailable })",
           body: ZCreateBookingRequest,
-          response: { 201: ZBookingResponse, ...errors },
+          response: { 201: z.union([ZBookingResponse, ZSeriesResponse]), ...errors },
         },
         // the role answers are the spec's toasts, so the visitor and trainer cases are the service's
         preHandler: [auth.optionalAuth, ...limits.writes],
       },
-      async (req, reply) =>
-        reply.status(201).send({
+      async (req, reply) => {
+        const { weeks } = req.body;
+        if (weeks !== undefined)
+          return reply.status(201).send(await bookSeries(ctx, { caller: req.caller, input: { ...req.body, weeks } }));
+        return reply.status(201).send({
           booking:
             req.body.payWith === 'balance'
               ? await bookFromBalance(ctx, { caller: req.caller, input: req.body })
               : await holdSlot(ctx, { caller: req.caller, input: req.body }),
-        }),
+        });
+      },
     );
 
     r.get(
@@ -96,6 +104,21 @@ export function bookingsRoutes(service: BookingsService, ctx: BookingsContext, a
         preHandler: [auth.requireAuth(), ...limits.writes],
       },
       async (req) => rescheduleBooking(ctx, { caller: callerOf(req), bookingId: req.params.id, startsAt: req.body.startsAt }),
+    );
+
+    r.post(
+      '/bookings/:id/release',
+      {
+        schema: {
+          tags: ['bookings'],
+          summary:
+            'Give a paid session inside 24 hours back for resale (its user): it stays yours until somebody books it, then you are refunded in full',
+          params: ZIdParam(BOOKING_MSG.notFound),
+          response: { 200: ZReleaseBookingResponse, ...errors },
+        },
+        preHandler: [auth.requireAuth(), ...limits.writes],
+      },
+      async (req) => releaseBooking(ctx, { caller: callerOf(req), bookingId: req.params.id }),
     );
 
     r.post(

@@ -4,12 +4,17 @@ import type { JobRunner } from '../../platform/jobs';
 import type { Caller } from '../../plugins/auth';
 import type { Mailer } from '../mail';
 import { FORMER_MEMBER } from '../accounts';
-import { BOOKING_JOBS, type MailJob } from './booking-jobs';
-import { bookingMail } from './booking-mails';
+import { account, balance } from '../money';
+import { favouritersOf } from '../favourites';
+import { BOOKING_JOBS, PACKAGE_JOBS, RELEASE_JOBS, type MailJob } from './booking-jobs';
+import { bookingMail, packageExpiryMail, timeOpenedMail } from './booking-mails';
+import * as packagesRepo from './packages.repo';
 import { toBooking } from './booking-view';
 import * as repo from './bookings.repo';
 
 const JOB = BOOKING_JOBS;
+/** At most this many people who favourited a trainer are told of one released time. */
+const FAVOURITES_TOLD_MAX = 200;
 
 type BookingsDeps = {
   db: Db;
@@ -75,6 +80,43 @@ export function createBookingsService({ db, jobs, mailer, publicUrl, now = () =>
   }
 
   jobs.register(JOB.mail, async (payload, { now: at }) => sendBookingMail(payload, at));
+  // a late session released for resale: the people who favourited its trainer are told (docs/product.md#releasing-a-late-session)
+  jobs.register(RELEASE_JOBS.tellFavourites, async ({ bookingId }, { now: at }) => {
+    const row = await repo.findBooking(db, bookingId);
+    if (!row || row.status !== 'confirmed' || !row.releasedAt || row.startsAt <= at || row.trainerDeletedAt) return;
+    for (const fan of await favouritersOf(db, row.trainerId, FAVOURITES_TOLD_MAX)) {
+      if (fan.id === row.userId) continue;
+      await mailer.send(
+        timeOpenedMail({
+          to: fan,
+          trainer: { firstName: row.trainerFirstName, lastName: row.trainerLastName },
+          startsAt: row.startsAt,
+          timeZone: row.timeZone ?? DEFAULT_TIME_ZONE,
+          priceCents: row.priceCents,
+          link: `${publicUrl}/trainer/profile/${row.trainerId}`,
+        }),
+      );
+    }
+  });
+  // a package balance ends in 14 days: its user is told what is left (docs/product.md#packages)
+  jobs.register(PACKAGE_JOBS.remind, async ({ balanceId }, { now: at }) => {
+    const b = await packagesRepo.findBalance(db, balanceId);
+    if (!b || b.status !== 'active' || !b.expiresAt || b.expiresAt <= at) return;
+    const left = await balance(db, account.balance(b.id), b.currency);
+    const [user, trainer] = await Promise.all([repo.contactOf(db, b.userId), repo.contactOf(db, b.trainerId)]);
+    if (left <= 0 || !user || user.deletedAt || !trainer) return;
+    await mailer.send(
+      packageExpiryMail({
+        to: user,
+        trainer,
+        sessionsLeft: b.sessionsLeft,
+        leftCents: left,
+        expiresAt: b.expiresAt,
+        timeZone: trainer.timeZone ?? DEFAULT_TIME_ZONE,
+        link: `${publicUrl}/user/payments`,
+      }),
+    );
+  });
   jobs.register(JOB.expireHold, async ({ bookingId }, { now: at }) => {
     await repo.changeStatus(db, bookingId, 'pending', 'expired', at, { requireLapsedHold: true });
   });

@@ -219,3 +219,26 @@ export async function trainerNameOf(db: Q, trainerId: string): Promise<string | 
     .limit(1);
   return row ? `${row.firstName} ${row.lastName}` : undefined;
 }
+
+/** The ledger entries of these balances' accounts, oldest first, with the start of the session each concerns. */
+export async function balanceEntries(db: Q, balanceIds: string[]) {
+  if (!balanceIds.length) return [];
+  const accountsOf = balanceIds.map((id) => `balance:${id}`);
+  const result = await db.execute(sql`
+    select substr(e.account, 9) as balance_id, t.kind, t.created_at, e.amount_cents::text as cents, b.starts_at
+    from ledger_entries e
+    join ledger_transactions t on t.id = e.transaction_id
+    left join bookings b on b.id = t.booking_id
+    where e.account = any(${`{${accountsOf.join(',')}}`}::text[])
+    order by t.created_at, e.id
+    limit 1000`);
+  return rowsOf<{ balance_id: string; kind: string; created_at: string | Date; cents: string; starts_at: string | Date | null }>(
+    result,
+  ).map((r) => ({
+    balanceId: r.balance_id,
+    kind: r.kind,
+    at: new Date(r.created_at),
+    cents: Number(r.cents),
+    startsAt: r.starts_at ? new Date(r.starts_at) : null,
+  }));
+}

@@ -4,7 +4,9 @@ import {
   CURRENCY,
   isId,
   PACKAGE_MSG,
+  PACKAGE_RULES,
   PAYMENT_MSG,
+  PLATFORM_FEE_PERCENT,
   SERVER_MSG,
   type TBalance,
   type TCaptureResponse,
@@ -13,10 +15,11 @@ import {
   type ZPutPackagesRequest,
 } from '@spotter/shared';
 import { AppError } from '../../lib/app-error';
-import { centsToDecimalString, fromCents } from '../../lib/money';
+import { centsToDecimalString, fromCents, percentOf } from '../../lib/money';
 import type { Caller } from '../../plugins/auth';
 import { account, balance, balances, post, ProviderUnavailableError, type ProviderCapture } from '../money';
 import { plainName } from './booking-mails';
+import { PACKAGE_JOBS } from './booking-jobs';
 import * as bookingsRepo from './bookings.repo';
 import { providerOf, requireUser, type BookingsContext } from './context';
 import * as repo from './packages.repo';
@@ -25,6 +28,7 @@ import * as paymentsRepo from './payments.repo';
 import { refundBalance, refundUnplaced } from './refunds';
 
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 /** An order of a package not paid within this long is not answered again: a new order is made. */
 const ORDER_REUSE_MS = 30 * MINUTE;
 
@@ -80,9 +84,24 @@ export async function setPackages(
   return { message: PACKAGE_MSG.saved, packages: (await packagesOf(ctx.db, [caller.id])).get(caller.id) ?? [] };
 }
 
-/** A balance as its user sees it, with what is left of its money. */
-function toBalance(row: Awaited<ReturnType<typeof repo.openBalancesOf>>[number], leftCents: number): TBalance {
+type BalanceEntry = Awaited<ReturnType<typeof repo.balanceEntries>>[number];
+const ENTRY_KINDS = new Set(['package', 'redeem', 'unredeem', 'refund', 'expire']);
+
+/** A balance as its user sees it, with what is left of its money and its ledger entries. */
+function toBalance(
+  row: Awaited<ReturnType<typeof repo.openBalancesOf>>[number],
+  leftCents: number,
+  entries: BalanceEntry[] = [],
+): TBalance {
   return {
+    entries: entries
+      .filter((e) => e.balanceId === row.id && ENTRY_KINDS.has(e.kind))
+      .map((e) => ({
+        at: e.at.toISOString(),
+        kind: e.kind as TBalance['entries'][number]['kind'],
+        amount: fromCents(e.cents),
+        startsAt: e.startsAt?.toISOString() ?? null,
+      })),
     trainerId: row.trainerId,
     trainerFirstName: row.trainerFirstName,
     trainerLastName: row.trainerLastName,
@@ -106,9 +125,13 @@ export async function listBalances(
     ctx.db,
     rows.map((r) => account.balance(r.id)),
   );
+  const entries = await repo.balanceEntries(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
   return {
     balances: rows
-      .map((r) => toBalance(r, left.get(account.balance(r.id)) ?? 0))
+      .map((r) => toBalance(r, left.get(account.balance(r.id)) ?? 0, entries))
       .filter((b) => b.sessionsLeft > 0 || b.amount > 0 || b.status === 'refunding'),
   };
 }
@@ -117,7 +140,7 @@ async function balanceView(ctx: BookingsContext, userId: string, balanceId: stri
   const row = (await repo.openBalancesOf(ctx.db, userId)).find((r) => r.id === balanceId);
   if (!row) return undefined;
   const left = await balances(ctx.db, [account.balance(row.id)]);
-  return toBalance(row, left.get(account.balance(row.id)) ?? 0);
+  return toBalance(row, left.get(account.balance(row.id)) ?? 0, await repo.balanceEntries(ctx.db, [row.id]));
 }
 
 /**
@@ -277,12 +300,14 @@ async function settlePackage(
         { account: account.balance(row.id), amountCents, currency },
       ],
     });
-    await repo.settleBalance(tx, row.id, {
-      captureId: capture.id,
-      paidAt: at,
-      expiresAt: row.validityMonths ? addMonths(at, row.validityMonths) : null,
-      sessions: row.sessions,
-    });
+    const expiresAt = row.validityMonths ? addMonths(at, row.validityMonths) : null;
+    await repo.settleBalance(tx, row.id, { captureId: capture.id, paidAt: at, expiresAt, sessions: row.sessions });
+    if (expiresAt) {
+      const remindAt = new Date(expiresAt.getTime() - PACKAGE_RULES.remindDaysBefore * DAY);
+      if (remindAt > at)
+        await ctx.jobs.enqueue(tx, { kind: PACKAGE_JOBS.remind, runAt: remindAt, payload: { balanceId: row.id } });
+      await ctx.jobs.enqueue(tx, { kind: PACKAGE_JOBS.expire, runAt: expiresAt, payload: { balanceId: row.id } });
+    }
     await paymentsRepo.recordPaymentEvent(tx, {
       kind: 'capture-settled',
       bookingId: null,
@@ -455,4 +480,36 @@ export async function refundWholeBalance(ctx: BookingsContext, balanceId: string
       return cents;
     },
   );
+}
+
+/**
+ * A balance reaches its end date (the date shown when it was bought; docs/product.md#packages):
+ * what is left goes to the trainer, payable at once, less Spotter's fee (`expire`), and it pays for
+ * no more sessions. Sessions booked from it before stay booked. Once, whatever retries happen.
+ */
+export async function expireBalance(ctx: BookingsContext, balanceId: string, at: Date): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const open = await repo.lockBalance(tx, balanceId);
+    if (!open || open.status !== 'active' || !open.expiresAt || open.expiresAt > at) return;
+    const left = await balance(tx, account.balance(open.id), open.currency);
+    if (left > 0) {
+      const fee = percentOf(left, PLATFORM_FEE_PERCENT);
+      await post(tx, {
+        key: `expire:${open.id}`,
+        kind: 'expire',
+        userId: open.userId,
+        trainerId: open.trainerId,
+        provider: open.provider,
+        providerOrderId: open.providerOrderId,
+        memo: `a package's ${open.sessionsLeft} unused session(s) expired`,
+        at,
+        entries: [
+          { account: account.balance(open.id), amountCents: -left, currency: open.currency },
+          { account: account.trainerPayable(open.trainerId), amountCents: left - fee, currency: open.currency },
+          { account: account.fees, amountCents: fee, currency: open.currency },
+        ],
+      });
+    }
+    await repo.setBalanceState(tx, open.id, { status: 'closed', sessionsLeft: 0 });
+  });
 }

@@ -3,6 +3,7 @@ import { AppError } from '../../lib/app-error';
 import { decimalStringToCents } from '../../lib/money';
 import * as bookingsRepo from './bookings.repo';
 import type { BookingsContext } from './context';
+import * as packagesRepo from './packages.repo';
 import * as paymentsRepo from './payments.repo';
 import { PAYMENT_JOBS } from './payment-jobs';
 import { bookOutsideRefund, recordDispute } from './outside-refund';
@@ -62,7 +63,15 @@ export async function receivePaypalWebhook(
 
   if (event.event_type === 'PAYMENT.CAPTURE.COMPLETED' && orderId && resource.id) {
     const row = await bookingsRepo.findBookingByOrder(ctx.db, orderId);
-    if (row && row.provider === 'paypal' && !(await paymentsRepo.findPaymentByOrder(ctx.db, 'paypal', orderId))) {
+    const purchase = row ? undefined : await packagesRepo.findBalanceByOrder(ctx.db, orderId);
+    if (purchase?.provider === 'paypal' && purchase.status === 'pending') {
+      // a package's order (docs/product.md#packages): settled from PayPal's own order by the check
+      await ctx.jobs.enqueue(ctx.db, {
+        kind: PAYMENT_JOBS.checkOrder,
+        runAt: ctx.now(),
+        payload: { provider: 'paypal', orderId },
+      });
+    } else if (row && row.provider === 'paypal' && !(await paymentsRepo.findPaymentByOrder(ctx.db, 'paypal', orderId))) {
       const amount = resource.amount;
       if (!amount) {
         // nothing to check the amount against: PayPal's order says (the reconciliation job)

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { BOOKING_RULES } from '@spotter/shared';
 import type { Tx } from '../../db/client';
 import { account, hasTransaction, post, type ProviderCapture } from '../money';
-import { BOOKING_JOBS, enqueueBookingMails, runBookingMails } from './booking-jobs';
+import { BOOKING_JOBS, enqueueBookingMails, queueResaleRefunds, runBookingMails } from './booking-jobs';
 import * as bookingsRepo from './bookings.repo';
 import { announceBooking, providerOf, type BookingsContext } from './context';
 import * as paymentsRepo from './payments.repo';
@@ -30,6 +30,8 @@ async function confirm(ctx: BookingsContext, tx: Tx, row: bookingsRepo.BookingRo
     }
   }
   await ctx.jobs.enqueue(tx, { kind: BOOKING_JOBS.complete, runAt: row.endsAt, payload: { bookingId: row.id } });
+  // a session released for resale at this time is refunded now that somebody booked it
+  mailJobs.push(...(await queueResaleRefunds(ctx, tx, { trainerId: row.trainerId, startsAt: row.startsAt, bookingId: row.id })));
   return { confirmed: true, mailJobs };
 }
 

@@ -172,3 +172,15 @@ export function normaliseWeekly(weekly: Weekly): Weekly {
     .sort(([a], [b]) => a - b)
     .map(([weekday, hours]) => ({ weekday, hours: [...hours].sort((a, b) => a - b) }));
 }
+
+/**
+ * The instant `weeks` weeks after `instant` at the same local weekday and time in the zone (across a
+ * daylight-saving change the UTC time moves, the local one does not); undefined when that local hour
+ * does not exist that day (skipped by a spring-forward change).
+ */
+export function sameLocalTimeWeeksLater(instant: number, weeks: number, timeZone: string): number | undefined {
+  const w = wallClock(instant, timeZone);
+  const day = new Date(Date.UTC(w.year, w.month - 1, w.day + 7 * weeks));
+  const hour = localHourToUtc(day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate(), w.hour, timeZone);
+  return hour === undefined ? undefined : hour + w.minute * 60_000;
+}

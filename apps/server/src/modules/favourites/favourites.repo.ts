@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, favourites, LISTED_TRAINER } from '../../db/schema';
 
@@ -37,4 +37,15 @@ export async function removeFavourite(db: Db, userId: string, trainerId: string)
 /** Every favourite of the user (account deletion). */
 export async function deleteFavouritesOf(tx: Tx, userId: string) {
   await tx.delete(favourites).where(eq(favourites.userId, userId));
+}
+
+/** Who favourited a trainer and may be mailed (a verified account not deleted), newest first, at most `limit`. */
+export async function favouritersOf(db: Db | Tx, trainerId: string, limit: number) {
+  return db
+    .select({ id: accounts.id, email: accounts.email, firstName: accounts.firstName })
+    .from(favourites)
+    .innerJoin(accounts, eq(accounts.id, favourites.userId))
+    .where(and(eq(favourites.trainerId, trainerId), isNull(accounts.deletedAt), isNotNull(accounts.emailVerifiedAt)))
+    .orderBy(desc(favourites.createdAt))
+    .limit(limit);
 }
