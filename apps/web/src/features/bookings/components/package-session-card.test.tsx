@@ -39,6 +39,9 @@ const fromPackage = (overrides: Partial<TBooking> = {}): TBooking => ({
   canMarkNoShow: false,
   canReschedule: true,
   paidFromBalance: true,
+  seriesId: null,
+  releasedAt: null,
+  canRelease: false,
   ...overrides,
 });
 

@@ -33,6 +33,7 @@ const makeBalance = (overrides: Partial<TBalance> = {}): TBalance => ({
   sessions: 5,
   expiresAt: null,
   status: 'active',
+  entries: [],
   ...overrides,
 });
 
@@ -60,6 +61,9 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
   canMarkNoShow: false,
   canReschedule: false,
   paidFromBalance: false,
+  seriesId: null,
+  releasedAt: null,
+  canRelease: false,
   ...overrides,
 });
 

@@ -46,6 +46,9 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
   canMarkNoShow: false,
   canReschedule: true,
   paidFromBalance: false,
+  seriesId: null,
+  releasedAt: null,
+  canRelease: false,
   ...overrides,
 });
 

@@ -69,6 +69,7 @@ describe('ProfilePackages', () => {
                   sessions: 10,
                   expiresAt: null,
                   status: 'active',
+                  entries: [],
                 },
               ]
             : [],

@@ -40,6 +40,9 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => {
     canMarkNoShow: false,
     canReschedule: false,
     paidFromBalance: false,
+    seriesId: null,
+    releasedAt: null,
+    canRelease: false,
     ...overrides,
   };
 };

@@ -26,6 +26,9 @@ const booking = (overrides: Partial<TBooking> = {}): TBooking => ({
   canMarkNoShow: false,
   canReschedule: false,
   paidFromBalance: false,
+  seriesId: null,
+  releasedAt: null,
+  canRelease: false,
   ...overrides,
 });
 

@@ -31,6 +31,7 @@ const makeBalance = (overrides: Partial<TBalance> = {}): TBalance => ({
   sessions: 5,
   expiresAt: '2027-02-28T10:00:00.000Z',
   status: 'active',
+  entries: [],
   ...overrides,
 });
 

@@ -51,6 +51,9 @@ const hold = (overrides: Partial<TBooking> = {}): TBooking => ({
   canMarkNoShow: false,
   canReschedule: false,
   paidFromBalance: false,
+  seriesId: null,
+  releasedAt: null,
+  canRelease: false,
   ...overrides,
 });
 
