@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { WS_CLOSE, ZWsServerFrame, formatDateTimeIn, type TBooking, type TWsServerFrame } from '@spotter/shared';
 import { bookingKeys } from './api/bookings';
 import { applyRead, catchUp, receiveMessage, useChatViewer, type ChatViewer } from './api/chats';
+import { balanceKeys } from './api/packages';
 import { paymentKeys } from './api/payments';
 import { bookingUpdates } from './booking-updates';
 import { useSession } from './session';
@@ -72,7 +73,9 @@ export function bookingToast(viewer: ChatViewer, booking: TBooking, before: TBoo
     case 'refunded': {
       if (before?.status === booking.status) return null;
       if (booking.cancelledBy === viewer.role) return null;
-      const outcome = booking.status === 'refunded' ? 'refunded in full' : 'not refunded';
+      let outcome = booking.status === 'refunded' ? 'refunded in full' : 'not refunded';
+      // paid from a package: the session went back to the client's balance (docs/product.md#packages)
+      if (booking.paidFromBalance) outcome = isTrainer ? 'back in their package balance' : 'back in your package balance';
       return `${other.first} cancelled ${weekdayTime(booking)}: ${outcome}`;
     }
     case 'no-show':
@@ -100,6 +103,8 @@ export function receiveBooking(queryClient: QueryClient, viewer: ChatViewer, boo
   }
   void queryClient.invalidateQueries({ queryKey: bookingKeys.all });
   void queryClient.invalidateQueries({ queryKey: paymentKeys.all });
+  // a session paid from a package takes from or goes back to the balance
+  void queryClient.invalidateQueries({ queryKey: balanceKeys.all });
 }
 
 type ChatSocketOptions = {

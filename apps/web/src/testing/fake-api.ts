@@ -16,6 +16,7 @@ export const makeTrainer = (overrides: Partial<TTrainerProfile> = {}): TTrainerP
   rating: 4.5,
   ratingCount: 2,
   subscribers: 7,
+  packages: [],
   nextFreeAt: null,
   ...overrides,
 });

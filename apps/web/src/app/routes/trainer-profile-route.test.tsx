@@ -239,6 +239,19 @@ describe('TrainerProfileRoute', () => {
     expect(screen.queryByText(/Subscribers/)).not.toBeInTheDocument();
   });
 
+  it('shows the trainer’s packages between the introduction and the reviews, with Buy for a user', async () => {
+    logInAs('user');
+    profileApi({
+      trainer: makeTrainer({ price: 40, packages: [{ _id: 'p1', sessions: 5, price: 180, perSession: 36, validityMonths: 3 }] }),
+    });
+    renderProfile();
+    const section = await screen.findByRole('region', { name: 'Packages' });
+    expect(section).toHaveTextContent('5 sessions · $180 · $36 a session · save $20 · valid 3 months');
+    expect(within(section).getByRole('button', { name: 'Buy 5 sessions with Nadia for $180' })).toBeInTheDocument();
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(headings.indexOf('Packages')).toBe(headings.indexOf('About Nadia') + 1);
+  });
+
   it("takes 'All trainers' back to the search the person came from", async () => {
     stubApi((url) => (url.pathname === '/api/trainers' ? jsonResponse(listAnswer([makeTrainer()])) : undefined), profileRoutes());
     const list = renderWithProviders(<TrainerListPage />, { route: '/trainers?q=yoga&city=Giza', path: '/trainers' });

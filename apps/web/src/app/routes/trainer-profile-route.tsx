@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useParams } from 'react-router';
+import { ProfilePackages } from '@/features/bookings/components/trainer-packages';
 import { ChatPanel } from '@/features/chat/components/chat-panel';
 import { RatingDistribution } from '@/features/reviews/components/rating-distribution';
 import { ReviewSection } from '@/features/reviews/components/review-section';
@@ -43,6 +44,7 @@ const sections: TrainerProfileSections = {
   booking: (trainer, { isOpen, onOpenChange, onMessage }) => (
     <BookingOnDemand trainer={trainer} isOpen={isOpen} onOpenChange={onOpenChange} onMessage={onMessage} />
   ),
+  packages: (trainer) => <ProfilePackages key={trainer._id} trainer={trainer} />,
   chat: (trainer, { isOpen, onOpenChange }) => <ChatPanel trainer={trainer} isOpen={isOpen} onOpenChange={onOpenChange} />,
 };
 

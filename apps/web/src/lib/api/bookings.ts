@@ -8,6 +8,7 @@ import type {
 } from '@spotter/shared';
 import { apiRequest } from '../api-client';
 import { notify } from '../toast';
+import { balanceKeys } from './packages';
 import { paymentKeys } from './payments';
 import { trainerKeys } from './trainers';
 
@@ -69,7 +70,10 @@ export function useBookings(viewer: string | null, { enabled = true }: { enabled
   return useQuery({ queryKey: bookingKeys.list(viewer), queryFn: ({ signal }) => getBookings(signal), enabled });
 }
 
-/** POST /api/bookings: holds the slot for the user while they pay (201), 409 when it was just taken. */
+/**
+ * POST /api/bookings: holds the slot for the user while they pay (201), 409 when it was just taken; with
+ * `payWith: 'balance'` it is booked and paid from the package balance at once (confirmed).
+ */
 const createBooking = async (input: TCreateBookingRequest) => {
   const { booking } = await apiRequest<{ booking: TBooking }>('/bookings', { method: 'POST', body: input });
   return booking;
@@ -87,13 +91,14 @@ export function useCreateBooking() {
 export const cancelBooking = (bookingId: string) =>
   apiRequest<{ message: string; booking: TBooking }>(`/bookings/${encodeURIComponent(bookingId)}/cancel`, { method: 'POST' });
 
-/** What a booking, payment or cancellation changes: sessions, slots, payments and the trainer's subscribers. */
+/** What a booking, payment or cancellation changes: sessions, slots, payments, package balances and the trainer's subscribers. */
 export function useRefreshBookings() {
   const queryClient = useQueryClient();
   return (trainerId?: string) =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: bookingKeys.all }),
       queryClient.invalidateQueries({ queryKey: paymentKeys.all }),
+      queryClient.invalidateQueries({ queryKey: balanceKeys.all }),
       trainerId ? queryClient.invalidateQueries({ queryKey: trainerKeys.detail(trainerId) }) : undefined,
     ]);
 }

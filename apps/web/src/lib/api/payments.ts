@@ -86,8 +86,11 @@ async function postPayment<T>(path: string, body?: unknown): Promise<T> {
   return data as T;
 }
 
-/** POST /api/orders: the payment order of a held booking; the amount is the trainer's price, set by the server. */
-export const createOrder = ({ bookingId }: { bookingId: string }) => postPayment<TOrderResponse>('/orders', { bookingId });
+/** What an order pays for: a held booking, or a package to buy (docs/product.md#packages). */
+export type OrderFor = { bookingId: string } | { packageId: string };
 
-/** POST /api/orders/:orderID/capture: takes the money and confirms the booking. */
+/** POST /api/orders: the payment order of a held booking or a package; the amount is set by the server. */
+export const createOrder = (input: OrderFor) => postPayment<TOrderResponse>('/orders', input);
+
+/** POST /api/orders/:orderID/capture: takes the money and confirms the booking (or adds the package's balance). */
 export const captureOrder = (orderId: string) => postPayment<TCaptureResponse>(`/orders/${encodeURIComponent(orderId)}/capture`);

@@ -44,6 +44,10 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelReason: null,
   canMarkNoShow: false,
   canReschedule: false,
+  paidFromBalance: false,
+  seriesId: null,
+  releasedAt: null,
+  canRelease: false,
   ...overrides,
 });
 

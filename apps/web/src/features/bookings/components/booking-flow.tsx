@@ -1,11 +1,23 @@
 import { CircleCheck } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { formatDateTimeIn, zoneCity, type TBooking } from '@spotter/shared';
+import {
+  cancellationPolicy,
+  formatDateTimeIn,
+  PACKAGE_MSG,
+  zoneCity,
+  type TBalance,
+  type TBooking,
+  type TTrainerPackage,
+} from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
-import { buttonClasses } from '@/components/ui/button';
-import { cancelBooking, useBookings, useRefreshBookings, useSlots } from '@/lib/api/bookings';
-import { formatPrice } from '@/lib/format';
+import { Button, buttonClasses } from '@/components/ui/button';
+import { ApiError, errorMessage } from '@/lib/api-client';
+import { cancelBooking, useBookings, useCreateBooking, useRefreshBookings, useSlots } from '@/lib/api/bookings';
+import { isUsable, useBalanceWith } from '@/lib/api/packages';
+import { cn } from '@/lib/cn';
+import { formatPrice, plural } from '@/lib/format';
+import { formatMoney } from '@/lib/money';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { notify } from '@/lib/toast';
@@ -13,16 +25,20 @@ import { paidText, type CheckoutStop } from '../utils/payment-outcome';
 import { googleCalendarUrl, icsHref, placeOf, policyText } from '../utils/session-words';
 import { Checkout } from './checkout';
 import { SlotPicker } from './slot-picker';
+import { PackageCheckoutOnDemand, PackageList, usePackageBought } from './trainer-packages';
 import { useZoneChoice, ZoneSwitch } from './zone-switch';
 
 type Step =
   | { kind: 'pick' }
+  | { kind: 'buy'; pkg: TTrainerPackage }
+  | { kind: 'choose'; startsAt: string }
   | { kind: 'pay'; booking: TBooking }
   | { kind: 'stopped'; booking: TBooking; stop: CheckoutStop }
-  | { kind: 'done'; booking: TBooking; captureId: string };
+  /** `captureId` null: paid from the package balance. */
+  | { kind: 'done'; booking: TBooking; captureId: string | null };
 
 type BookingFlowProps = {
-  trainer: { _id: string; firstName: string; lastName: string; price: number };
+  trainer: { _id: string; firstName: string; lastName: string; price: number; packages?: TTrainerPackage[] };
   onClose: () => void;
   /** Opens the conversation with the trainer (offered when there is no free time). */
   onMessage?: () => void;
@@ -49,10 +65,11 @@ function Confirmation({
 }: {
   booking: TBooking;
   trainerName: string;
-  captureId: string;
+  captureId: string | null;
   timeZone: string;
   onClose: () => void;
 }) {
+  const when = formatDateTimeIn(booking.startsAt, timeZone);
   const place = placeOf(booking.location, { showLink: true });
   return (
     <div className="space-y-4">
@@ -64,8 +81,10 @@ function Confirmation({
         <div className="min-w-0">
           <p className="font-display text-lg font-bold">You are booked!</p>
           <p className="font-medium">
-            {paidText({ price: formatPrice(booking.price), trainerName, when: formatDateTimeIn(booking.startsAt, timeZone) })} (
-            {zoneCity(timeZone)} time).
+            {captureId === null
+              ? `${PACKAGE_MSG.bookedFromBalance}: ${when}`
+              : paidText({ price: formatPrice(booking.price), trainerName, when })}{' '}
+            ({zoneCity(timeZone)} time).
           </p>
           {place && (
             <p className="mt-1 break-words">
@@ -82,7 +101,7 @@ function Confirmation({
           <p data-testid="policy" className="mt-1 font-semibold">
             {policyText(booking, timeZone)}
           </p>
-          <p className="mt-1 text-sm">Payment reference: {captureId}</p>
+          {captureId !== null && <p className="mt-1 text-sm">Payment reference: {captureId}</p>}
         </div>
       </div>
       <p className="text-sm text-muted">It is on your profile with your other sessions.</p>
@@ -146,15 +165,123 @@ function Stopped({ stop, onClose, onChooseAgain }: { stop: CheckoutStop; onClose
   );
 }
 
-/** Pick a slot, pay for the held booking, see it confirmed. */
+/**
+ * The step after choosing a slot when the user has a package balance with the trainer: paying from it
+ * first (booked and confirmed at once, no hold), or the usual payment (a hold, then the checkout).
+ */
+function PayChoice({
+  trainer,
+  startsAt,
+  balance,
+  timeZone,
+  onBooked,
+  onHeld,
+  onChooseAnother,
+}: {
+  trainer: BookingFlowProps['trainer'];
+  startsAt: string;
+  /** Null once it can no longer pay (used up, expired, refunded meanwhile): only the usual payment is left. */
+  balance: TBalance | null;
+  timeZone: string;
+  onBooked: (booking: TBooking) => void;
+  onHeld: (booking: TBooking) => void;
+  onChooseAnother: () => void;
+}) {
+  const book = useCreateBooking();
+  const refresh = useRefreshBookings();
+  const [way, setWay] = useState<'balance' | 'pay' | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [isTaken, setIsTaken] = useState(false);
+  const headingRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  const policy = cancellationPolicy({ startsAt, now: new Date(), timeZone });
+
+  const go = (chosen: 'balance' | 'pay') => {
+    setWay(chosen);
+    setFailure(null);
+    book.mutate(
+      { trainerId: trainer._id, startsAt, ...(chosen === 'balance' ? { payWith: 'balance' as const } : {}) },
+      {
+        onSuccess: chosen === 'balance' ? onBooked : onHeld,
+        onError: (error) => {
+          // the slot was just taken, or the balance cannot pay (used up, expired): the server says which
+          if (error instanceof ApiError && error.status === 409) {
+            setIsTaken(true);
+            // the slots and the balance on screen are stale: a balance that cannot pay leaves only the usual payment
+            void refresh(trainer._id);
+          }
+          setFailure(errorMessage(error));
+        },
+      },
+    );
+  };
+
+  return (
+    <div className="space-y-4">
+      <div>
+        <p ref={headingRef} tabIndex={-1} className="font-semibold text-ink focus:outline-none">
+          How do you want to pay?
+        </p>
+        <p className="text-sm text-muted">
+          {formatDateTimeIn(startsAt, timeZone)} ({zoneCity(timeZone)} time)
+        </p>
+        <p data-testid="policy" className={cn('text-sm font-semibold', policy.refundable ? 'text-success' : 'text-warning-ink')}>
+          {policy.text}
+        </p>
+      </div>
+      {balance && (
+        <p className="text-sm text-muted">
+          Your package pays {formatMoney(balance.perSession)} of the {formatMoney(balance.amount)} left in it, and nothing more is
+          charged; cancelled in time, the session goes back to your package.
+        </p>
+      )}
+      {failure && <Alert tone="error">{failure}</Alert>}
+      <div className="flex flex-col gap-3">
+        {balance && (
+          <Button
+            size="lg"
+            className="py-2"
+            onClick={() => go('balance')}
+            isLoading={book.isPending && way === 'balance'}
+            disabled={book.isPending}
+          >
+            {/* the label is long for a phone: it wraps inside the button */}
+            <span className="text-center whitespace-normal">
+              Pay with your package ({plural(balance.sessionsLeft, 'session', 'sessions')} left)
+            </span>
+          </Button>
+        )}
+        <Button
+          variant={balance ? 'outline' : 'primary'}
+          size="lg"
+          className="py-2"
+          onClick={() => go('pay')}
+          isLoading={book.isPending && way === 'pay'}
+          disabled={book.isPending}
+        >
+          <span className="text-center whitespace-normal">Pay {formatPrice(trainer.price)} by card or PayPal</span>
+        </Button>
+        <Button variant={isTaken ? 'primary' : 'ghost'} onClick={onChooseAnother}>
+          Choose another time
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Pick a slot, pay for the held booking (or from the package balance), see it confirmed. */
 export function BookingFlow({ trainer, onClose, onMessage }: BookingFlowProps) {
   const [step, setStep] = useState<Step>({ kind: 'pick' });
   const refresh = useRefreshBookings();
   const slots = useSlots(trainer._id);
   const hold = useOwnHold(trainer._id);
+  const { token, role } = useSession();
+  const balance = useBalanceWith(trainer._id, token, { enabled: role === 'user' });
+  const usable = balance && isUsable(balance) ? balance : null;
+  const bought = usePackageBought(trainer);
   const zones = useZoneChoice();
   const trainerName = `${trainer.firstName} ${trainer.lastName}`;
-  const trainerZone = (step.kind === 'pick' ? undefined : step.booking.timeZone) ?? slots.data?.timeZone ?? zones.browser;
+  const trainerZone = ('booking' in step ? step.booking.timeZone : undefined) ?? slots.data?.timeZone ?? zones.browser;
   const timeZone = zones.zoneOf(trainerZone);
 
   // A hold left unpaid (dialog closed, another time chosen) is released at once, so the slot is free for others;
@@ -178,13 +305,52 @@ export function BookingFlow({ trainer, onClose, onMessage }: BookingFlowProps) {
 
   if (step.kind === 'pick') {
     return (
-      <SlotPicker
+      <div className="flex min-h-0 flex-col gap-4">
+        <PackageList trainer={trainer} onBuy={(pkg) => setStep({ kind: 'buy', pkg })} isCompact />
+        <SlotPicker
+          trainer={trainer}
+          timeZone={timeZone}
+          hold={hold}
+          onMessage={onMessage}
+          zoneSwitch={<ZoneSwitch trainerZones={[trainerZone]} choice={zones.choice} onChoose={zones.setChoice} />}
+          onHeld={(booking) => setStep({ kind: 'pay', booking })}
+          onChosen={usable ? (startsAt) => setStep({ kind: 'choose', startsAt }) : undefined}
+        />
+      </div>
+    );
+  }
+
+  if (step.kind === 'buy') {
+    return (
+      <PackageCheckoutOnDemand
         trainer={trainer}
+        pkg={step.pkg}
+        onBought={() => {
+          bought();
+          setStep({ kind: 'pick' });
+        }}
+        onBack={() => setStep({ kind: 'pick' })}
+      />
+    );
+  }
+
+  if (step.kind === 'choose') {
+    return (
+      <PayChoice
+        trainer={trainer}
+        startsAt={step.startsAt}
+        balance={usable}
         timeZone={timeZone}
-        hold={hold}
-        onMessage={onMessage}
-        zoneSwitch={<ZoneSwitch trainerZones={[trainerZone]} choice={zones.choice} onChoose={zones.setChoice} />}
+        onBooked={(booking) => {
+          notify.success(`${PACKAGE_MSG.bookedFromBalance}: ${formatDateTimeIn(booking.startsAt, timeZone)}`);
+          setStep({ kind: 'done', booking, captureId: null });
+          void refresh(trainer._id);
+        }}
         onHeld={(booking) => setStep({ kind: 'pay', booking })}
+        onChooseAnother={() => {
+          void refresh(trainer._id);
+          setStep({ kind: 'pick' });
+        }}
       />
     );
   }

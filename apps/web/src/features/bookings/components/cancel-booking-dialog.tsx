@@ -6,10 +6,13 @@ import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/
 import { errorMessage } from '@/lib/api-client';
 import { useCancelBooking } from '@/lib/api/bookings';
 import { formatDateTime, formatPrice } from '@/lib/format';
+import { formatMoney } from '@/lib/money';
 
 /** What cancelling does to this booking, as the server last said (`isRefundable` is as of the list's load). */
 function consequence(booking: TBooking) {
   if (booking.status === 'pending') return 'Nothing was charged; the time is released for others.';
+  if (booking.isRefundable && booking.paidFromBalance)
+    return `The session goes back to your package balance (${formatMoney(booking.price)}), to book another time; nothing is refunded to your card or PayPal.`;
   if (booking.isRefundable) return `You get your ${formatPrice(booking.price)} back in full.`;
   return 'This session starts within 24 hours, so it can no longer be cancelled or refunded.';
 }

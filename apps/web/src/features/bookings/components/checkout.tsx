@@ -1,12 +1,12 @@
 import { FlaskConical } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { PAYMENT_MSG, zoneLabel, type TBooking } from '@spotter/shared';
+import { PAYMENT_MSG, zoneLabel, type TBooking, type TCaptureResponse } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
-import { captureOrder, createOrder, PaymentError, usePaymentsConfig } from '@/lib/api/payments';
+import { captureOrder, createOrder, PaymentError, usePaymentsConfig, type OrderFor } from '@/lib/api/payments';
 import { formatDateTime, formatPrice, formatTime } from '@/lib/format';
 import {
   CHECKOUT_MSG,
@@ -32,13 +32,20 @@ type CheckoutProps = {
   timeZone: string;
 };
 
+type PaymentProps = {
+  /** What the order pays for: the held booking or the package. */
+  order: OrderFor;
+  /** The amount the button names (the server sets what is charged). */
+  amount: number;
+  /** What a demo payment does, in words: 'confirms the booking'. */
+  effect: string;
+  onPaid: (captureId: string, answer: TCaptureResponse) => void;
+  /** A payment call the checkout cannot go on from (an unknown outcome, a refunded mismatch). */
+  onStopped: (stop: CheckoutStop) => void;
+};
+
 /** The demo provider: the same order and capture calls, and no money moves. */
-function DemoCheckout({
-  booking,
-  onPaid,
-  onStopped,
-  label,
-}: Pick<CheckoutProps, 'booking' | 'onPaid' | 'onStopped'> & { label: string }) {
+function DemoCheckout({ order, amount, effect, onPaid, onStopped, label }: PaymentProps & { label: string }) {
   const [isPaying, setIsPaying] = useState(false);
   const [failure, setFailure] = useState<CheckoutFailure | null>(null);
   const [isDeclined, setIsDeclined] = useState(false);
@@ -49,7 +56,7 @@ function DemoCheckout({
     setIsDeclined(false);
     let orderId: string;
     try {
-      orderId = (await createOrder({ bookingId: booking._id })).id;
+      orderId = (await createOrder(order)).id;
     } catch (error) {
       const stop = stopOf(error, 'order');
       if (stop) return onStopped(stop);
@@ -61,7 +68,7 @@ function DemoCheckout({
       const answer = await captureOrder(orderId);
       const result = readCapture(answer);
       if ('captureId' in result) {
-        onPaid(result.captureId, answer.booking);
+        onPaid(result.captureId, answer);
         return;
       }
       if ('stop' in result) return onStopped(result.stop);
@@ -82,9 +89,7 @@ function DemoCheckout({
         <FlaskConical className="size-5 shrink-0" aria-hidden="true" />
         {label}
       </p>
-      <p className="text-sm text-muted">
-        Spotter runs without a payment provider here, so paying confirms the booking and charges nothing.
-      </p>
+      <p className="text-sm text-muted">Spotter runs without a payment provider here, so paying {effect} and charges nothing.</p>
       {isDeclined && <Alert tone="warning">{CHECKOUT_MSG.declined}</Alert>}
       {failure && (
         <Alert tone="error" title={failure.title}>
@@ -92,23 +97,17 @@ function DemoCheckout({
         </Alert>
       )}
       <Button size="lg" className="w-full" onClick={() => void pay()} isLoading={isPaying}>
-        Pay {formatPrice(booking.price)}
+        Pay {formatPrice(amount)}
       </Button>
     </div>
   );
 }
 
-/** Pays for a held booking with the provider the server names (GET /api/payments/config). */
-export function Checkout({ booking, trainerName, onPaid, onStopped, onChooseAnother, timeZone }: CheckoutProps) {
+/** The payment with the provider the server names (GET /api/payments/config): PayPal's buttons or the demo's. */
+export function ProviderPayment(props: PaymentProps) {
   const config = usePaymentsConfig();
-  // 'Continue' is gone: the summary takes focus, so 'Pay' is the next Tab.
-  const summaryRef = useRef<HTMLDListElement>(null);
-  useEffect(() => summaryRef.current?.focus(), []);
-  const place = placeOf(booking.location, { showLink: false });
-
-  let payment;
   if (config.isPending) {
-    payment = (
+    return (
       <>
         <span role="status" className="sr-only">
           Loading the checkout…
@@ -116,8 +115,9 @@ export function Checkout({ booking, trainerName, onPaid, onStopped, onChooseAnot
         <Skeleton className="h-40 w-full rounded-xl" />
       </>
     );
-  } else if (config.isError) {
-    payment = (
+  }
+  if (config.isError) {
+    return (
       <Alert
         tone="error"
         title={CHECKOUT_MSG.orderFailed}
@@ -130,23 +130,38 @@ export function Checkout({ booking, trainerName, onPaid, onStopped, onChooseAnot
         {errorMessage(config.error)}
       </Alert>
     );
-  } else if (config.data.provider === 'paypal' && config.data.clientId) {
-    payment = (
+  }
+  if (config.data.provider === 'paypal' && config.data.clientId) {
+    return (
       <Suspense fallback={<Spinner label="Loading PayPal…" />}>
         <PaypalButtons
           clientId={config.data.clientId}
           currency={config.data.currency}
-          bookingId={booking._id}
-          onPaid={onPaid}
-          onStopped={onStopped}
+          order={props.order}
+          onPaid={props.onPaid}
+          onStopped={props.onStopped}
         />
       </Suspense>
     );
-  } else {
-    payment = (
-      <DemoCheckout booking={booking} onPaid={onPaid} onStopped={onStopped} label={config.data.label ?? PAYMENT_MSG.demoLabel} />
-    );
   }
+  return <DemoCheckout {...props} label={config.data.label ?? PAYMENT_MSG.demoLabel} />;
+}
+
+/** Pays for a held booking with the provider the server names (GET /api/payments/config). */
+export function Checkout({ booking, trainerName, onPaid, onStopped, onChooseAnother, timeZone }: CheckoutProps) {
+  // 'Continue' is gone: the summary takes focus, so 'Pay' is the next Tab.
+  const summaryRef = useRef<HTMLDListElement>(null);
+  useEffect(() => summaryRef.current?.focus(), []);
+  const place = placeOf(booking.location, { showLink: false });
+  const payment = (
+    <ProviderPayment
+      order={{ bookingId: booking._id }}
+      amount={booking.price}
+      effect="confirms the booking"
+      onPaid={(captureId, answer) => onPaid(captureId, answer.booking)}
+      onStopped={onStopped}
+    />
+  );
 
   return (
     <div className="space-y-4">

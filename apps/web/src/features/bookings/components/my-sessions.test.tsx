@@ -37,6 +37,10 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelReason: null,
   canMarkNoShow: false,
   canReschedule: false,
+  paidFromBalance: false,
+  seriesId: null,
+  releasedAt: null,
+  canRelease: false,
   ...overrides,
 });
 

@@ -8,6 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-client';
 import { useBookings } from '@/lib/api/bookings';
 import { formatDateTime, formatPrice, formatTime } from '@/lib/format';
+import { formatMoney } from '@/lib/money';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { googleCalendarUrl, icsHref, placeOf, policyText } from '../utils/session-words';
@@ -49,7 +50,14 @@ function CancellationLine({ booking, timeZone }: { booking: TBooking; timeZone: 
     );
   }
   const text = policyText(booking, timeZone);
-  if (booking.canCancel) return <p className="text-sm text-muted">{text}</p>;
+  if (booking.canCancel) {
+    return (
+      <p className="text-sm text-muted">
+        {text}
+        {booking.paidFromBalance && ': the session goes back to your package balance'}
+      </p>
+    );
+  }
   // docs/product.md#booking-and-payment: past the deadline the card says why, rather than offering a Cancel that is refused.
   const isPastDeadline = text.startsWith('Starts in less than');
   return (
@@ -61,17 +69,19 @@ function CancellationLine({ booking, timeZone }: { booking: TBooking; timeZone: 
 
 /** Who cancelled a cancelled or refunded session, and the trainer's reason. */
 function CancelledLine({ booking, trainerName }: { booking: TBooking; trainerName: string }) {
+  const backTo = booking.paidFromBalance ? 'Back in your package balance' : 'Refunded in full';
   if (booking.cancelledBy === 'trainer') {
     return (
       <div className="text-sm">
         <p className="font-semibold text-ink">
-          Cancelled by {trainerName} · {booking.status === 'refunded' ? 'Refunded in full' : 'Nothing was charged'}
+          Cancelled by {trainerName} · {booking.status === 'refunded' || booking.paidFromBalance ? backTo : 'Nothing was charged'}
         </p>
         {booking.cancelReason && <p className="break-words text-muted">Reason: “{booking.cancelReason}”</p>}
       </div>
     );
   }
-  if (booking.status === 'refunded') return <p className="text-sm text-muted">Cancelled by you · Refunded in full</p>;
+  if (booking.status === 'refunded' || booking.paidFromBalance)
+    return <p className="text-sm text-muted">Cancelled by you · {backTo}</p>;
   return null;
 }
 
@@ -98,7 +108,7 @@ function SessionItem({
         <p className="text-sm text-muted">
           <time dateTime={booking.startsAt}>{formatDateTime(booking.startsAt, timeZone)}</time>–
           {formatTime(booking.endsAt, timeZone)} ({zoneLabel(timeZone, new Date(booking.startsAt))}) ·{' '}
-          {formatPrice(booking.price)}
+          {booking.paidFromBalance ? `${formatMoney(booking.price)} from your package` : formatPrice(booking.price)}
         </p>
         {place && (
           <p className="flex items-center gap-1 text-sm text-muted">

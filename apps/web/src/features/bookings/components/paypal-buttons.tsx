@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import type { TBooking } from '@spotter/shared';
+import type { TCaptureResponse } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
-import { captureOrder, createOrder, PaymentError } from '@/lib/api/payments';
+import { captureOrder, createOrder, PaymentError, type OrderFor } from '@/lib/api/payments';
 import {
   CHECKOUT_MSG,
   failureDetail,
@@ -51,19 +51,22 @@ function loadSdk(clientId: string, currency: string): Promise<PaypalSdk> {
 type PaypalButtonsProps = {
   clientId: string;
   currency: string;
-  bookingId: string;
-  onPaid: (captureId: string, booking?: TBooking) => void;
+  /** What the order pays for: a held booking or a package. */
+  order: OrderFor;
+  onPaid: (captureId: string, answer: TCaptureResponse) => void;
   onStopped: (stop: CheckoutStop) => void;
 };
 
 /** PayPal's own buttons (cards, Pay Later, Venmo); the order and capture go through Spotter's server. */
-export function PaypalButtons({ clientId, currency, bookingId, onPaid, onStopped }: PaypalButtonsProps) {
+export function PaypalButtons({ clientId, currency, order, onPaid, onStopped }: PaypalButtonsProps) {
   const container = useRef<HTMLDivElement>(null);
   const [failure, setFailure] = useState<CheckoutFailure | null>(null);
   const onPaidRef = useRef(onPaid);
   onPaidRef.current = onPaid;
   const onStoppedRef = useRef(onStopped);
   onStoppedRef.current = onStopped;
+  // the buttons are made again only when what is paid for changes, not on each render's new object
+  const orderKey = JSON.stringify(order);
 
   useEffect(() => {
     let isCancelled = false;
@@ -76,7 +79,7 @@ export function PaypalButtons({ clientId, currency, bookingId, onPaid, onStopped
           createOrder: async () => {
             setFailure(null);
             try {
-              return (await createOrder({ bookingId })).id;
+              return (await createOrder(JSON.parse(orderKey) as OrderFor)).id;
             } catch (error) {
               const stop = stopOf(error, 'order');
               if (stop) onStoppedRef.current(stop);
@@ -88,7 +91,7 @@ export function PaypalButtons({ clientId, currency, bookingId, onPaid, onStopped
             try {
               const answer = await captureOrder(data.orderID);
               const result = readCapture(answer);
-              if ('captureId' in result) onPaidRef.current(result.captureId, answer.booking);
+              if ('captureId' in result) onPaidRef.current(result.captureId, answer);
               else if ('stop' in result) onStoppedRef.current(result.stop);
               else setFailure(result.failure);
             } catch (error) {
@@ -109,7 +112,7 @@ export function PaypalButtons({ clientId, currency, bookingId, onPaid, onStopped
       isCancelled = true;
       void buttons?.close?.().catch(() => undefined);
     };
-  }, [clientId, currency, bookingId]);
+  }, [clientId, currency, orderKey]);
 
   return (
     <div className="space-y-3">

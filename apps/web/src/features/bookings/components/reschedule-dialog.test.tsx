@@ -45,6 +45,10 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelReason: null,
   canMarkNoShow: false,
   canReschedule: true,
+  paidFromBalance: false,
+  seriesId: null,
+  releasedAt: null,
+  canRelease: false,
   ...overrides,
 });
 

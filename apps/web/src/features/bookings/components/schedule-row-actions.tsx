@@ -74,9 +74,11 @@ function TrainerCancelDialog({ booking }: { booking: TBooking }) {
       </DialogTrigger>
       <DialogContent title="Cancel this session?" description={`${clientName(booking)}, ${when(booking)}.`}>
         <p className="font-semibold text-ink">
-          {isPaid
-            ? `The client is refunded in full (${formatPrice(booking.price)}).`
-            : 'Nothing was charged; the time is released.'}
+          {!isPaid
+            ? 'Nothing was charged; the time is released.'
+            : booking.paidFromBalance
+              ? 'The session goes back to the client’s package balance.'
+              : `The client is refunded in full (${formatPrice(booking.price)}).`}
         </p>
         <div className="mt-4">
           <label htmlFor={reasonId} className="mb-1.5 block text-sm font-semibold text-ink">

@@ -23,6 +23,11 @@ type SlotPickerProps = {
   hold?: TBooking | null;
   /** Opens the conversation with the trainer (offered when there is no free time). */
   onMessage?: () => void;
+  /**
+   * Continue with the chosen time without holding it: the next step asks how to pay (a package
+   * balance, docs/product.md#packages). Without it, Continue holds the time.
+   */
+  onChosen?: (startsAt: string) => void;
 };
 
 function SlotsSkeleton() {
@@ -49,7 +54,7 @@ const PREVIOUS_KEYS = new Set(['ArrowLeft', 'ArrowUp']);
  * The trainer's free slots of the next 14 days by day, as one radio group (arrow keys move within it,
  * one Tab stop; 'Continue' is the next): choosing one and continuing holds it.
  */
-export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMessage }: SlotPickerProps) {
+export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMessage, onChosen }: SlotPickerProps) {
   const slots = useSlots(trainer._id);
   const book = useCreateBooking();
   const [chosen, setChosen] = useState<string | null>(null);
@@ -88,6 +93,7 @@ export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMess
   const onContinue = () => {
     if (!selected) return;
     setFailure(null);
+    if (onChosen) return onChosen(selected);
     book.mutate(
       { trainerId: trainer._id, startsAt: selected },
       {

@@ -69,7 +69,9 @@ function historyOf(bookings: TBooking[], timeZone: string, now: Date) {
 function settlement(booking: TBooking) {
   if (booking.status === 'no-show') return 'The client did not come.';
   if (booking.status !== 'cancelled' && booking.status !== 'refunded') return null;
-  const refund = booking.status === 'refunded' ? ' Refunded in full.' : '';
+  let refund = booking.status === 'refunded' ? ' Refunded in full.' : '';
+  // paid from a package: the session went back to the client's balance, nothing to the card
+  if (booking.paidFromBalance) refund = ' Back in the client’s package balance.';
   if (booking.cancelledBy === 'trainer')
     return `Cancelled by you${booking.cancelReason ? `: “${booking.cancelReason}”` : ''}.${refund}`;
   if (booking.cancelledBy === 'user') return `Cancelled by ${booking.userFirstName}.${refund}`;

@@ -25,6 +25,10 @@ const booking = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelReason: null,
   canMarkNoShow: false,
   canReschedule: false,
+  paidFromBalance: false,
+  seriesId: null,
+  releasedAt: null,
+  canRelease: false,
   ...overrides,
 });
 

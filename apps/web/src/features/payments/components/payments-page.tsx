@@ -16,6 +16,7 @@ import { formatDate, formatDateTime, plural } from '@/lib/format';
 import { formatMoney } from '@/lib/money';
 import { paths, type Role } from '@/lib/paths';
 import { useSession } from '@/lib/session';
+import { PackageBalances } from './package-balances';
 import { PayoutsCard } from './payouts-card';
 
 type Stat = { label: string; value: string; hint?: string };
@@ -169,6 +170,7 @@ function PaymentsContent({ role, data }: { role: Role; data: TPaymentsResponse }
         )}
       </div>
       {role === 'trainer' && <PayoutsCard />}
+      {role === 'user' && <PackageBalances />}
       <SectionCard
         title={role === 'trainer' ? 'Earnings by session' : 'Payment history'}
         note="Newest first; times in your local time."

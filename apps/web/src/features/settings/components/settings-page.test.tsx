@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testTrainer, testUser } from '@/testing/accounts';
-import { stubApi } from '@/testing/fake-api';
+import { makeTrainer, stubApi } from '@/testing/fake-api';
 import { jsonResponse, renderWithProviders } from '@/testing/render';
 import { SettingsPage } from './settings-page';
 
@@ -13,7 +13,7 @@ const logIn = (role: 'user' | 'trainer') => {
 afterEach(() => localStorage.clear());
 
 describe('SettingsPage navigation', () => {
-  it('gives a trainer’s availability and payouts their own places in the settings navigation, after contact info', async () => {
+  it('gives a trainer’s availability, packages and payouts their own places in the settings navigation, after contact info', async () => {
     logIn('trainer');
     stubApi((url) => {
       if (url.pathname === '/api/trainerData') return jsonResponse({ trainerData: testTrainer() });
@@ -25,6 +25,10 @@ describe('SettingsPage navigation', () => {
           bufferMinutes: 0,
           overrides: [],
           location: null,
+        });
+      if (url.pathname === '/api/trainerData/t1')
+        return jsonResponse({
+          trainerData: makeTrainer({ packages: [{ _id: 'p1', sessions: 5, price: 900, perSession: 180, validityMonths: 3 }] }),
         });
       if (url.pathname === '/api/trainer/payout') return jsonResponse({ email: 'karim@paypal.example' });
       if (url.pathname === '/api/payouts')
@@ -52,6 +56,7 @@ describe('SettingsPage navigation', () => {
       'Photo',
       'Contact Info',
       'Availability',
+      'Packages',
       'Payouts',
       'Change password',
       'Notifications',
@@ -59,6 +64,11 @@ describe('SettingsPage navigation', () => {
     ]);
     expect(within(nav).getByRole('link', { name: 'Availability' })).toHaveAttribute('href', '#availability');
     expect(await screen.findByRole('region', { name: 'Availability' })).toHaveAttribute('id', 'availability');
+    expect(within(nav).getByRole('link', { name: 'Packages' })).toHaveAttribute('href', '#packages');
+    const packages = screen.getByRole('region', { name: 'Packages' });
+    expect(packages).toHaveAttribute('id', 'packages');
+    // against the trainer's own price ($250 a session)
+    expect(await within(packages).findByRole('group', { name: 'Package 1' })).toHaveTextContent('$180 a session, saves $350');
     expect(within(nav).getByRole('link', { name: 'Payouts' })).toHaveAttribute('href', '#payouts');
     expect(screen.getByRole('region', { name: 'Payouts' })).toHaveAttribute('id', 'payouts');
     expect(await screen.findByLabelText('PayPal e-mail')).toHaveValue('karim@paypal.example');
@@ -78,5 +88,7 @@ describe('SettingsPage navigation', () => {
     expect(screen.queryByRole('region', { name: 'Availability' })).not.toBeInTheDocument();
     expect(within(nav).queryByRole('link', { name: 'Payouts' })).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Payouts' })).not.toBeInTheDocument();
+    expect(within(nav).queryByRole('link', { name: 'Packages' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Packages' })).not.toBeInTheDocument();
   });
 });

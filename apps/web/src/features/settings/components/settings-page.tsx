@@ -10,6 +10,7 @@ import { ContactForm } from './contact-form';
 import { DeleteAccountSection } from './delete-account-section';
 import { NotificationsForm } from './notifications-form';
 import { PasswordForm } from './password-form';
+import { PackagesSection } from './packages-section';
 import { PayoutsSection } from './payouts-section';
 import { PersonalDetailsForm } from './personal-details-form';
 import { PhotoSection } from './photo-section';
@@ -21,6 +22,7 @@ const sections = [
   { id: 'photo', label: 'Photo' },
   { id: 'contact-info', label: 'Contact Info' },
   { id: 'availability', label: 'Availability', trainerOnly: true },
+  { id: 'packages', label: 'Packages', trainerOnly: true },
   { id: 'payouts', label: 'Payouts', trainerOnly: true },
   { id: 'password', label: 'Change password' },
   { id: 'notifications', label: 'Notifications' },
@@ -92,6 +94,7 @@ function SettingsContent({ role, account }: { role: Role; account: OwnAccount })
         <ContactForm role={role} account={account} />
       </SettingsSection>
       {role === 'trainer' && <AvailabilitySection />}
+      {role === 'trainer' && 'price' in account && <PackagesSection trainerId={account._id} sessionPrice={account.price} />}
       {role === 'trainer' && <PayoutsSection />}
       <SettingsSection
         id="password"

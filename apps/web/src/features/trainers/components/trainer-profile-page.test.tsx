@@ -50,6 +50,10 @@ const hold = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelReason: null,
   canMarkNoShow: false,
   canReschedule: false,
+  paidFromBalance: false,
+  seriesId: null,
+  releasedAt: null,
+  canRelease: false,
   ...overrides,
 });
 

@@ -39,6 +39,8 @@ export type TrainerProfileSections = {
     trainer: TTrainerProfile,
     dialog: { isOpen: boolean; onOpenChange: (isOpen: boolean) => void; onMessage: () => void },
   ) => ReactNode;
+  /** The trainer's packages with Buy (docs/product.md#packages), and a user's balance with them. */
+  packages?: (trainer: TTrainerProfile) => ReactNode;
   /** The chat panel (floating button and panel); 'Message' opens it for a user. */
   chat?: (trainer: TTrainerProfile, panel: { isOpen: boolean; onOpenChange: (isOpen: boolean) => void }) => ReactNode;
 };
@@ -277,6 +279,8 @@ function TrainerProfile({ trainer, sections }: { trainer: TTrainerProfile; secti
               {trainer.description || `${trainer.firstName} has not written an introduction yet.`}
             </p>
           </section>
+
+          {sections.packages?.(trainer)}
 
           <section aria-labelledby="reviews-heading" className="space-y-6">
             <h2 id="reviews-heading" className="text-2xl font-bold text-ink">
