@@ -10,8 +10,8 @@ import { until } from '../support/until';
 
 /**
  * Packages on the ledger (docs/product.md#packages) over random sequences of what people do: buy a
- * package, book from it, cancel (the user ahead, the trainer late), move a session, refund the rest,
- * the trainer leaving. After each sequence: every transaction balanced and no balance below zero
+ * package, book from it, cancel (the user ahead, the trainer late), move a session, release a late
+ * one and have it resold, refund the rest, let the balance expire, the trainer leaving. After each sequence: every transaction balanced and no balance below zero
  * (the ledger check); each balance's money is what was paid, less what its live sessions took and
  * what was refunded; its sessions left and its live sessions never exceed what was bought.
  */
@@ -28,7 +28,7 @@ async function newTrainer(): Promise<Trainer> {
     method: 'PUT',
     url: '/api/trainer/packages',
     headers: auth(made.token),
-    payload: { packages: [{ sessions: 3, price: 250, validityMonths: null }] },
+    payload: { packages: [{ sessions: 3, price: 250, validityMonths: 1 }] },
   });
   expect(res.statusCode).toBe(200);
   return { ...made, packageId: res.json().packages[0]._id };
@@ -36,8 +36,35 @@ async function newTrainer(): Promise<Trainer> {
 let trainer = await newTrainer();
 const booked: string[] = [];
 
-type Op = 'buy' | 'book' | 'book-late' | 'cancel-user' | 'cancel-trainer' | 'move' | 'refund-rest' | 'trainer-leaves';
-const OPS: Op[] = ['buy', 'book', 'book-late', 'cancel-user', 'cancel-trainer', 'move', 'refund-rest', 'trainer-leaves'];
+type Op =
+  | 'buy'
+  | 'book'
+  | 'book-late'
+  | 'cancel-user'
+  | 'cancel-trainer'
+  | 'move'
+  | 'release'
+  | 'resell'
+  | 'refund-rest'
+  | 'expire'
+  | 'trainer-leaves';
+const OPS: Op[] = [
+  'buy',
+  'book',
+  'book-late',
+  'cancel-user',
+  'cancel-trainer',
+  'move',
+  'release',
+  'resell',
+  'refund-rest',
+  'expire',
+  'trainer-leaves',
+];
+/** Somebody else, who books what was released. */
+const other = await createAccount(t, 'user');
+/** The jobs' clock: an expiry moves it past every balance's end date (a month), and it never goes back. */
+let jobsClock = Date.now();
 const ok = (status: number, allowed: number[]) => expect(allowed).toContain(status);
 
 async function apply(op: Op) {
@@ -81,6 +108,39 @@ async function apply(op: Op) {
         payload: { startsAt: nextSlot() },
       });
       ok(res.statusCode, [200, 409]);
+      return;
+    }
+    case 'release': {
+      const id = booked.at(-1);
+      if (!id) return;
+      ok(
+        (await t.app.inject({ method: 'POST', url: `/api/bookings/${id}/release`, headers: auth(user.token) })).statusCode,
+        [200, 409, 404],
+      );
+      return;
+    }
+    case 'resell': {
+      // the released session's time, booked and paid by somebody else: its user is refunded
+      const [released] = await db
+        .select({ startsAt: bookings.startsAt, trainerId: bookings.trainerId })
+        .from(bookings)
+        .where(and(eq(bookings.userId, user.id), eq(bookings.status, 'confirmed'), sql`${bookings.releasedAt} is not null`))
+        .limit(1);
+      if (!released) return;
+      const held = await t.app.inject({
+        method: 'POST',
+        url: '/api/bookings',
+        headers: auth(other.token),
+        payload: { trainerId: released.trainerId, startsAt: released.startsAt.toISOString() },
+      });
+      if (held.statusCode !== 201) return; // inside the notice, or the trainer left
+      const order = await createOrder(t, other.token, { bookingId: held.json().booking._id });
+      ok((await capture(t, other.token, order.json().id)).statusCode, [200]);
+      return;
+    }
+    case 'expire': {
+      jobsClock = Math.max(jobsClock, Date.now()) + 32 * 86_400_000;
+      while ((await t.app.jobs.runDue({ now: new Date(jobsClock) })) > 0);
       return;
     }
     case 'refund-rest':
@@ -135,7 +195,11 @@ async function expectInvariants() {
       .from(refunds)
       .where(and(eq(refunds.providerOrderId, b.providerOrderId!), eq(refunds.status, 'completed')));
     const taken = live.reduce((s, r) => s + r.price, 0);
-    expect({ balance: b.id, left }).toEqual({ balance: b.id, left: b.priceCents - taken - Number(refunded[0].n) });
+    // what its end date gave the trainer
+    const expired = -(await total(
+      sql`${ledgerEntries.account} = ${'balance:' + b.id} and ${ledgerEntries.transactionId} in (select id from ledger_transactions where kind = 'expire')`,
+    ));
+    expect({ balance: b.id, left }).toEqual({ balance: b.id, left: b.priceCents - taken - Number(refunded[0].n) - expired });
     expect(left).toBeGreaterThanOrEqual(0);
     expect(b.sessionsLeft + live.length).toBeLessThanOrEqual(b.sessions);
     if (b.status === 'active' && Number(refunded[0].n) === 0) expect(b.sessionsLeft + live.length).toBe(b.sessions);
@@ -152,7 +216,7 @@ describe('package balances over random sequences of buying, booking, cancelling,
         for (const op of ops) await apply(op);
         await expectInvariants();
       }),
-      { numRuns: 10 },
+      { numRuns: 30 },
     );
   });
 });
