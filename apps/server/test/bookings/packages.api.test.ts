@@ -192,6 +192,10 @@ describe('sessions from the balance', () => {
       .where(eq(ledgerTransactions.key, `redeem:${booking._id}`));
     expect(redeem.kind).toBe('redeem');
     expect(await accountTotal(`trainer:${trainer.id}:pending`)).toBe(8333 - 833);
+    // the trainer's earnings page has a row for it, as the ledger has it
+    const earnings = (await t.app.inject({ url: '/api/payments', headers: auth(trainer.token) })).json();
+    expect(earnings.payments).toMatchObject([{ bookingId: booking._id, provider: 'package', amount: 83.33, fee: 8.33, net: 75 }]);
+    expect(earnings.totals).toMatchObject({ count: 1, charged: 83.33, fees: 8.33, net: 75, pending: 75 });
     expect(await accountTotal(`balance:${(await balanceRow(user.id, trainer.id)).id}`)).toBe(16667);
 
     // cancelled more than 24 hours ahead: back in the balance, with its session
@@ -209,6 +213,7 @@ describe('sessions from the balance', () => {
       ['unredeem', 83.33, slot],
     ]);
     expect(await accountTotal(`trainer:${trainer.id}:pending`)).toBe(0);
+    expect((await t.app.inject({ url: '/api/payments', headers: auth(trainer.token) })).json().payments).toEqual([]);
     const mail = t.outbox().find((m) => m.to === user.email && m.subject.startsWith('Cancelled'))!;
     expect(mail.text).toContain('is back in your package balance');
 

@@ -269,3 +269,45 @@ export async function hasPaymentEvent(
     .limit(1);
   return !!row;
 }
+
+/**
+ * A trainer's sessions paid from package balances (docs/product.md#packages) and not given back:
+ * each `redeem` with what it moved to the trainer's share and the fee, for the earnings page's rows.
+ */
+export async function packageSessionsOfTrainer(db: Q, trainerId: string) {
+  const result = await db.execute(sql`
+    select t.id, t.booking_id, t.provider_order_id, t.created_at, b.starts_at, b.user_id,
+      tr.first_name as trainer_first_name, tr.last_name as trainer_last_name,
+      u.first_name as user_first_name, u.last_name as user_last_name, u.deleted_at as user_deleted_at,
+      (select coalesce(sum(e.amount_cents), 0) from ledger_entries e where e.transaction_id = t.id and e.amount_cents > 0)::text as amount,
+      (select coalesce(sum(e.amount_cents), 0) from ledger_entries e where e.transaction_id = t.id and e.account = 'platform:fees')::text as fee,
+      (select e.currency from ledger_entries e where e.transaction_id = t.id limit 1) as currency
+    from ledger_transactions t
+    join bookings b on b.id = t.booking_id
+    join accounts u on u.id = b.user_id
+    join accounts tr on tr.id = b.trainer_id
+    where t.kind = 'redeem' and t.trainer_id = ${trainerId}
+      and not exists (select 1 from ledger_transactions x where x.kind = 'unredeem' and x.booking_id = t.booking_id)
+    order by t.created_at desc
+    limit 500`);
+  return (
+    result as unknown as {
+      rows: Array<{
+        id: string;
+        booking_id: string;
+        provider_order_id: string | null;
+        created_at: string | Date;
+        starts_at: string | Date;
+        user_id: string;
+        trainer_first_name: string;
+        trainer_last_name: string;
+        user_first_name: string;
+        user_last_name: string;
+        user_deleted_at: string | Date | null;
+        amount: string;
+        fee: string;
+        currency: string;
+      }>;
+    }
+  ).rows;
+}

@@ -70,6 +70,38 @@ export function createPaymentsService({ db, provider, bookings }: PaymentsDeps) 
       let charged = 0;
       let refunded = 0;
       let fees = 0;
+      // a trainer's sessions paid from package balances: a row each, as the ledger has them
+      if (caller.role === 'trainer') {
+        for (const r of await repo.packageSessionsOfTrainer(db, caller.id)) {
+          const amount = Number(r.amount);
+          const fee = Number(r.fee);
+          charged += amount;
+          fees += fee;
+          list.push({
+            _id: r.id,
+            bookingId: r.booking_id,
+            trainerId: caller.id,
+            userId: r.user_id,
+            trainerFirstName: r.trainer_first_name,
+            trainerLastName: r.trainer_last_name,
+            userFirstName: r.user_deleted_at ? FORMER_MEMBER.firstName : r.user_first_name,
+            userLastName: r.user_deleted_at ? FORMER_MEMBER.lastName : r.user_last_name,
+            startsAt: new Date(r.starts_at).toISOString(),
+            provider: 'package',
+            orderId: r.provider_order_id ?? '',
+            captureId: '',
+            status: 'completed',
+            currency: r.currency,
+            amount: fromCents(amount),
+            fee: fromCents(fee),
+            net: fromCents(amount - fee),
+            refunded: 0,
+            paidAt: new Date(r.created_at).toISOString(),
+            refundedAt: null,
+          });
+        }
+        list.sort((a, b) => Date.parse(b.paidAt) - Date.parse(a.paidAt));
+      }
       for (const r of rows) {
         const kept = keptOf(r);
         charged += r.amountCents;
@@ -97,7 +129,7 @@ export function createPaymentsService({ db, provider, bookings }: PaymentsDeps) 
         currency: CURRENCY,
         payments: list,
         totals: {
-          count: rows.length,
+          count: list.length,
           charged: fromCents(charged),
           refunded: fromCents(refunded),
           fees: fromCents(fees),
