@@ -5,6 +5,7 @@ import type {
   TBooking,
   TCreateBookingRequest,
   TRescheduleBookingRequest,
+  TSeriesResponse,
 } from '@spotter/shared';
 import { apiRequest } from '../api-client';
 import { notify } from '../toast';
@@ -87,6 +88,23 @@ export function useCreateBooking() {
   });
 }
 
+/**
+ * POST /api/bookings { weeks, payWith: 'balance' }: a standing weekly series paid from the package balance
+ * (docs/product.md#standing-weekly-sessions): 201 with the weeks booked and the weeks that were not free, with why;
+ * 409 when there is no balance or no week is free.
+ */
+const createSeries = (input: TCreateBookingRequest & { weeks: 4 | 8 | 12 }) =>
+  apiRequest<TSeriesResponse>('/bookings', { method: 'POST', body: { ...input, payWith: 'balance' } });
+
+export function useCreateSeries() {
+  const refresh = useRefreshBookings();
+  return useMutation({
+    mutationFn: createSeries,
+    // the slots, the sessions and the balance all changed (or a 409 says the ones on screen are stale)
+    onSettled: (_answer, _error, { trainerId }) => refresh(trainerId),
+  });
+}
+
 /** POST /api/bookings/:id/cancel: releases a hold, or refunds a paid session more than 24 h ahead. */
 export const cancelBooking = (bookingId: string) =>
   apiRequest<{ message: string; booking: TBooking }>(`/bookings/${encodeURIComponent(bookingId)}/cancel`, { method: 'POST' });
@@ -157,5 +175,28 @@ export function useRescheduleBooking() {
     // the slots changed either way (the old time is free, or the new one was just taken: 409), and a
     // refusal (too late, no longer paid) means the list on screen is stale too
     onSettled: (_answer, _error, { booking }) => refresh(booking.trainerId),
+  });
+}
+
+/**
+ * POST /api/bookings/:id/release: its user offers a paid session inside 24 hours to others
+ * (docs/product.md#releasing-a-late-session); it stays theirs and paid until somebody books the slot.
+ */
+const releaseBooking = (bookingId: string) =>
+  apiRequest<{ message: string; booking: TBooking }>(`/bookings/${encodeURIComponent(bookingId)}/release`, { method: 'POST' });
+
+export function useReleaseBooking() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshBookings();
+  const lists = { queryKey: [...bookingKeys.all, 'list'] };
+  return useMutation({
+    mutationFn: (booking: Pick<TBooking, '_id' | 'trainerId'>) => releaseBooking(booking._id),
+    onSuccess: ({ message, booking }) => {
+      queryClient.setQueriesData<TBooking[]>(lists, (rows) => rows?.map((row) => (row._id === booking._id ? booking : row)));
+      // the hook's toast, as cancelling's: the dialog may be gone by the time this answer arrives
+      notify.success(message);
+    },
+    // a 409 (released already, too early, started) means the list on screen is stale too
+    onSettled: (_answer, _error, booking) => refresh(booking.trainerId),
   });
 }

@@ -8,12 +8,13 @@ import {
   zoneCity,
   type TBalance,
   type TBooking,
+  type TSeriesResponse,
   type TTrainerPackage,
 } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { cancelBooking, useBookings, useCreateBooking, useRefreshBookings, useSlots } from '@/lib/api/bookings';
+import { cancelBooking, useBookings, useCreateBooking, useCreateSeries, useRefreshBookings, useSlots } from '@/lib/api/bookings';
 import { isUsable, useBalanceWith } from '@/lib/api/packages';
 import { cn } from '@/lib/cn';
 import { formatPrice, plural } from '@/lib/format';
@@ -35,7 +36,26 @@ type Step =
   | { kind: 'pay'; booking: TBooking }
   | { kind: 'stopped'; booking: TBooking; stop: CheckoutStop }
   /** `captureId` null: paid from the package balance. */
-  | { kind: 'done'; booking: TBooking; captureId: string | null };
+  | { kind: 'done'; booking: TBooking; captureId: string | null }
+  /** A standing weekly series booked from the package balance. */
+  | { kind: 'series'; series: TSeriesResponse };
+
+const SERIES_WEEKS = [4, 8, 12] as const;
+type Weeks = (typeof SERIES_WEEKS)[number];
+
+/** Why a week of a series was not booked, in words (docs/product.md#standing-weekly-sessions). */
+const UNAVAILABLE_WORDS: Record<TSeriesResponse['unavailable'][number]['reason'], string> = {
+  taken: 'Taken',
+  'not-offered': 'Not among the trainer’s hours',
+  'no-balance-left': 'Past what your package pays for',
+};
+
+/**
+ * The series lengths worth offering for the sessions a balance has left: 4 weeks once it pays for two,
+ * and each longer one only when it books more than the shorter one would. The server decides which weeks are booked.
+ */
+const weeksFor = (sessionsLeft: number) =>
+  SERIES_WEEKS.filter((weeks, i) => sessionsLeft >= 2 && (i === 0 || sessionsLeft > SERIES_WEEKS[i - 1]));
 
 type BookingFlowProps = {
   trainer: { _id: string; firstName: string; lastName: string; price: number; packages?: TTrainerPackage[] };
@@ -134,6 +154,68 @@ function Confirmation({
   );
 }
 
+/** A standing weekly series booked: the sessions' dates, and the weeks left out with why. */
+function SeriesConfirmation({ series, timeZone, onClose }: { series: TSeriesResponse; timeZone: string; onClose: () => void }) {
+  const booked = [...series.bookings].sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
+  const city = zoneCity(timeZone);
+  return (
+    <div className="space-y-4">
+      <div
+        role="status"
+        className="flex items-start gap-3 rounded-xl border border-success-line bg-success-soft p-4 text-success"
+      >
+        <CircleCheck className="mt-0.5 size-6 shrink-0" aria-hidden="true" />
+        <div className="min-w-0">
+          <p className="font-display text-lg font-bold">You are booked every week!</p>
+          <p className="font-medium">
+            {PACKAGE_MSG.bookedFromBalance}: {plural(booked.length, 'weekly session', 'weekly sessions')} ({city} time).
+          </p>
+        </div>
+      </div>
+      <div>
+        <h3 id="series-booked" className="text-sm font-semibold text-ink">
+          Booked
+        </h3>
+        <ul aria-labelledby="series-booked" className="mt-1 space-y-1 text-sm text-ink">
+          {booked.map((booking) => (
+            <li key={booking._id}>
+              <time dateTime={booking.startsAt}>{formatDateTimeIn(booking.startsAt, timeZone)}</time>
+            </li>
+          ))}
+        </ul>
+      </div>
+      {series.unavailable.length > 0 && (
+        <div>
+          <h3 id="series-unavailable" className="text-sm font-semibold text-ink">
+            Not booked
+          </h3>
+          <ul aria-labelledby="series-unavailable" className="mt-1 space-y-1 text-sm">
+            {series.unavailable.map((week) => (
+              <li key={week.startsAt}>
+                <time dateTime={week.startsAt} className="text-ink">
+                  {formatDateTimeIn(week.startsAt, timeZone)}
+                </time>
+                <span className="text-muted">: {UNAVAILABLE_WORDS[week.reason]}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <p className="text-sm text-muted">
+        Each is a session of its own on your profile: cancelled more than 24 hours ahead, it goes back to your package.
+      </p>
+      <div className="flex flex-wrap justify-end gap-3">
+        <button type="button" onClick={onClose} className={buttonClasses({ variant: 'outline' })}>
+          Close
+        </button>
+        <Link to={paths.profile.user.getHref()} className={buttonClasses()}>
+          See my sessions
+        </Link>
+      </div>
+    </div>
+  );
+}
+
 /**
  * The checkout ended without a booking: the server's message, and no way to pay again from here as if
  * nothing happened. After a refunded mismatch a fresh hold may be tried; after an unknown outcome the
@@ -175,6 +257,7 @@ function PayChoice({
   balance,
   timeZone,
   onBooked,
+  onSeries,
   onHeld,
   onChooseAnother,
 }: {
@@ -184,34 +267,48 @@ function PayChoice({
   balance: TBalance | null;
   timeZone: string;
   onBooked: (booking: TBooking) => void;
+  onSeries: (series: TSeriesResponse) => void;
   onHeld: (booking: TBooking) => void;
   onChooseAnother: () => void;
 }) {
   const book = useCreateBooking();
+  const bookSeries = useCreateSeries();
   const refresh = useRefreshBookings();
   const [way, setWay] = useState<'balance' | 'pay' | null>(null);
+  /** null: just this session. */
+  const [weeks, setWeeks] = useState<Weeks | null>(null);
+  const weekChoices = balance ? weeksFor(balance.sessionsLeft) : [];
+  // a reloaded balance with fewer sessions may take the chosen length away
+  const chosenWeeks = weeks !== null && weekChoices.includes(weeks) ? weeks : null;
+  const isBusy = book.isPending || bookSeries.isPending;
   const [failure, setFailure] = useState<string | null>(null);
   const [isTaken, setIsTaken] = useState(false);
   const headingRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
   const policy = cancellationPolicy({ startsAt, now: new Date(), timeZone });
 
+  const onRefused = (error: Error) => {
+    // the slot was just taken, or the balance cannot pay (used up, expired): the server says which
+    if (error instanceof ApiError && error.status === 409) {
+      setIsTaken(true);
+      // the slots and the balance on screen are stale: a balance that cannot pay leaves only the usual payment
+      void refresh(trainer._id);
+    }
+    setFailure(errorMessage(error));
+  };
+
   const go = (chosen: 'balance' | 'pay') => {
     setWay(chosen);
     setFailure(null);
+    if (chosen === 'balance' && chosenWeeks !== null) {
+      bookSeries.mutate({ trainerId: trainer._id, startsAt, weeks: chosenWeeks }, { onSuccess: onSeries, onError: onRefused });
+      return;
+    }
     book.mutate(
       { trainerId: trainer._id, startsAt, ...(chosen === 'balance' ? { payWith: 'balance' as const } : {}) },
       {
         onSuccess: chosen === 'balance' ? onBooked : onHeld,
-        onError: (error) => {
-          // the slot was just taken, or the balance cannot pay (used up, expired): the server says which
-          if (error instanceof ApiError && error.status === 409) {
-            setIsTaken(true);
-            // the slots and the balance on screen are stale: a balance that cannot pay leaves only the usual payment
-            void refresh(trainer._id);
-          }
-          setFailure(errorMessage(error));
-        },
+        onError: onRefused,
       },
     );
   };
@@ -235,6 +332,27 @@ function PayChoice({
           charged; cancelled in time, the session goes back to your package.
         </p>
       )}
+      {balance && weekChoices.length > 0 && (
+        <fieldset className="space-y-1">
+          <legend className="mb-1 text-sm font-semibold text-ink">With your package, book</legend>
+          {[null, ...weekChoices].map((choice) => (
+            <label key={choice ?? 'once'} className="flex min-h-11 cursor-pointer items-center gap-3 text-sm text-ink">
+              <input
+                type="radio"
+                name="series-weeks"
+                className="size-4 accent-ink"
+                checked={chosenWeeks === choice}
+                onChange={() => setWeeks(choice)}
+                disabled={isBusy}
+              />
+              {choice === null ? 'Just this session' : `Every week for ${choice} weeks`}
+            </label>
+          ))}
+          <p className="text-xs text-muted">
+            Every week at this weekday and time, each session paid from your package; weeks that are not free are left out.
+          </p>
+        </fieldset>
+      )}
       {failure && <Alert tone="error">{failure}</Alert>}
       <div className="flex flex-col gap-3">
         {balance && (
@@ -242,12 +360,14 @@ function PayChoice({
             size="lg"
             className="py-2"
             onClick={() => go('balance')}
-            isLoading={book.isPending && way === 'balance'}
-            disabled={book.isPending}
+            isLoading={isBusy && way === 'balance'}
+            disabled={isBusy}
           >
             {/* the label is long for a phone: it wraps inside the button */}
             <span className="text-center whitespace-normal">
-              Pay with your package ({plural(balance.sessionsLeft, 'session', 'sessions')} left)
+              {chosenWeeks !== null
+                ? `Book ${chosenWeeks} weeks with your package (${plural(balance.sessionsLeft, 'session', 'sessions')} left)`
+                : `Pay with your package (${plural(balance.sessionsLeft, 'session', 'sessions')} left)`}
             </span>
           </Button>
         )}
@@ -257,7 +377,7 @@ function PayChoice({
           className="py-2"
           onClick={() => go('pay')}
           isLoading={book.isPending && way === 'pay'}
-          disabled={book.isPending}
+          disabled={isBusy}
         >
           <span className="text-center whitespace-normal">Pay {formatPrice(trainer.price)} by card or PayPal</span>
         </Button>
@@ -346,6 +466,12 @@ export function BookingFlow({ trainer, onClose, onMessage }: BookingFlowProps) {
           setStep({ kind: 'done', booking, captureId: null });
           void refresh(trainer._id);
         }}
+        onSeries={(series) => {
+          notify.success(
+            `${PACKAGE_MSG.bookedFromBalance}: ${plural(series.bookings.length, 'weekly session', 'weekly sessions')}`,
+          );
+          setStep({ kind: 'series', series });
+        }}
         onHeld={(booking) => setStep({ kind: 'pay', booking })}
         onChooseAnother={() => {
           void refresh(trainer._id);
@@ -381,6 +507,10 @@ export function BookingFlow({ trainer, onClose, onMessage }: BookingFlowProps) {
 
   if (step.kind === 'stopped') {
     return <Stopped stop={step.stop} onClose={onClose} onChooseAgain={() => releaseAndPick(step.booking)} />;
+  }
+
+  if (step.kind === 'series') {
+    return <SeriesConfirmation series={step.series} timeZone={timeZone} onClose={onClose} />;
   }
 
   return (

@@ -14,7 +14,9 @@ import { useSession } from '@/lib/session';
 import { googleCalendarUrl, icsHref, placeOf, policyText } from '../utils/session-words';
 import { BookingStatus } from './booking-status';
 import { CancelBookingDialog } from './cancel-booking-dialog';
+import { ReleaseBookingDialog, RELEASED_LINE } from './release-booking-dialog';
 import { RescheduleDialog } from './reschedule-dialog';
+import { WeeklyBadge } from './weekly-badge';
 import { useZoneChoice, ZoneSwitch } from './zone-switch';
 
 /** An unpaid hold whose time ran out: never a session, whatever status the list still has for it. */
@@ -100,10 +102,11 @@ function SessionItem({
   return (
     <li className="flex flex-wrap items-start justify-between gap-3 py-4">
       <div className="min-w-0 space-y-1">
-        <p className="font-semibold text-ink">
+        <p className="flex flex-wrap items-center gap-x-2 font-semibold text-ink">
           <Link to={paths.trainerPublicProfile.getHref(booking.trainerId)} className="underline-offset-4 hover:underline">
             {trainerName}
           </Link>
+          {booking.seriesId && <WeeklyBadge />}
         </p>
         <p className="text-sm text-muted">
           <time dateTime={booking.startsAt}>{formatDateTime(booking.startsAt, timeZone)}</time>–
@@ -127,7 +130,12 @@ function SessionItem({
             )}
           </p>
         )}
-        {isUpcomingSession && <CancellationLine booking={booking} timeZone={timeZone} />}
+        {isUpcomingSession &&
+          (booking.releasedAt && booking.status === 'confirmed' ? (
+            <p className="text-sm font-semibold text-ink">{RELEASED_LINE}</p>
+          ) : (
+            <CancellationLine booking={booking} timeZone={timeZone} />
+          ))}
         {(booking.status === 'cancelled' || booking.status === 'refunded') && (
           <CancelledLine booking={booking} trainerName={trainerName} />
         )}
@@ -162,6 +170,8 @@ function SessionItem({
         {/* shown while the server says it can be moved (paid, more than 24 h ahead) */}
         {isUpcomingSession && <RescheduleDialog booking={booking} timeZone={timeZone} />}
         {isCancellable && <CancelBookingDialog booking={booking} withName={trainerName} />}
+        {/* shown while the server says it can be released (paid, inside 24 hours, not started, not released) */}
+        {isUpcomingSession && <ReleaseBookingDialog booking={booking} withName={trainerName} timeZone={timeZone} />}
       </div>
     </li>
   );

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PACKAGE_MSG, type TBalance, type TBooking, type TTrainerPackage } from '@spotter/shared';
+import { BOOKING_MSG, PACKAGE_MSG, type TBalance, type TBooking, type TTrainerPackage } from '@spotter/shared';
 import { callsOf, stubApi } from '@/testing/fake-api';
-import { jsonResponse, renderWithProviders } from '@/testing/render';
+import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
 import { BookingDialog } from './booking-dialog';
 
 // The visitor is in Tokyo (UTC+9): 16:00Z on 7 January is 01:00 Tuesday there.
@@ -225,5 +225,118 @@ describe('Buying a package in the booking dialog', () => {
     expect(alert).toHaveTextContent(PACKAGE_MSG.haveBalance);
     await user.click(screen.getByRole('button', { name: 'Back' }));
     await waitFor(() => expect(screen.getByRole('list', { name: 'Packages of Nadia' })).toBeInTheDocument());
+  });
+});
+
+describe('Booking a standing weekly series from a package', () => {
+  const week = (n: number) => new Date(Date.parse(TUE_01) + n * 7 * 24 * 60 * 60_000).toISOString();
+
+  it('offers “Just this session” or every week for 4 / 8 weeks, books { weeks, payWith } and lists the booked and left-out weeks', async () => {
+    let sent: unknown;
+    stubApi(base, (url, init) => {
+      if (url.pathname === '/api/balances') return jsonResponse({ balances: [makeBalance({ sessionsLeft: 5, amount: 180 })] });
+      if (isPost(url, init, '/api/bookings')) {
+        sent = JSON.parse(init.body as string);
+        const booked = [0, 2].map((n) =>
+          makeBooking({
+            _id: `b${n}`,
+            startsAt: week(n),
+            endsAt: new Date(Date.parse(week(n)) + 60 * 60_000).toISOString(),
+            status: 'confirmed',
+            holdExpiresAt: null,
+            paidFromBalance: true,
+            seriesId: 's1',
+          }),
+        );
+        return jsonResponse(
+          {
+            bookings: booked,
+            unavailable: [
+              { startsAt: week(1), reason: 'taken' },
+              { startsAt: week(3), reason: 'not-offered' },
+            ],
+          },
+          201,
+        );
+      }
+      return undefined;
+    });
+    const { user } = renderDialog();
+    await screen.findByTestId('balance');
+    await chooseAndContinue(user);
+
+    const group = await screen.findByRole('group', { name: 'With your package, book' });
+    const radios = within(group).getAllByRole('radio');
+    // 12 weeks would book no more than 8 with 5 sessions left
+    expect(radios.map((r) => r.closest('label')?.textContent)).toEqual([
+      'Just this session',
+      'Every week for 4 weeks',
+      'Every week for 8 weeks',
+    ]);
+    expect(within(group).getByRole('radio', { name: 'Just this session' })).toBeChecked();
+    await user.click(within(group).getByRole('radio', { name: 'Every week for 4 weeks' }));
+    // keyboard: the arrows move the choice within the group
+    await user.keyboard('{ArrowDown}');
+    expect(within(group).getByRole('radio', { name: 'Every week for 8 weeks' })).toBeChecked();
+    await user.keyboard('{ArrowUp}');
+    await user.click(screen.getByRole('button', { name: 'Book 4 weeks with your package (5 sessions left)' }));
+
+    expect(await screen.findByText('You are booked every week!')).toBeInTheDocument();
+    expect(sent).toEqual({ trainerId: 't1', startsAt: TUE_01, weeks: 4, payWith: 'balance' });
+    expect(screen.getByRole('list', { name: 'Booked' }).textContent).toBe('Tue 8 Jan, 01:00Tue 22 Jan, 01:00');
+    const left = within(screen.getByRole('list', { name: 'Not booked' })).getAllByRole('listitem');
+    expect(left.map((li) => li.textContent)).toEqual([
+      'Tue 15 Jan, 01:00: Taken',
+      'Tue 29 Jan, 01:00: Not among the trainer’s hours',
+    ]);
+    expect(within(screen.getByRole('dialog')).getByText(/^Booked and paid from your package/)).toHaveTextContent(
+      'Booked and paid from your package: 2 weekly sessions (Tokyo time).',
+    );
+    expect(await findToast('Booked and paid from your package: 2 weekly sessions')).toHaveAttribute('data-type', 'success');
+  });
+
+  it('says “Past what your package pays for”, and shows the server’s refusal (409) in the step', async () => {
+    let answer = 409;
+    stubApi(base, (url, init) => {
+      if (url.pathname === '/api/balances') return jsonResponse({ balances: [makeBalance({ sessionsLeft: 2, amount: 72 })] });
+      if (isPost(url, init, '/api/bookings')) {
+        if (answer === 409) {
+          answer = 201;
+          return jsonResponse({ message: BOOKING_MSG.seriesNoneFree, statusCode: 409, code: 'CONFLICT' }, 409);
+        }
+        return jsonResponse(
+          {
+            bookings: [makeBooking({ status: 'confirmed', holdExpiresAt: null, paidFromBalance: true, seriesId: 's1' })],
+            unavailable: [{ startsAt: week(2), reason: 'no-balance-left' }],
+          },
+          201,
+        );
+      }
+      return undefined;
+    });
+    const { user } = renderDialog();
+    await screen.findByTestId('balance');
+    await chooseAndContinue(user);
+    const group = await screen.findByRole('group', { name: 'With your package, book' });
+    // two sessions left: only 4 weeks is worth offering
+    expect(within(group).getAllByRole('radio')).toHaveLength(2);
+    await user.click(within(group).getByRole('radio', { name: 'Every week for 4 weeks' }));
+    await user.click(screen.getByRole('button', { name: 'Book 4 weeks with your package (2 sessions left)' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(BOOKING_MSG.seriesNoneFree);
+
+    await user.click(await screen.findByRole('button', { name: /^Book 4 weeks with your package/ }));
+    const left = await screen.findByRole('list', { name: 'Not booked' });
+    expect(left).toHaveTextContent('Tue 22 Jan, 01:00: Past what your package pays for');
+  });
+
+  it('offers no weekly choice when the package has one session left', async () => {
+    stubApi(base, (url) =>
+      url.pathname === '/api/balances' ? jsonResponse({ balances: [makeBalance({ sessionsLeft: 1, amount: 36 })] }) : undefined,
+    );
+    const { user } = renderDialog();
+    await screen.findByTestId('balance');
+    await chooseAndContinue(user);
+    expect(await screen.findByRole('button', { name: 'Pay with your package (1 session left)' })).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'With your package, book' })).not.toBeInTheDocument();
   });
 });

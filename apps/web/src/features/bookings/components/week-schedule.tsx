@@ -15,6 +15,7 @@ import { useSession } from '@/lib/session';
 import { BookingStatus } from './booking-status';
 import { FirstRunChecklist, isBookable } from './first-run-checklist';
 import { ScheduleRowActions } from './schedule-row-actions';
+import { WeeklyBadge } from './weekly-badge';
 
 const DAY = 24 * 60 * 60_000;
 const UPCOMING: ReadonlySet<TBooking['status']> = new Set(['pending', 'confirmed', 'completed']);
@@ -88,6 +89,7 @@ function SessionRow({ session, timeZone }: { session: TBooking; timeZone: string
         <span className="text-ink">
           {session.userFirstName} {session.userLastName}
         </span>
+        {session.seriesId && <WeeklyBadge />}
         <span className="text-muted">{formatPrice(session.price)}</span>
         <BookingStatus status={session.status} />
       </div>
@@ -105,6 +107,7 @@ function HistoryRow({ booking, timeZone }: { booking: TBooking; timeZone: string
         <span className="text-ink">
           {booking.userFirstName} {booking.userLastName}
         </span>
+        {booking.seriesId && <WeeklyBadge />}
         <span className="text-muted">{formatPrice(booking.price)}</span>
         <BookingStatus status={booking.status} />
       </div>

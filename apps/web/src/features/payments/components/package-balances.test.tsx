@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PACKAGE_MSG, type TBalance, type TPaymentsResponse } from '@spotter/shared';
 import { testUser } from '@/testing/accounts';
 import { callsOf, stubApi } from '@/testing/fake-api';
@@ -138,5 +138,71 @@ describe('Package balances on the payments page', () => {
     expect(alert).toHaveTextContent('Service unavailable');
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await within(section).findByText(/^No packages yet\./)).toBeInTheDocument();
+  });
+});
+
+describe('The ledger entries of a balance', () => {
+  // the visitor is in Tokyo (UTC+9): 01:00Z on 1 December is 10:00 there
+  const zone = process.env.TZ;
+  beforeAll(() => {
+    process.env.TZ = 'Asia/Tokyo';
+  });
+  afterAll(() => {
+    process.env.TZ = zone;
+  });
+
+  const entries: TBalance['entries'] = [
+    { at: '2026-11-20T08:00:00.000Z', kind: 'package', amount: 1200, startsAt: null },
+    { at: '2026-11-21T08:00:00.000Z', kind: 'redeem', amount: -240, startsAt: '2026-12-01T01:00:00.000Z' },
+    { at: '2026-11-22T08:00:00.000Z', kind: 'unredeem', amount: 240, startsAt: '2026-12-01T01:00:00.000Z' },
+    { at: '2026-11-23T08:00:00.000Z', kind: 'refund', amount: -720.5, startsAt: null },
+    { at: '2027-02-20T08:00:00.000Z', kind: 'expire', amount: -479.5, startsAt: null },
+  ];
+  const serve = (balances: TBalance[]) =>
+    stubApi(account, (url) => (url.pathname === '/api/balances' ? jsonResponse({ balances }) : undefined));
+  const cells = (row: HTMLElement) =>
+    within(row)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+
+  it('shows a few entries at once as a table: when, what, and the money in (+) or out (−)', async () => {
+    serve([makeBalance({ sessions: 5, entries: entries.slice(0, 3) })]);
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'History of your package with Nadia Samir' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Date', 'Entry', 'Amount']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map(cells)).toEqual([
+      ['20 Nov 2026', 'Bought 5 sessions', '+$1,200.00'],
+      ['21 Nov 2026', 'Session on Tue 1 Dec, 10:00', '\u2212$240.00'],
+      ['22 Nov 2026', 'Cancelled session returned (Tue 1 Dec, 10:00)', '+$240.00'],
+    ]);
+    expect(screen.queryByText(/^History \(/)).not.toBeInTheDocument();
+  });
+
+  it('folds a long history into a “History” disclosure, refunds and expiry included', async () => {
+    serve([makeBalance({ sessions: 5, entries })]);
+    const { user } = renderPage();
+    const summary = await screen.findByText('History (5 entries)');
+    const details = summary.closest('details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    await user.click(summary);
+    expect(details.open).toBe(true);
+    const table = within(details).getByRole('table', { name: 'History of your package with Nadia Samir' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map(cells).slice(3)).toEqual([
+      ['23 Nov 2026', 'Refunded to you', '\u2212$720.50'],
+      ['20 Feb 2027', 'Expired (went to the trainer)', '\u2212$479.50'],
+    ]);
+  });
+
+  it('shows no table for a balance without entries', async () => {
+    serve([makeBalance()]);
+    renderPage();
+    await screen.findByRole('list', { name: 'Package balances' });
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 });

@@ -1,6 +1,7 @@
+import { ChevronDown } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { TBalance } from '@spotter/shared';
+import { formatDateTimeIn, type TBalance } from '@spotter/shared';
 import { SectionCard } from '@/components/section-card';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -8,7 +9,7 @@ import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-client';
 import { useBalances, useRefundBalance } from '@/lib/api/packages';
-import { formatDate, plural } from '@/lib/format';
+import { browserTimeZone, formatDate, formatPrice, plural } from '@/lib/format';
 import { formatMoney } from '@/lib/money';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
@@ -78,6 +79,90 @@ function RefundDialog({
   );
 }
 
+type TEntry = TBalance['entries'][number];
+
+/** Entries up to this many are shown at once; more fold into a 'History' disclosure. */
+const ENTRIES_SHOWN = 3;
+
+/** What one ledger entry of the balance was, in words (docs/product.md#packages). */
+function entryText(entry: TEntry, balance: TBalance) {
+  const session = entry.startsAt ? formatDateTimeIn(entry.startsAt, browserTimeZone()) : null;
+  switch (entry.kind) {
+    case 'package':
+      return `Bought ${plural(balance.sessions, 'session', 'sessions')}`;
+    case 'redeem':
+      return session ? `Session on ${session}` : 'Session';
+    case 'unredeem':
+      return session ? `Cancelled session returned (${session})` : 'Cancelled session returned';
+    case 'refund':
+      return 'Refunded to you';
+    case 'expire':
+      return 'Expired (went to the trainer)';
+  }
+}
+
+/** '+$1,200.00' in, '−$240.00' out, always with the cents. */
+const signedAmount = (amount: number) => `${amount < 0 ? '\u2212' : '+'}${formatPrice(Math.abs(amount), 2)}`;
+
+/** The balance's ledger entries, oldest first, as a table: when, what, and the money in or out. */
+function EntriesTable({ balance, trainerName }: { balance: TBalance; trainerName: string }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">History of your package with {trainerName}</caption>
+        <thead className="text-xs text-subtle">
+          <tr>
+            <th scope="col" className="py-1 pr-3 font-semibold">
+              Date
+            </th>
+            <th scope="col" className="py-1 pr-3 font-semibold">
+              Entry
+            </th>
+            <th scope="col" className="py-1 text-right font-semibold">
+              Amount
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-line">
+          {balance.entries.map((entry, i) => (
+            <tr key={`${entry.at}-${entry.kind}-${i}`}>
+              <td className="py-1.5 pr-3 whitespace-nowrap text-muted">
+                <time dateTime={entry.at}>{formatDate(entry.at)}</time>
+              </td>
+              <td className="py-1.5 pr-3 text-ink">{entryText(entry, balance)}</td>
+              <td
+                className={`py-1.5 text-right font-semibold whitespace-nowrap tabular-nums ${entry.amount < 0 ? 'text-ink' : 'text-success'}`}
+              >
+                {signedAmount(entry.amount)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The entries at once while few; a 'History' disclosure (closed) when there are more. */
+function BalanceHistory({ balance, trainerName }: { balance: TBalance; trainerName: string }) {
+  if (balance.entries.length === 0) return null;
+  if (balance.entries.length <= ENTRIES_SHOWN)
+    return (
+      <div className="w-full">
+        <EntriesTable balance={balance} trainerName={trainerName} />
+      </div>
+    );
+  return (
+    <details className="group w-full">
+      <summary className="inline-flex min-h-11 cursor-pointer list-none items-center gap-1 text-sm font-semibold text-ink underline-offset-4 hover:underline [&::-webkit-details-marker]:hidden">
+        <ChevronDown className="size-4 transition-transform group-open:rotate-180" aria-hidden="true" />
+        History ({plural(balance.entries.length, 'entry', 'entries')})
+      </summary>
+      <EntriesTable balance={balance} trainerName={trainerName} />
+    </details>
+  );
+}
+
 function BalanceRow({ balance, onRefunded }: { balance: TBalance; onRefunded: (message: string) => void }) {
   const trainerName = `${balance.trainerFirstName} ${balance.trainerLastName}`.trim();
   const isRefunding = balance.status === 'refunding';
@@ -113,6 +198,7 @@ function BalanceRow({ balance, onRefunded }: { balance: TBalance; onRefunded: (m
           balance.amount > 0 && <RefundDialog balance={balance} trainerName={trainerName} onRefunded={onRefunded} />
         )}
       </div>
+      <BalanceHistory balance={balance} trainerName={trainerName} />
     </li>
   );
 }
