@@ -193,6 +193,38 @@ describe('PaymentsPage (trainer)', () => {
     expect(row).toHaveTextContent('Paid');
   });
 
+  it('a session paid from a client’s package is a row saying so, with the fee and what the trainer gets', async () => {
+    logInAsTrainer();
+    const row = {
+      _id: 'tx1',
+      bookingId: 'b2',
+      trainerId: 't1',
+      userId: 'u1',
+      trainerFirstName: 'Omar',
+      trainerLastName: 'Farouk',
+      userFirstName: 'Lina',
+      userLastName: 'Haddad',
+      startsAt: '2026-12-01T10:00:00.000Z',
+      provider: 'package',
+      orderId: 'O9',
+      captureId: '',
+      status: 'completed' as const,
+      currency: 'USD',
+      amount: 80,
+      refunded: 0,
+      fee: 8,
+      net: 72,
+      paidAt: '2026-11-21T10:00:00.000Z',
+      refundedAt: null,
+    };
+    serve({ payments: { ...earnings({ pending: 72 }), payments: [row] }, payouts: [], payoutEmail: null });
+    renderPage();
+    const item = within(await screen.findByRole('list', { name: 'Earnings' })).getByRole('listitem');
+    expect(item).toHaveTextContent('paid from a package');
+    expect(item).toHaveTextContent('fee $8 · you get $72');
+    expect(item).not.toHaveTextContent(/·\s*$/);
+  });
+
   it('says the payouts are loading while they are', async () => {
     logInAsTrainer();
     let release = () => {};

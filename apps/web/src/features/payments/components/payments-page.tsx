@@ -72,7 +72,9 @@ function PaymentRow({ payment, role }: { payment: TPayment; role: Role }) {
         </p>
         <p className="text-xs text-subtle">
           Paid {formatDate(payment.paidAt)}
-          {payment.refundedAt && ` · refunded ${formatDate(payment.refundedAt)}`} · {payment.captureId}
+          {payment.refundedAt && ` · refunded ${formatDate(payment.refundedAt)}`}
+          {/* a session paid from a client's package balance has no capture of its own */}
+          {payment.provider === 'package' ? ' · paid from a package' : ` · ${payment.captureId}`}
         </p>
       </div>
       <div className="flex flex-col items-end gap-1 text-right">
