@@ -2,10 +2,11 @@
 // ledger agrees with PayPal order by order, a capture whose answer is lost is reconciled, a capture
 // of another amount is refunded, a refund PayPal does not answer is finished by its job
 // (docs/product.md#packages, docs/decisions/042-money-ledger.md).
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_MSG, PAYMENT_MSG, type TBalance } from '@spotter/shared';
-import { packageBalances, paymentEvents, refunds } from '../../src/db/schema';
+import { ledgerEntries, ledgerTransactions, packageBalances, paymentEvents, refunds } from '../../src/db/schema';
+import { checkLedger } from '../../src/modules/money/ledger-check';
 import { createAccount } from '../helper';
 import { auth, bookableTrainer, capture, createOrder, hourFromNow } from '../support/bookings';
 import { usePaypalApp } from '../support/paypal-app';
@@ -139,5 +140,41 @@ describe('PayPal’s webhook for a package', () => {
       return (await purchaseOf(orderId)).status === 'active';
     }, 'the webhook’s check to settle the package');
     expect(await ledgerNetByCurrency(orderId)).toEqual(paypalNetByCurrency(orderId));
+  });
+});
+
+describe('money PayPal gives back by itself from a package', () => {
+  it('a refund made in PayPal’s dashboard is booked once: from the balance first, what sessions took from Spotter’s losses', async () => {
+    const { trainer, packageId } = await packageOf();
+    const me = await createAccount(t, 'user');
+    const orderId = (await createOrder(t, me.token, { packageId })).json().id as string;
+    expect((await capture(t, me.token, orderId)).statusCode).toBe(200);
+    const booked = await t.app.inject({
+      method: 'POST',
+      url: '/api/bookings',
+      headers: auth(me.token),
+      payload: { trainerId: trainer.id, startsAt: hourFromNow(hour++), payWith: 'balance' },
+    });
+    expect(booked.statusCode).toBe(201);
+    // $300 of the $360 back at PayPal: the $270 left in the balance, and $30 of what the session took
+    paypal.refundOutside(orderId, '300.00');
+    const delivery = paypal.webhookDelivery(paypal.captureEvent('PAYMENT.CAPTURE.REFUNDED', orderId), {
+      webhookId: 'WH-SPOTTER-TEST',
+    });
+    expect((await postWebhook(delivery)).statusCode).toBe(200);
+    expect(await ledgerNetByCurrency(orderId)).toEqual(paypalNetByCurrency(orderId));
+    expect(paypalNetByCurrency(orderId)).toEqual({ USD: 6000 });
+    expect(await balancesOf(me.token)).toEqual([]);
+    expect((await purchaseOf(orderId)).status).toBe('closed');
+    const [losses] = await db
+      .select({ n: sql<string>`coalesce(sum(${ledgerEntries.amountCents}), 0)` })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .where(and(eq(ledgerEntries.account, 'platform:losses'), eq(ledgerTransactions.providerOrderId, orderId)));
+    expect(Number(losses.n)).toBe(-3000);
+    // the same event again: nothing more
+    expect((await postWebhook(delivery)).statusCode).toBe(200);
+    expect(await ledgerNetByCurrency(orderId)).toEqual({ USD: 6000 });
+    expect((await checkLedger({ db })).differences).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { account, balance, hasTransaction, post, type Posting } from '../money';
 import { enqueueBookingMails, runBookingMails } from './booking-jobs';
 import * as bookingsRepo from './bookings.repo';
 import { announceBooking, type BookingsContext } from './context';
+import * as packagesRepo from './packages.repo';
 import * as paymentsRepo from './payments.repo';
 
 type Payment = NonNullable<Awaited<ReturnType<typeof paymentsRepo.findPaymentByOrder>>>;
@@ -41,7 +42,7 @@ export async function bookOutsideRefund(
   const payment =
     (r.captureId ? await paymentsRepo.findPaymentByCapture(ctx.db, r.provider, r.captureId) : undefined) ??
     (r.orderId ? await paymentsRepo.findPaymentByOrder(ctx.db, r.provider, r.orderId) : undefined);
-  if (!payment) return 'no payment of Spotter has that capture';
+  if (!payment) return bookOutsidePackageRefund(ctx, r);
   // a REFUNDED event about the capture itself (found by its order): its amount is the capture's, not a refund's
   if (r.providerRefundId === payment.captureId) return 'the capture itself, not a refund of it: not booked';
   if (r.currency !== payment.currency) return `a ${r.currency} movement on a ${payment.currency} payment: not booked`;
@@ -174,4 +175,72 @@ export async function recordDispute(
     });
   }
   return found;
+}
+
+/**
+ * Money the provider gave back by itself from a package's capture (docs/product.md#packages): booked
+ * once, by its id, up to what is left of the payment, as a completed refunds row and a `refund` or
+ * `reversal` transaction taken from the user's balance first; what sessions already took of it
+ * (they stay booked) comes from `platform:losses`. A balance left with nothing pays for no more
+ * sessions.
+ */
+async function bookOutsidePackageRefund(ctx: BookingsContext, r: OutsideRefund): Promise<string> {
+  const purchase =
+    (r.captureId ? await packagesRepo.findBalanceByCapture(ctx.db, r.provider, r.captureId) : undefined) ??
+    (r.orderId ? await packagesRepo.findBalanceByOrder(ctx.db, r.orderId) : undefined);
+  if (!purchase || purchase.provider !== r.provider || !purchase.providerOrderId || !purchase.captureId)
+    return 'no payment of Spotter has that capture';
+  if (r.providerRefundId === purchase.captureId) return 'the capture itself, not a refund of it: not booked';
+  if (r.currency !== purchase.currency) return `a ${r.currency} movement on a ${purchase.currency} payment: not booked`;
+  const orderId = purchase.providerOrderId;
+  return ctx.db.transaction(async (tx) => {
+    await paymentsRepo.lockOrderRefunds(tx, r.provider, orderId);
+    const locked = await packagesRepo.lockBalance(tx, purchase.id);
+    if (!locked || locked.status === 'pending') return 'the package is not paid';
+    const ours = await paymentsRepo.refundsOfOrder(tx, r.provider, orderId);
+    if (ours.some((o) => o.providerRefundId === r.providerRefundId))
+      return 'booked already (a refund Spotter made, or this event seen before)';
+    if (r.kind === 'refund' && ours.some((o) => o.status === 'requested' && o.amountCents === r.amountCents))
+      return 'a refund Spotter asked for is being finished: its own job books it';
+    const refundedBefore = await paymentsRepo.completedRefundsOf(tx, r.provider, orderId);
+    const cents = Math.min(r.amountCents, locked.priceCents - refundedBefore);
+    if (cents <= 0) return 'nothing left on the payment to give back';
+    const at = ctx.now();
+    const row = await paymentsRepo.insertRefund(tx, {
+      key: `outside:${r.provider}:${r.providerRefundId}`,
+      bookingId: null,
+      provider: r.provider,
+      providerOrderId: orderId,
+      captureId: purchase.captureId!,
+      amountCents: cents,
+      currency: purchase.currency,
+      status: 'completed',
+      reason: REASONS[r.kind],
+      providerRefundId: r.providerRefundId,
+      createdAt: at,
+      completedAt: at,
+    });
+    if (!row) return 'booked already';
+    const inBalance = Math.max(0, await balance(tx, account.balance(purchase.id), purchase.currency));
+    const fromBalance = Math.min(cents, inBalance);
+    const entries: Posting[] = [{ account: account.world(r.provider), amountCents: cents, currency: purchase.currency }];
+    if (fromBalance > 0)
+      entries.push({ account: account.balance(purchase.id), amountCents: -fromBalance, currency: purchase.currency });
+    // what sessions took of it already: they stay booked, and Spotter bears it
+    if (cents > fromBalance)
+      entries.push({ account: account.losses, amountCents: -(cents - fromBalance), currency: purchase.currency });
+    await post(tx, {
+      key: `${r.kind}:${row.id}`,
+      kind: r.kind,
+      trainerId: purchase.trainerId,
+      userId: purchase.userId,
+      provider: r.provider,
+      providerOrderId: orderId,
+      memo: `${REASONS[r.kind]} (a package)`,
+      at,
+      entries,
+    });
+    if (fromBalance === inBalance) await packagesRepo.setBalanceState(tx, purchase.id, { status: 'closed', sessionsLeft: 0 });
+    return `booked: ${cents} ${purchase.currency} of a package, ${fromBalance} from its balance`;
+  });
 }

@@ -242,3 +242,12 @@ export async function balanceEntries(db: Q, balanceIds: string[]) {
     startsAt: r.starts_at ? new Date(r.starts_at) : null,
   }));
 }
+
+export async function findBalanceByCapture(db: Q, provider: string, captureId: string): Promise<BalanceRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(balances)
+    .where(and(eq(balances.provider, provider as 'paypal' | 'demo'), eq(balances.captureId, captureId)))
+    .limit(1);
+  return row;
+}
