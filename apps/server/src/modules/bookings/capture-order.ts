@@ -7,7 +7,7 @@ import { BOOKING_JOBS } from './booking-jobs';
 import { toBooking } from './booking-view';
 import * as bookingsRepo from './bookings.repo';
 import { providerOf, requireUser, type BookingsContext } from './context';
-import { PAYMENT_JOBS } from './payment-jobs';
+import { checkProviderOrder, recordUnknownCapture } from './payment-jobs';
 import * as paymentsRepo from './payments.repo';
 import { settleCapture } from './settle-order';
 import { capturePackageOrder, checkPackageOrder } from './packages';
@@ -16,8 +16,6 @@ import * as packagesRepo from './packages.repo';
 const MINUTE = 60_000;
 /** A capture in progress keeps its hold this long, past any provider timeout. */
 const CAPTURE_HOLD_MS = 5 * MINUTE;
-/** The first look at an order whose capture's outcome is not known. */
-const CHECK_AFTER_MS = MINUTE;
 
 /** The answer the spec reads (purchase_units[0].payments.captures[0]), for a stored payment, as it is now. */
 function captureAnswer(
@@ -47,28 +45,9 @@ function captureAnswer(
   };
 }
 
-/**
- * Records that a capture's outcome is not known (a timeout, a 5xx, PENDING) and asks the provider
- * again later (docs/decisions/042-money-ledger.md#unknown-outcomes), in one transaction.
- */
-async function recordUnknown(ctx: BookingsContext, row: bookingsRepo.BookingRow, orderId: string, why: string) {
-  const p = providerOf(ctx, row.provider);
-  await ctx.db.transaction(async (tx) => {
-    await paymentsRepo.recordPaymentEvent(tx, {
-      kind: 'capture-unknown',
-      bookingId: row.id,
-      provider: p.name,
-      providerOrderId: orderId,
-      details: { why },
-      at: ctx.now(),
-    });
-    await ctx.jobs.enqueue(tx, {
-      kind: PAYMENT_JOBS.checkOrder,
-      runAt: new Date(ctx.now().getTime() + CHECK_AFTER_MS),
-      payload: { provider: p.name, orderId },
-    });
-  });
-}
+/** Records that a session's capture's outcome is not known; the check job asks the provider again later. */
+const recordUnknown = (ctx: BookingsContext, row: bookingsRepo.BookingRow, orderId: string, why: string) =>
+  recordUnknownCapture(ctx, { provider: providerOf(ctx, row.provider).name, orderId, bookingId: row.id, why });
 
 /**
  * Captures the caller's order (docs/product.md#booking-and-payment). A completed capture is
@@ -163,25 +142,7 @@ export async function checkOrder(ctx: BookingsContext, { provider, orderId }: { 
     return;
   }
   if (await paymentsRepo.findPaymentByOrder(ctx.db, provider, orderId)) return; // settled meanwhile
-  const state = await providerOf(ctx, provider).getOrder({ orderId });
-  const capture = state.capture;
-  if (capture?.status === 'PENDING') throw new Error(`the capture of order ${orderId} is still PENDING`);
-  // a capture refunded at PayPal meanwhile is not money to book on: recorded below for the ledger check
-  if (state.status === 'COMPLETED' && capture?.status === 'COMPLETED') {
-    await settleCapture(ctx, row, {
-      orderId,
-      via: 'check',
-      result: { orderId, status: 'COMPLETED', capture: { ...capture, status: 'COMPLETED' }, raw: state.raw },
-    });
-    return;
-  }
-  // nothing was captured (still APPROVED, VOIDED, or the capture was declined): nothing to place
-  await paymentsRepo.recordPaymentEvent(ctx.db, {
-    kind: 'capture-settled',
-    bookingId: row.id,
-    provider,
-    providerOrderId: orderId,
-    details: { via: 'check', outcome: 'not-captured', status: state.status, captureStatus: capture?.status ?? null },
-    at: ctx.now(),
-  });
+  await checkProviderOrder(ctx, { provider, orderId, bookingId: row.id }, (result) =>
+    settleCapture(ctx, row, { orderId, via: 'check', result }),
+  );
 }

@@ -23,7 +23,7 @@ import { PACKAGE_JOBS } from './booking-jobs';
 import * as bookingsRepo from './bookings.repo';
 import { providerOf, requireUser, type BookingsContext } from './context';
 import * as repo from './packages.repo';
-import { PAYMENT_JOBS } from './payment-jobs';
+import { checkProviderOrder, recordUnknownCapture } from './payment-jobs';
 import * as paymentsRepo from './payments.repo';
 import { refundBalance, refundUnplaced } from './refunds';
 
@@ -337,25 +337,15 @@ async function settlePackage(
   return 'paid';
 }
 
-/** Records that a package capture's outcome is not known and asks the provider again later. */
-async function recordUnknown(ctx: BookingsContext, row: repo.BalanceRow, orderId: string, why: string) {
-  const p = providerOf(ctx, row.provider);
-  await ctx.db.transaction(async (tx) => {
-    await paymentsRepo.recordPaymentEvent(tx, {
-      kind: 'capture-unknown',
-      bookingId: null,
-      provider: p.name,
-      providerOrderId: orderId,
-      details: { why, balanceId: row.id },
-      at: ctx.now(),
-    });
-    await ctx.jobs.enqueue(tx, {
-      kind: PAYMENT_JOBS.checkOrder,
-      runAt: new Date(ctx.now().getTime() + MINUTE),
-      payload: { provider: p.name, orderId },
-    });
+/** Records that a package capture's outcome is not known; the check job asks the provider again later. */
+const recordUnknown = (ctx: BookingsContext, row: repo.BalanceRow, orderId: string, why: string) =>
+  recordUnknownCapture(ctx, {
+    provider: providerOf(ctx, row.provider).name,
+    orderId,
+    bookingId: null,
+    why,
+    details: { balanceId: row.id },
   });
-}
 
 /**
  * Captures the caller's package order (capture-order.ts hands it over when no booking has that
@@ -401,31 +391,9 @@ export async function checkPackageOrder(
   { provider, orderId }: { provider: 'paypal' | 'demo'; orderId: string },
 ) {
   if (row.status !== 'pending') return;
-  const state = await providerOf(ctx, provider).getOrder({ orderId });
-  const capture = state.capture;
-  if (capture?.status === 'PENDING') throw new Error(`the capture of order ${orderId} is still PENDING`);
-  if (state.status === 'COMPLETED' && capture?.status === 'COMPLETED') {
-    await settlePackage(ctx, row, {
-      orderId,
-      via: 'check',
-      result: { orderId, status: 'COMPLETED', capture: { ...capture, status: 'COMPLETED' }, raw: state.raw },
-    });
-    return;
-  }
-  await paymentsRepo.recordPaymentEvent(ctx.db, {
-    kind: 'capture-settled',
-    bookingId: null,
-    provider,
-    providerOrderId: orderId,
-    details: {
-      via: 'check',
-      outcome: 'not-captured',
-      status: state.status,
-      captureStatus: capture?.status ?? null,
-      balanceId: row.id,
-    },
-    at: ctx.now(),
-  });
+  await checkProviderOrder(ctx, { provider, orderId, bookingId: null, details: { balanceId: row.id } }, (result) =>
+    settlePackage(ctx, row, { orderId, via: 'check', result }),
+  );
 }
 
 /**

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { defineJob } from '../../platform/jobs';
+import type { ProviderCapture } from '../money';
+import { providerOf, type BookingsContext } from './context';
+import * as paymentsRepo from './payments.repo';
+
+/** The first look at an order whose capture's outcome is not known. */
+const CHECK_AFTER_MS = 60_000;
 
 /**
  * The bookings module's money jobs (docs/decisions/042-money-ledger.md#unknown-outcomes): each is
@@ -24,3 +30,68 @@ export const PAYMENT_JOBS = {
     { retries: 'until-done' },
   ),
 };
+
+type UnknownCapture = {
+  provider: 'paypal' | 'demo';
+  orderId: string;
+  /** The booking the order pays for; null for a package's order (then `details` names the balance). */
+  bookingId: string | null;
+  details?: Record<string, unknown>;
+};
+
+/**
+ * Records that a capture's outcome is not known (a timeout, a 5xx, PENDING) and queues the check of
+ * its order, in one transaction (docs/decisions/042-money-ledger.md#unknown-outcomes): for a
+ * session's order (capture-order.ts) and a package's (packages.ts) alike.
+ */
+export async function recordUnknownCapture(ctx: BookingsContext, c: UnknownCapture & { why: string }) {
+  await ctx.db.transaction(async (tx) => {
+    await paymentsRepo.recordPaymentEvent(tx, {
+      kind: 'capture-unknown',
+      bookingId: c.bookingId,
+      provider: c.provider,
+      providerOrderId: c.orderId,
+      details: { why: c.why, ...c.details },
+      at: ctx.now(),
+    });
+    await ctx.jobs.enqueue(tx, {
+      kind: PAYMENT_JOBS.checkOrder,
+      runAt: new Date(ctx.now().getTime() + CHECK_AFTER_MS),
+      payload: { provider: c.provider, orderId: c.orderId },
+    });
+  });
+}
+
+/**
+ * The check job's reading of an order: the provider's order is asked for; a completed capture goes
+ * to `settle`; one still PENDING throws, so the job asks again later; anything else (still
+ * APPROVED, VOIDED, declined) is recorded as not captured, nothing to place.
+ */
+export async function checkProviderOrder(
+  ctx: BookingsContext,
+  c: UnknownCapture,
+  settle: (result: ProviderCapture) => Promise<unknown>,
+) {
+  const state = await providerOf(ctx, c.provider).getOrder({ orderId: c.orderId });
+  const capture = state.capture;
+  if (capture?.status === 'PENDING') throw new Error(`the capture of order ${c.orderId} is still PENDING`);
+  // a capture refunded at PayPal meanwhile is not money to book on: recorded below for the ledger check
+  if (state.status === 'COMPLETED' && capture?.status === 'COMPLETED') {
+    await settle({ orderId: c.orderId, status: 'COMPLETED', capture: { ...capture, status: 'COMPLETED' }, raw: state.raw });
+    return;
+  }
+  await paymentsRepo.recordPaymentEvent(ctx.db, {
+    kind: 'capture-settled',
+    bookingId: c.bookingId,
+    provider: c.provider,
+    providerOrderId: c.orderId,
+    details: {
+      via: 'check',
+      outcome: 'not-captured',
+      status: state.status,
+      captureStatus: capture?.status ?? null,
+      ...c.details,
+    },
+    at: ctx.now(),
+  });
+}
