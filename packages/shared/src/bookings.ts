@@ -207,7 +207,10 @@ export const ZBooking = z.object({
   cancelReason: z.string().nullable(),
   /** Whether the caller (the session's trainer) may mark it a no-show now: confirmed and started. */
   canMarkNoShow: z.boolean(),
-  /** Paid from a package balance: a cancellation returns it to the balance, not to the card. */
+  /**
+   * Paid from a package balance: a cancellation returns it to the balance, not to the card. False for
+   * a session of a weekly series paid by card (docs/product.md#standing-weekly-sessions).
+   */
   paidFromBalance: z.boolean(),
   /** One of a standing weekly series (the same id for each of its sessions), or null. */
   seriesId: z.string().nullable(),
@@ -230,8 +233,14 @@ export const ZCreateBookingRequest = z.object({
   /** A standing weekly series: the same weekday and hour for this many weeks (docs/product.md#standing-weekly-sessions). */
   weeks: z.union([z.literal(4), z.literal(8), z.literal(12)], { error: 'Book 4, 8 or 12 weeks' }).optional(),
 });
-/** A standing weekly series booked: the sessions booked, and the weeks' times that were not free (ISO, with why). */
+/**
+ * A standing weekly series: the weeks that were free (paid at once from a package balance with
+ * `payWith: 'balance'`, otherwise held for paying together with `POST /api/orders { seriesId }`), and
+ * the weeks' times that were not free (ISO, with why).
+ */
 export const ZSeriesResponse = z.object({
+  /** The series' id (the bookings' `seriesId`). */
+  seriesId: z.string(),
   bookings: z.array(ZBooking),
   unavailable: z.array(z.object({ startsAt: z.string(), reason: z.enum(['taken', 'not-offered', 'no-balance-left']) })),
 });
@@ -273,16 +282,18 @@ export const ZNoShowResponse = z.object({ message: z.string(), booking: ZBooking
  * trainer's price on the server (docs/product.md#booking-and-payment); any other field (an amount, a product id) is dropped.
  */
 /**
- * POST /api/orders: the order of one's held booking (`bookingId`), or of a package to buy
- * (`packageId`, docs/product.md#packages); one of the two.
+ * POST /api/orders: the order of one's held booking (`bookingId`), of the held weeks of one's weekly
+ * series (`seriesId`, docs/product.md#standing-weekly-sessions), or of a package to buy (`packageId`,
+ * docs/product.md#packages); one of the three.
  */
 export const ZCreateOrderRequest = z
   .object({
     bookingId: z.string({ error: 'Choose a booking to pay for' }).min(1, 'Choose a booking to pay for').optional(),
+    seriesId: z.string({ error: 'Choose a weekly series to pay for' }).min(1, 'Choose a weekly series to pay for').optional(),
     packageId: z.string({ error: 'Choose a package to buy' }).min(1, 'Choose a package to buy').optional(),
     cart: z.unknown().optional(),
   })
-  .refine((o) => (o.bookingId === undefined) !== (o.packageId === undefined), {
+  .refine((o) => [o.bookingId, o.seriesId, o.packageId].filter((v) => v !== undefined).length === 1, {
     message: 'Choose a booking to pay for',
     path: ['bookingId'],
   });
@@ -303,6 +314,8 @@ export const ZCaptureResponse = z.object({
   booking: ZBooking.optional(),
   /** A package's capture: the balance it bought. */
   balance: ZBalance.optional(),
+  /** A weekly series' capture: its sessions as they are now (the paid ones confirmed). */
+  bookings: z.array(ZBooking).optional(),
 });
 export type TCaptureResponse = z.infer<typeof ZCaptureResponse>;
 

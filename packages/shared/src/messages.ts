@@ -142,8 +142,9 @@ export const BOOKING_MSG = {
   releaseStarted: 'This session has started',
   alreadyReleased: 'This session is offered to others already',
   onlyClientReleases: 'Only the client can release a session',
-  seriesNeedsPackage:
-    'Weekly sessions are paid from a package: buy one of this trainer’s packages first, or book one session at a time',
+  seriesNotFound: 'This weekly series was not found',
+  seriesNotHeld: 'The times held for this weekly series ran out before payment. Pick the time again.',
+  seriesPaidTogether: 'This session is one of a weekly series: pay for the series together',
   seriesNoneFree: 'None of these weeks is free at that time; pick another time',
   /** The answer to a move: 'Your session is moved to Tue 1 Dec, 09:00 (Cairo time, GMT+2)'. */
   moved: (when: string) => `Your session is moved to ${when}`,

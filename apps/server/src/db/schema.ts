@@ -427,7 +427,10 @@ export const trainerPackages = pgTable(
 /**
  * A package a user bought (or is buying: `pending` until its capture) from a trainer. Its money is
  * on the ledger, in the account `balance:<id>`; `sessions_left` is what it still pays for, changed
- * with the ledger in one transaction, the row locked (docs/product.md#packages).
+ * with the ledger in one transaction, the row locked (docs/product.md#packages). `kind = 'series'`:
+ * the payment of a weekly series' held weeks by card, bought and spent on its sessions at its capture
+ * and closed at once, so a session cancelled later is refunded to the card
+ * (docs/product.md#standing-weekly-sessions).
  */
 export const packageBalances = pgTable(
   'package_balances',
@@ -441,9 +444,12 @@ export const packageBalances = pgTable(
     trainerId: uuid('trainer_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    packageId: uuid('package_id')
+    kind: text('kind', { enum: ['package', 'series'] })
       .notNull()
-      .references(() => trainerPackages.id),
+      .default('package'),
+    packageId: uuid('package_id').references(() => trainerPackages.id),
+    /** The weekly series a `series` balance pays for (the bookings' `series_id`). */
+    seriesId: uuid('series_id'),
     sessions: integer('sessions').notNull(),
     priceCents: integer('price_cents').notNull(),
     currency: text('currency').notNull().default('USD'),
@@ -464,6 +470,11 @@ export const packageBalances = pgTable(
     index('package_balances_user_idx').on(t.userId, t.trainerId),
     check('package_balances_status_ck', sql`${t.status} in ('pending', 'active', 'refunding', 'closed')`),
     check('package_balances_sessions_ck', sql`${t.sessionsLeft} >= 0 and ${t.sessionsLeft} <= ${t.sessions}`),
+    check(
+      'package_balances_kind_ck',
+      sql`(${t.kind} = 'package' and ${t.packageId} is not null) or (${t.kind} = 'series' and ${t.seriesId} is not null)`,
+    ),
+    index('package_balances_series_idx').on(t.seriesId),
   ],
 );
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   BOOKING_MSG,
@@ -7,7 +6,6 @@ import {
   PLATFORM_FEE_PERCENT,
   SERVER_MSG,
   type TBooking,
-  type TSeriesResponse,
   type ZCreateBookingRequest,
 } from '@spotter/shared';
 import type { Tx } from '../../db/client';
@@ -21,14 +19,12 @@ import * as bookingsRepo from './bookings.repo';
 import { announceBooking, requireUser, type BookingsContext } from './context';
 import * as repo from './packages.repo';
 import { redemptionOf, refundWholeBalance } from './packages';
-import { sameLocalTimeWeeksLater } from './slots';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
 /** What a session paid from a balance moves: the balance pays the trainer's share and the fee. */
-function redeemEntries(b: { id: string; trainerId: string; currency: string }, cents: number): Posting[] {
+export function redeemEntries(b: { id: string; trainerId: string; currency: string }, cents: number): Posting[] {
   const fee = percentOf(cents, PLATFORM_FEE_PERCENT);
   return [
     { account: account.balance(b.id), amountCents: -cents, currency: b.currency },
@@ -38,7 +34,7 @@ function redeemEntries(b: { id: string; trainerId: string; currency: string }, c
 }
 
 /** The jobs of a confirmed session: the reminders 24 h before and the completion (as settle-order.ts confirms one). */
-async function sessionJobs(ctx: BookingsContext, tx: Tx, bookingId: string, startsAt: Date, endsAt: Date, at: Date) {
+export async function sessionJobs(ctx: BookingsContext, tx: Tx, bookingId: string, startsAt: Date, endsAt: Date, at: Date) {
   const remindAt = new Date(startsAt.getTime() - BOOKING_RULES.reminderHours * HOUR);
   if (remindAt > at)
     for (const to of ['user', 'trainer'] as const)
@@ -51,7 +47,7 @@ async function sessionJobs(ctx: BookingsContext, tx: Tx, bookingId: string, star
 }
 
 /** The user's active balance with the trainer, locked; 409 in the product's words when there is none to use. */
-async function lockedBalance(tx: Tx, userId: string, trainerId: string, at: Date) {
+export async function lockedBalance(tx: Tx, userId: string, trainerId: string, at: Date) {
   const open = await repo.openBalanceOf(tx, userId, trainerId, true);
   if (!open || open.status !== 'active') throw new AppError('CONFLICT', PACKAGE_MSG.noBalance);
   if (open.expiresAt && open.expiresAt <= at) throw new AppError('CONFLICT', PACKAGE_MSG.balanceExpired);
@@ -59,13 +55,13 @@ async function lockedBalance(tx: Tx, userId: string, trainerId: string, at: Date
   return open;
 }
 
-type SlotRule = Awaited<ReturnType<BookingsContext['availability']['slotRule']>>;
+export type SlotRule = Awaited<ReturnType<BookingsContext['availability']['slotRule']>>;
 
 /**
  * In the caller's transaction, with the balance row locked: one session at `startsAt` confirmed and
  * paid from the balance (`redeem`), its jobs and mails queued and both sides told; or why not.
  */
-async function takeSession(
+export async function takeSession(
   ctx: BookingsContext,
   tx: Tx,
   s: { open: repo.BalanceRow; userId: string; startsAt: Date; rule: SlotRule; at: Date; seriesId: string | null },
@@ -166,7 +162,7 @@ export async function bookFromBalance(
 export async function returnToBalance(
   ctx: BookingsContext,
   { row, by, reason }: { row: bookingsRepo.BookingRow; by: 'user' | 'trainer'; reason?: string | null },
-): Promise<boolean> {
+): Promise<'balance' | 'refunded' | false> {
   const balanceId = row.balanceId!;
   const at = ctx.now();
   const mailJobs = await ctx.db.transaction(async (tx) => {
@@ -193,88 +189,22 @@ export async function returnToBalance(
       entries: back,
     });
     // a balance closed meanwhile (its rest refunded, or its end date passed) is not opened again:
-    // the part is refunded through the provider just after (below); a newer balance stays the only open one
-    if (open.status !== 'closed')
-      await repo.setBalanceState(tx, open.id, { sessionsLeft: Math.min(open.sessions, open.sessionsLeft + 1) });
+    // the part is refunded through the provider just after (below); a newer balance stays the only open one.
+    // A weekly series' payment by card is closed from its capture on: its part goes back to the card
+    // (one being refunded already refunds it in turn when that refund is done: refunds.ts)
+    const toCard = open.status === 'closed' || open.kind === 'series';
+    if (!toCard) await repo.setBalanceState(tx, open.id, { sessionsLeft: Math.min(open.sessions, open.sessionsLeft + 1) });
     await announceBooking(ctx, tx, row);
     return {
-      closed: open.status === 'closed',
-      jobs: await enqueueBookingMails(
-        ctx,
-        tx,
-        row.id,
-        'cancelled',
-        open.status === 'closed' ? { refunded: true } : { toBalance: true },
-      ),
+      toCard,
+      jobs: await enqueueBookingMails(ctx, tx, row.id, 'cancelled', toCard ? { refunded: true } : { toBalance: true }),
     };
   });
   if (!mailJobs) return false;
   await runBookingMails(ctx, mailJobs.jobs);
-  if (mailJobs.closed)
+  if (mailJobs.toCard)
     await refundWholeBalance(ctx, balanceId).catch((err) =>
       ctx.log.error({ err, balanceId }, 'refund of a cancelled session’s part of a closed balance failed; its job retries'),
     );
-  return true;
-}
-
-/**
- * A standing weekly series (docs/product.md#standing-weekly-sessions): the same weekday and local
- * hour for 4, 8 or 12 weeks, booked in one step and paid from the user's package balance with the
- * trainer, in one transaction with the balance locked. The weeks that are free are booked (each its
- * own session, cancelled or moved on its own); those that are not (taken, not among the trainer's
- * hours that day, or past what the balance pays for) are answered with why.
- */
-export async function bookSeries(
-  ctx: BookingsContext,
-  { caller, input }: { caller: Caller | undefined; input: z.output<typeof ZCreateBookingRequest> & { weeks: number } },
-): Promise<TSeriesResponse> {
-  const { db, availability } = ctx;
-  const user = requireUser(caller);
-  if (!(await bookingsRepo.isVerifiedAccount(db, user.id))) throw new AppError('EMAIL_NOT_VERIFIED', BOOKING_MSG.verifyToBook);
-  const trainer = await availability.findBookableTrainer(input.trainerId);
-  if (!trainer) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
-  if (input.payWith !== 'balance') throw new AppError('CONFLICT', BOOKING_MSG.seriesNeedsPackage);
-  const at = ctx.now();
-  const first = new Date(input.startsAt);
-  const firstRule = await availability.slotRule(trainer.id, first, at);
-  const notASlot = () => new AppError('VALIDATION_FAILED', BOOKING_MSG.notASlot, { startsAt: BOOKING_MSG.notASlot });
-  if (!firstRule.scheduled) throw notASlot();
-  const horizon = input.weeks * 7 + 1;
-  const weeks: Array<{ startsAt: Date | undefined; iso: string }> = [];
-  for (let k = 0; k < input.weeks; k++) {
-    const t = sameLocalTimeWeeksLater(first.getTime(), k, firstRule.timeZone);
-    weeks.push({
-      startsAt: t === undefined ? undefined : new Date(t),
-      iso: new Date(t ?? first.getTime() + k * 7 * DAY).toISOString(),
-    });
-  }
-  const rules = await Promise.all(
-    weeks.map((w) => (w.startsAt ? availability.slotRule(trainer.id, w.startsAt, at, horizon) : undefined)),
-  );
-  const seriesId = randomUUID();
-  const { ids, mailJobs, unavailable } = await db.transaction(async (tx) => {
-    const open = await lockedBalance(tx, user.id, trainer.id, at);
-    const ids: string[] = [];
-    const mailJobs: number[] = [];
-    const unavailable: TSeriesResponse['unavailable'] = [];
-    for (const [k, w] of weeks.entries()) {
-      const rule = rules[k];
-      if (!w.startsAt || !rule) {
-        unavailable.push({ startsAt: w.iso, reason: 'not-offered' });
-        continue;
-      }
-      const taken = await takeSession(ctx, tx, { open, userId: user.id, startsAt: w.startsAt, rule, at, seriesId });
-      if (typeof taken === 'string') unavailable.push({ startsAt: w.iso, reason: taken });
-      else {
-        ids.push(taken.bookingId);
-        mailJobs.push(...taken.mailJobs);
-      }
-    }
-    if (!ids.length) throw new AppError('SLOT_TAKEN', BOOKING_MSG.seriesNoneFree);
-    return { ids, mailJobs, unavailable };
-  });
-  await runBookingMails(ctx, mailJobs);
-  const now = ctx.now();
-  const rows = await Promise.all(ids.map((id) => bookingsRepo.findBooking(db, id)));
-  return { bookings: rows.map((r) => toBooking(r!, now, 'user')), unavailable };
+  return mailJobs.toCard ? 'refunded' : 'balance';
 }

@@ -50,7 +50,7 @@ export function toBooking(row: BookingRow, now: Date, viewer: BookingViewer): TB
     cancelledBy: cancelled ? (row.cancelledBy ?? null) : null,
     cancelReason: cancelled ? (row.cancelReason ?? null) : null,
     canMarkNoShow: viewer === 'trainer' && canMarkNoShow(row, now),
-    paidFromBalance: row.balanceId !== null,
+    paidFromBalance: row.balanceKind === 'package',
     seriesId: row.seriesId ?? null,
     releasedAt: row.releasedAt?.toISOString() ?? null,
     // inside the 24 hours (no refund), before it starts, once (docs/product.md#releasing-a-late-session)

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNotNull, isNull, lt, lte, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
-import { accounts, availability, bookings } from '../../db/schema';
+import { accounts, availability, bookings, packageBalances } from '../../db/schema';
 import type { SessionLocation } from './availability.repo';
 
 type Q = Db | Tx;
@@ -26,6 +26,8 @@ const bookingColumns = {
   cancelReason: bookings.cancelReason,
   sequence: bookings.sequence,
   balanceId: bookings.balanceId,
+  /** What paid it, when a balance did: a package, or a weekly series' payment by card. */
+  balanceKind: packageBalances.kind,
   seriesId: bookings.seriesId,
   releasedAt: bookings.releasedAt,
   /** The trainer's zone (null when they never set hours: the default zone). */
@@ -46,13 +48,22 @@ const withNames = (db: Q) =>
     .from(bookings)
     .innerJoin(trainer, eq(trainer.id, bookings.trainerId))
     .innerJoin(member, eq(member.id, bookings.userId))
-    .leftJoin(availability, eq(availability.trainerId, bookings.trainerId));
+    .leftJoin(availability, eq(availability.trainerId, bookings.trainerId))
+    .leftJoin(packageBalances, eq(packageBalances.id, bookings.balanceId));
 
 export async function findBooking(db: Q, id: string) {
   const [row] = await withNames(db).where(eq(bookings.id, id)).limit(1);
   return row;
 }
 export type BookingRow = NonNullable<Awaited<ReturnType<typeof findBooking>>>;
+
+/** The user's bookings of a weekly series, soonest first (at most 12). */
+export async function seriesBookingsOf(db: Q, seriesId: string, userId: string) {
+  return withNames(db)
+    .where(and(eq(bookings.seriesId, seriesId), eq(bookings.userId, userId)))
+    .orderBy(asc(bookings.startsAt))
+    .limit(12);
+}
 
 export async function findBookingByOrder(db: Q, providerOrderId: string) {
   const [row] = await withNames(db).where(eq(bookings.providerOrderId, providerOrderId)).limit(1);
@@ -110,7 +121,8 @@ export async function lockAccount(tx: Tx, id: string) {
 
 export async function countLiveHolds(tx: Q, userId: string, now: Date) {
   const [row] = await tx
-    .select({ n: sql<number>`count(*)::int` })
+    // the held weeks of one weekly series count as one hold
+    .select({ n: sql<number>`count(distinct coalesce(${bookings.seriesId}, ${bookings.id}))::int` })
     .from(bookings)
     .where(and(eq(bookings.userId, userId), eq(bookings.status, 'pending'), gt(bookings.holdExpiresAt, now)));
   return row.n;
@@ -174,10 +186,12 @@ export async function insertHold(
     priceCents: number;
     holdExpiresAt: Date;
     location: SessionLocation | null;
+    /** One of the held weeks of a weekly series paid by card. */
+    seriesId?: string | null;
     now: Date;
   },
 ) {
-  const { now, ...rest } = values;
+  const { now, seriesId, ...rest } = values;
   const [row] = await tx
     .insert(bookings)
     .values({
@@ -187,7 +201,7 @@ export async function insertHold(
       updatedAt: now,
       sequence: 0,
       balanceId: null,
-      seriesId: null,
+      seriesId: seriesId ?? null,
       releasedAt: null,
     })
     .onConflictDoNothing()
@@ -300,10 +314,10 @@ export async function extendLiveHold(db: Q, id: string, until: Date, now: Date) 
  * its session has started, or its trainer is gone: money that arrives then is refunded
  * (docs/decisions/042-money-ledger.md#captures).
  */
-export async function confirmBooking(tx: Tx, id: string, now: Date) {
+export async function confirmBooking(tx: Tx, id: string, now: Date, paidFrom: { balanceId: string } | null = null) {
   const rows = await tx
     .update(bookings)
-    .set({ status: 'confirmed', holdExpiresAt: null, updatedAt: now })
+    .set({ status: 'confirmed', holdExpiresAt: null, updatedAt: now, ...(paidFrom ? { balanceId: paidFrom.balanceId } : {}) })
     .where(
       and(
         eq(bookings.id, id),

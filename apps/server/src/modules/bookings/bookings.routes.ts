@@ -19,8 +19,9 @@ import { callerOf, type Auth } from '../../plugins/auth';
 import { nextChangeOf } from './booking-view';
 import type { BookingsService } from './bookings.service';
 import type { BookingsContext } from './context';
-import { bookFromBalance, bookSeries } from './book-from-balance';
+import { bookFromBalance } from './book-from-balance';
 import { HoldCooldown, holdSlot } from './hold-slot';
+import { bookSeries, holdSeries } from './weekly-series';
 import { markNoShow } from './mark-no-show';
 import { releaseBooking } from './release-booking';
 import { rescheduleBooking } from './reschedule-booking';
@@ -48,7 +49,7 @@ export function bookingsRoutes(service: BookingsService, ctx: BookingsContext, a
         schema: {
           tags: ['bookings'],
           summary:
-            "Hold a free slot for 10 minutes while you pay (users only); with payWith: 'balance', book it paid from your package balance with the trainer; with weeks (4, 8 or 12) and payWith: 'balance', book a standing weekly series ({ bookings, unavailable })",
+            "Hold a free slot for 10 minutes while you pay (users only); with payWith: 'balance', book it paid from your package balance with the trainer; with weeks (4, 8 or 12), a standing weekly series ({ seriesId, bookings, unavailable }): paid from the balance with payWith: 'balance', otherwise its free weeks held for 10 minutes while you pay for them together (POST /api/orders { seriesId })",
           body: ZCreateBookingRequest,
           response: { 201: z.union([ZBookingResponse, ZSeriesResponse]), ...errors },
         },
@@ -57,8 +58,16 @@ export function bookingsRoutes(service: BookingsService, ctx: BookingsContext, a
       },
       async (req, reply) => {
         const { weeks } = req.body;
-        if (weeks !== undefined)
-          return reply.status(201).send(await bookSeries(ctx, { caller: req.caller, input: { ...req.body, weeks } }));
+        if (weeks !== undefined) {
+          const input = { ...req.body, weeks };
+          return reply
+            .status(201)
+            .send(
+              req.body.payWith === 'balance'
+                ? await bookSeries(ctx, { caller: req.caller, input })
+                : await holdSeries(ctx, { caller: req.caller, input }),
+            );
+        }
         return reply.status(201).send({
           booking:
             req.body.payWith === 'balance'

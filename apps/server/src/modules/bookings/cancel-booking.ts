@@ -38,11 +38,17 @@ export async function cancelBooking(
   }
 
   // paid from a package: its value goes back to the balance, not to the card (docs/product.md#packages)
+  // (a weekly series paid by card, or a balance closed since: to the card)
   if (row.balanceId) {
-    if (!(await returnToBalance(ctx, { row, by, reason: by === 'trainer' ? reason || null : null })))
-      throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
+    const back = await returnToBalance(ctx, { row, by, reason: by === 'trainer' ? reason || null : null });
+    if (!back) throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
     return {
-      message: by === 'trainer' ? BOOKING_MSG.trainerCancelled : PACKAGE_MSG.returnedToBalance,
+      message:
+        by === 'trainer'
+          ? BOOKING_MSG.trainerCancelled
+          : back === 'balance'
+            ? PACKAGE_MSG.returnedToBalance
+            : BOOKING_MSG.refunded,
       booking: await bookingNow(),
     };
   }

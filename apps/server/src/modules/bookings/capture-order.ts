@@ -12,6 +12,7 @@ import * as paymentsRepo from './payments.repo';
 import { settleCapture } from './settle-order';
 import { capturePackageOrder, checkPackageOrder } from './packages';
 import * as packagesRepo from './packages.repo';
+import { captureSeriesOrder, checkSeriesOrder } from './weekly-series';
 
 const MINUTE = 60_000;
 /** A capture in progress keeps its hold this long, past any provider timeout. */
@@ -63,8 +64,9 @@ export async function captureOrder(
   const user = requireUser(caller);
   const row = await bookingsRepo.findBookingByOrder(db, orderId);
   if (!row) {
-    // no booking has it: a package's order (docs/product.md#packages), or none
+    // no booking has it: a package's order (docs/product.md#packages), a weekly series' one, or none
     const purchase = await packagesRepo.findBalanceByOrder(db, orderId);
+    if (purchase?.kind === 'series') return captureSeriesOrder(ctx, { user, row: purchase, orderId });
     if (purchase) return capturePackageOrder(ctx, { user, row: purchase, orderId });
     throw new AppError('NOT_FOUND', PAYMENT_MSG.orderNotFound);
   }
@@ -138,7 +140,8 @@ export async function checkOrder(ctx: BookingsContext, { provider, orderId }: { 
   const row = await bookingsRepo.findBookingByOrder(ctx.db, orderId);
   if (!row) {
     const purchase = await packagesRepo.findBalanceByOrder(ctx.db, orderId);
-    if (purchase) await checkPackageOrder(ctx, purchase, { provider, orderId });
+    if (purchase?.kind === 'series') await checkSeriesOrder(ctx, purchase, { provider, orderId });
+    else if (purchase) await checkPackageOrder(ctx, purchase, { provider, orderId });
     return;
   }
   if (await paymentsRepo.findPaymentByOrder(ctx.db, provider, orderId)) return; // settled meanwhile

@@ -27,6 +27,8 @@ export async function createOrder(
   if (!row) throw new AppError('NOT_FOUND', BOOKING_MSG.notFound);
   if (row.userId !== user.id) throw new AppError('FORBIDDEN', BOOKING_MSG.notFound);
   if (row.status === 'confirmed' || row.status === 'completed') throw new AppError('ALREADY_PAID', BOOKING_MSG.alreadyPaid);
+  // the held weeks of a weekly series are paid together (weekly-series.ts)
+  if (row.seriesId && row.status === 'pending') throw new AppError('CONFLICT', BOOKING_MSG.seriesPaidTogether);
   const at = ctx.now();
   if (row.status !== 'pending' || !row.holdExpiresAt || row.holdExpiresAt <= at)
     throw new AppError('HOLD_EXPIRED', BOOKING_MSG.holdExpired);

@@ -100,11 +100,61 @@ export async function insertPurchase(
     .values({
       userId: v.userId,
       trainerId: v.pkg.trainerId,
+      kind: 'package',
       packageId: v.pkg.id,
+      seriesId: null,
       sessions: v.pkg.sessions,
       priceCents: v.pkg.priceCents,
       currency: v.currency,
       validityMonths: v.pkg.validityMonths,
+      status: 'pending',
+      sessionsLeft: 0,
+      provider: null,
+      providerOrderId: null,
+      captureId: null,
+      createdAt: v.now,
+      paidAt: null,
+      expiresAt: null,
+    })
+    .returning({ id: balances.id });
+  return row.id;
+}
+
+/** The pending payment of a weekly series with its provider order, if one was made (to answer the same order again). */
+export async function findPendingSeriesPurchase(db: Q, seriesId: string, userId: string) {
+  const [row] = await db
+    .select()
+    .from(balances)
+    .where(
+      and(
+        eq(balances.seriesId, seriesId),
+        eq(balances.userId, userId),
+        eq(balances.status, 'pending'),
+        sql`${balances.providerOrderId} is not null`,
+      ),
+    )
+    .orderBy(desc(balances.createdAt))
+    .limit(1);
+  return row;
+}
+
+/** The payment of a weekly series' held weeks by card: a `series` balance of their prices, pending until its capture. */
+export async function insertSeriesPurchase(
+  tx: Tx,
+  v: { userId: string; trainerId: string; seriesId: string; sessions: number; priceCents: number; currency: string; now: Date },
+): Promise<string> {
+  const [row] = await tx
+    .insert(balances)
+    .values({
+      userId: v.userId,
+      trainerId: v.trainerId,
+      kind: 'series',
+      packageId: null,
+      seriesId: v.seriesId,
+      sessions: v.sessions,
+      priceCents: v.priceCents,
+      currency: v.currency,
+      validityMonths: null,
       status: 'pending',
       sessionsLeft: 0,
       provider: null,
@@ -146,7 +196,14 @@ export async function openBalanceOf(q: Q, userId: string, trainerId: string, loc
   const query = q
     .select()
     .from(balances)
-    .where(and(eq(balances.userId, userId), eq(balances.trainerId, trainerId), inArray(balances.status, ['active', 'refunding'])))
+    .where(
+      and(
+        eq(balances.userId, userId),
+        eq(balances.trainerId, trainerId),
+        eq(balances.kind, 'package'),
+        inArray(balances.status, ['active', 'refunding']),
+      ),
+    )
     .orderBy(desc(balances.paidAt))
     .limit(1);
   const [row] = lock ? await query.for('update') : await query;
@@ -187,7 +244,7 @@ export async function openBalancesOf(db: Q, userId: string) {
     })
     .from(balances)
     .innerJoin(accounts, eq(accounts.id, balances.trainerId))
-    .where(and(eq(balances.userId, userId), inArray(balances.status, ['active', 'refunding'])))
+    .where(and(eq(balances.userId, userId), eq(balances.kind, 'package'), inArray(balances.status, ['active', 'refunding'])))
     .orderBy(desc(balances.paidAt))
     .limit(100);
 }
@@ -195,7 +252,7 @@ export async function openBalancesOf(db: Q, userId: string) {
 /** The open balances of a trainer's users (a trainer who leaves refunds them all). */
 export async function openBalancesOfTrainer(db: Q, trainerId: string) {
   const result = await db.execute(
-    sql`select id from package_balances where trainer_id = ${trainerId} and status in ('active', 'refunding') order by id limit 500`,
+    sql`select id from package_balances where trainer_id = ${trainerId} and kind = 'package' and status in ('active', 'refunding') order by id limit 500`,
   );
   return rowsOf<{ id: string }>(result).map((r) => r.id);
 }

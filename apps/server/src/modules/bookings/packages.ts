@@ -218,6 +218,83 @@ function addMonths(d: Date, months: number): Date {
 }
 
 /**
+ * A purchase's capture that cannot buy what it was for (another amount or currency than its own, or
+ * a second package of a trainer) is recorded once in the order's suspense account and refunded in
+ * full at once; the purchase is closed.
+ */
+export async function refundWholePurchase(
+  ctx: BookingsContext,
+  row: repo.BalanceRow,
+  {
+    orderId,
+    capture,
+    via,
+    amountCents,
+    currency,
+    why,
+  }: {
+    orderId: string;
+    capture: NonNullable<ProviderCapture['capture']>;
+    via: 'capture' | 'check' | 'webhook';
+    amountCents: number | undefined;
+    currency: string;
+    why?: string;
+  },
+): Promise<void> {
+  const p = providerOf(ctx, row.provider);
+  const captureKey = `capture:${p.name}:${capture.id}`;
+  const at = ctx.now();
+  if (!why)
+    ctx.log.error(
+      { orderId, captured: capture.amountCents, currency, expected: row.priceCents },
+      'purchase capture differs: refunding it',
+    );
+  const unplaced = amountCents ?? 0;
+  await ctx.db.transaction(async (tx) => {
+    const locked = await repo.lockBalance(tx, row.id);
+    if (!locked || locked.status !== 'pending') return;
+    if (unplaced > 0)
+      await post(tx, {
+        key: captureKey,
+        kind: 'unplaced',
+        userId: row.userId,
+        trainerId: row.trainerId,
+        provider: p.name,
+        providerOrderId: orderId,
+        memo: `captured amount or currency differs from the ${row.kind}`,
+        at,
+        entries: [
+          { account: account.world(p.name), amountCents: -unplaced, currency },
+          { account: account.suspense(p.name, orderId), amountCents: unplaced, currency },
+        ],
+      });
+    await paymentsRepo.recordPaymentEvent(tx, {
+      kind: 'capture-mismatch',
+      bookingId: null,
+      provider: p.name,
+      providerOrderId: orderId,
+      details: {
+        via,
+        captureId: capture.id,
+        captured: capture.amountCents ?? null,
+        currency,
+        expected: row.priceCents,
+        balanceId: row.id,
+        ...(why ? { why } : {}),
+      },
+      at,
+    });
+    await repo.setBalanceState(tx, row.id, { status: 'closed' });
+  });
+  if (unplaced > 0)
+    await refundUnplaced(
+      ctx,
+      { provider: p.name, orderId, captureId: capture.id, amountCents: unplaced, currency, bookingId: null },
+      `captured amount or currency differs from the ${row.kind}`,
+    ).catch((err) => ctx.log.error({ err, orderId }, 'refund of a mismatched purchase capture failed; its job retries'));
+}
+
+/**
  * A package's capture the provider completed, from the capture call or the reconciliation job,
  * recorded once: for the package's own amount and currency, the money goes to the user's balance
  * with the trainer (`package`: world → balance) and the balance becomes active; otherwise it goes
@@ -243,54 +320,14 @@ async function settlePackage(
   });
   if (another || amountCents === undefined || amountCents !== row.priceCents || currency !== row.currency) {
     if (another) ctx.log.warn({ orderId, balanceId: row.id }, 'a second package of the same trainer paid: refunding it');
-    else
-      ctx.log.error(
-        { orderId, captured: capture.amountCents, currency, expected: row.priceCents },
-        'package capture differs: refunding it',
-      );
-    const unplaced = amountCents ?? 0;
-    await ctx.db.transaction(async (tx) => {
-      const locked = await repo.lockBalance(tx, row.id);
-      if (!locked || locked.status !== 'pending') return;
-      if (unplaced > 0)
-        await post(tx, {
-          key: captureKey,
-          kind: 'unplaced',
-          userId: row.userId,
-          trainerId: row.trainerId,
-          provider: p.name,
-          providerOrderId: orderId,
-          memo: 'captured amount or currency differs from the package',
-          at,
-          entries: [
-            { account: account.world(p.name), amountCents: -unplaced, currency },
-            { account: account.suspense(p.name, orderId), amountCents: unplaced, currency },
-          ],
-        });
-      await paymentsRepo.recordPaymentEvent(tx, {
-        kind: 'capture-mismatch',
-        bookingId: null,
-        provider: p.name,
-        providerOrderId: orderId,
-        details: {
-          via,
-          captureId: capture.id,
-          captured: capture.amountCents ?? null,
-          currency,
-          expected: row.priceCents,
-          balanceId: row.id,
-          ...(another ? { why: 'another package of this trainer is open' } : {}),
-        },
-        at,
-      });
-      await repo.setBalanceState(tx, row.id, { status: 'closed' });
+    await refundWholePurchase(ctx, row, {
+      orderId,
+      capture,
+      via,
+      amountCents,
+      currency,
+      why: another ? 'another package of this trainer is open' : undefined,
     });
-    if (unplaced > 0)
-      await refundUnplaced(
-        ctx,
-        { provider: p.name, orderId, captureId: capture.id, amountCents: unplaced, currency, bookingId: null },
-        'captured amount or currency differs from the package',
-      ).catch((err) => ctx.log.error({ err, orderId }, 'refund of a mismatched package capture failed; its job retries'));
     return another ? 'another-open' : 'mismatch';
   }
   const settled = await ctx.db.transaction(async (tx) => {
@@ -455,7 +492,14 @@ export async function refundWholeBalance(ctx: BookingsContext, balanceId: string
   if (!open.provider || !open.providerOrderId || !open.captureId) return;
   await refundBalance(
     ctx,
-    { id: open.id, provider: open.provider, orderId: open.providerOrderId, captureId: open.captureId, currency: open.currency },
+    {
+      id: open.id,
+      kind: open.kind,
+      provider: open.provider,
+      orderId: open.providerOrderId,
+      captureId: open.captureId,
+      currency: open.currency,
+    },
     async (tx) => {
       const locked = await repo.lockBalance(tx, open.id);
       if (!locked || (locked.status !== 'active' && locked.status !== 'closed')) return 0;

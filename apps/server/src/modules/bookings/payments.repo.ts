@@ -271,23 +271,34 @@ export async function hasPaymentEvent(
 }
 
 /**
- * A trainer's sessions paid from package balances (docs/product.md#packages) and not given back:
- * each `redeem` with what it moved to the trainer's share and the fee, for the earnings page's rows.
+ * Sessions paid from balances (docs/product.md#packages), each `redeem` with what it moved to the
+ * trainer's share and the fee, and when it was given back (`unredeem`), if it was: a trainer's, not
+ * given back, for the earnings page's rows; a user's paid by card as a weekly series
+ * (docs/product.md#standing-weekly-sessions), for their payments page (their package purchases are
+ * on it as balances).
  */
-export async function packageSessionsOfTrainer(db: Q, trainerId: string) {
+export async function balanceSessionsOf(db: Q, who: { role: 'user' | 'trainer'; id: string }) {
+  const whose =
+    who.role === 'trainer'
+      ? sql`t.trainer_id = ${who.id} and back.created_at is null`
+      : sql`b.user_id = ${who.id} and pb.kind = 'series'`;
   const result = await db.execute(sql`
-    select t.id, t.booking_id, t.provider_order_id, t.created_at, b.starts_at, b.user_id,
-      tr.first_name as trainer_first_name, tr.last_name as trainer_last_name,
+    select t.id, t.booking_id, t.provider_order_id, t.created_at, b.starts_at, b.user_id, b.trainer_id,
+      pb.kind, pb.provider, pb.capture_id, back.created_at as given_back_at,
+      tr.first_name as trainer_first_name, tr.last_name as trainer_last_name, tr.deleted_at as trainer_deleted_at,
       u.first_name as user_first_name, u.last_name as user_last_name, u.deleted_at as user_deleted_at,
       (select coalesce(sum(e.amount_cents), 0) from ledger_entries e where e.transaction_id = t.id and e.amount_cents > 0)::text as amount,
       (select coalesce(sum(e.amount_cents), 0) from ledger_entries e where e.transaction_id = t.id and e.account = 'platform:fees')::text as fee,
       (select e.currency from ledger_entries e where e.transaction_id = t.id limit 1) as currency
     from ledger_transactions t
     join bookings b on b.id = t.booking_id
+    join package_balances pb on pb.id = b.balance_id
     join accounts u on u.id = b.user_id
     join accounts tr on tr.id = b.trainer_id
-    where t.kind = 'redeem' and t.trainer_id = ${trainerId}
-      and not exists (select 1 from ledger_transactions x where x.kind = 'unredeem' and x.booking_id = t.booking_id)
+    left join lateral (
+      select x.created_at from ledger_transactions x where x.kind = 'unredeem' and x.booking_id = t.booking_id limit 1
+    ) back on true
+    where t.kind = 'redeem' and ${whose}
     order by t.created_at desc
     limit 500`);
   return (
@@ -299,8 +310,14 @@ export async function packageSessionsOfTrainer(db: Q, trainerId: string) {
         created_at: string | Date;
         starts_at: string | Date;
         user_id: string;
+        trainer_id: string;
+        kind: 'package' | 'series';
+        provider: string | null;
+        capture_id: string | null;
+        given_back_at: string | Date | null;
         trainer_first_name: string;
         trainer_last_name: string;
+        trainer_deleted_at: string | Date | null;
         user_first_name: string;
         user_last_name: string;
         user_deleted_at: string | Date | null;

@@ -28,6 +28,7 @@ import { createPackageOrder } from './packages';
 import { captureOrder } from './capture-order';
 import type { BookingsContext } from './context';
 import { createOrder } from './create-order';
+import { createSeriesOrder } from './weekly-series';
 import { receivePaypalWebhook } from './paypal-webhook';
 import type { PaymentsService } from './payments.service';
 
@@ -91,7 +92,7 @@ export function paymentsRoutes(service: PaymentsService, ctx: BookingsContext, a
         schema: {
           tags: ['payments'],
           summary:
-            'Create the payment order for your held booking (one per booking; asking again answers the same order): the amount is the price when the slot was held, decided on the server',
+            'Create the payment order for your held booking, the held weeks of your weekly series (seriesId) or a package (packageId); one per booking or series, asking again answers the same order: the amount is decided on the server, the price when the slot was held',
           body: ZCreateOrderRequest,
           response: { 200: ZOrderResponse, ...errors, ...providerErrors },
         },
@@ -99,9 +100,11 @@ export function paymentsRoutes(service: PaymentsService, ctx: BookingsContext, a
       },
       async (req, reply) => {
         try {
-          return req.body.packageId !== undefined
-            ? await createPackageOrder(ctx, { caller: req.caller, packageId: req.body.packageId })
-            : await createOrder(ctx, { caller: req.caller, bookingId: req.body.bookingId ?? '' });
+          if (req.body.packageId !== undefined)
+            return await createPackageOrder(ctx, { caller: req.caller, packageId: req.body.packageId });
+          if (req.body.seriesId !== undefined)
+            return await createSeriesOrder(ctx, { caller: req.caller, seriesId: req.body.seriesId });
+          return await createOrder(ctx, { caller: req.caller, bookingId: req.body.bookingId ?? '' });
         } catch (err) {
           return sendProviderError(reply, err);
         }

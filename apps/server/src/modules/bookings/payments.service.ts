@@ -70,38 +70,40 @@ export function createPaymentsService({ db, provider, bookings }: PaymentsDeps) 
       let charged = 0;
       let refunded = 0;
       let fees = 0;
-      // a trainer's sessions paid from package balances: a row each, as the ledger has them
-      if (caller.role === 'trainer') {
-        for (const r of await repo.packageSessionsOfTrainer(db, caller.id)) {
-          const amount = Number(r.amount);
-          const fee = Number(r.fee);
-          charged += amount;
-          fees += fee;
-          list.push({
-            _id: r.id,
-            bookingId: r.booking_id,
-            trainerId: caller.id,
-            userId: r.user_id,
-            trainerFirstName: r.trainer_first_name,
-            trainerLastName: r.trainer_last_name,
-            userFirstName: r.user_deleted_at ? FORMER_MEMBER.firstName : r.user_first_name,
-            userLastName: r.user_deleted_at ? FORMER_MEMBER.lastName : r.user_last_name,
-            startsAt: new Date(r.starts_at).toISOString(),
-            provider: 'package',
-            orderId: r.provider_order_id ?? '',
-            captureId: '',
-            status: 'completed',
-            currency: r.currency,
-            amount: fromCents(amount),
-            fee: fromCents(fee),
-            net: fromCents(amount - fee),
-            refunded: 0,
-            paidAt: new Date(r.created_at).toISOString(),
-            refundedAt: null,
-          });
-        }
-        list.sort((a, b) => Date.parse(b.paidAt) - Date.parse(a.paidAt));
+      // sessions paid from balances, a row each as the ledger has them: a trainer's from packages and
+      // weekly series paid by card; a user's weekly series paid by card (refunded once cancelled)
+      const fromBalances = await repo.balanceSessionsOf(db, caller);
+      for (const r of fromBalances) {
+        const amount = Number(r.amount);
+        const back = r.given_back_at !== null;
+        const fee = caller.role === 'trainer' ? Number(r.fee) : 0;
+        charged += amount;
+        if (back) refunded += amount;
+        else fees += fee;
+        list.push({
+          _id: r.id,
+          bookingId: r.booking_id,
+          trainerId: r.trainer_id,
+          userId: r.user_id,
+          trainerFirstName: r.trainer_deleted_at ? FORMER_MEMBER.firstName : r.trainer_first_name,
+          trainerLastName: r.trainer_deleted_at ? FORMER_MEMBER.lastName : r.trainer_last_name,
+          userFirstName: r.user_deleted_at ? FORMER_MEMBER.firstName : r.user_first_name,
+          userLastName: r.user_deleted_at ? FORMER_MEMBER.lastName : r.user_last_name,
+          startsAt: new Date(r.starts_at).toISOString(),
+          provider: r.kind === 'series' ? (r.provider ?? 'demo') : 'package',
+          orderId: r.provider_order_id ?? '',
+          captureId: r.kind === 'series' ? (r.capture_id ?? '') : '',
+          status: back ? 'refunded' : 'completed',
+          currency: r.currency,
+          amount: fromCents(amount),
+          fee: fromCents(back ? 0 : fee),
+          net: fromCents(back ? 0 : amount - fee),
+          refunded: fromCents(back ? amount : 0),
+          paidAt: new Date(r.created_at).toISOString(),
+          refundedAt: back ? new Date(r.given_back_at!).toISOString() : null,
+        });
       }
+      if (fromBalances.length) list.sort((a, b) => Date.parse(b.paidAt) - Date.parse(a.paidAt));
       for (const r of rows) {
         const kept = keptOf(r);
         charged += r.amountCents;

@@ -87,6 +87,8 @@ export async function refundUnplaced(ctx: BookingsContext, u: Unplaced, reason: 
 /** The key of a package balance's rest refunded (docs/product.md#packages): one per request. */
 const balanceRefundKey = (balanceId: string, at: Date) => `package:${balanceId}:${at.getTime()}`;
 const balanceOfKey = (key: string) => key.split(':')[1];
+/** Why a weekly series' payment gives money back: weeks cancelled, or no longer held when it arrived. */
+const SERIES_REFUND_REASON = 'weeks of a weekly series cancelled, or no longer held when the payment arrived';
 
 /**
  * Refunds what is left of a package balance through the provider that took it, in the
@@ -96,7 +98,14 @@ const balanceOfKey = (key: string) => key.split(':')[1];
  */
 export async function refundBalance(
   ctx: BookingsContext,
-  b: { id: string; provider: 'paypal' | 'demo'; orderId: string; captureId: string; currency: string },
+  b: {
+    id: string;
+    kind?: 'package' | 'series';
+    provider: 'paypal' | 'demo';
+    orderId: string;
+    captureId: string;
+    currency: string;
+  },
   /** In the refund's transaction: locks the balance, sets it refunding, and answers the amount (0: nothing to refund; or throws). */
   amountOf: (tx: Tx) => Promise<number>,
 ): Promise<RefundOutcome> {
@@ -113,7 +122,7 @@ export async function refundBalance(
       amountCents,
       currency: b.currency,
       status: 'requested',
-      reason: 'the unused balance of a package, asked for by its user',
+      reason: b.kind === 'series' ? SERIES_REFUND_REASON : 'the unused balance of a package, asked for by its user',
       createdAt: at,
     });
     if (inserted) await enqueueFinish(ctx, tx, inserted.id, {});
@@ -216,9 +225,30 @@ async function finishRefund(
         at,
         entries: fromBalance(refund),
       });
-      // what a cancelled session put back meanwhile stays, and can pay or be refunded in turn
       const id = balanceOfKey(refund.key);
       const left = await balance(tx, account.balance(id), refund.currency);
+      const paid = await packagesRepo.lockBalance(tx, id);
+      if (paid?.kind === 'series') {
+        // a weekly series' payment pays for nothing more: what a session cancelled meanwhile put back is refunded in turn
+        await packagesRepo.setBalanceState(tx, id, { status: left > 0 ? 'refunding' : 'closed' });
+        if (left > 0) {
+          const next = await paymentsRepo.insertRefund(tx, {
+            key: balanceRefundKey(id, new Date(at.getTime() + 1)),
+            bookingId: null,
+            provider: refund.provider,
+            providerOrderId: refund.providerOrderId,
+            captureId: refund.captureId,
+            amountCents: left,
+            currency: refund.currency,
+            status: 'requested',
+            reason: SERIES_REFUND_REASON,
+            createdAt: at,
+          });
+          if (next) await enqueueFinish(ctx, tx, next.id, {});
+        }
+        return { changed: true, mailJobs: [] as number[] };
+      }
+      // what a cancelled session put back meanwhile stays, and can pay or be refunded in turn
       await packagesRepo.setBalanceState(tx, id, { status: left > 0 ? 'active' : 'closed' });
       return { changed: true, mailJobs: [] as number[] };
     }
