@@ -10,7 +10,7 @@ import { until } from '../support/until';
 
 /**
  * Packages on the ledger (docs/product.md#packages) over random sequences of what people do: buy a
- * package, book from it, cancel (the user ahead, the trainer late), move a session, release a late
+ * package, pay for a weekly series by card, book from it, cancel (the user ahead, the trainer late), move a session, release a late
  * one and have it resold, refund the rest, let the balance expire, the trainer leaving. After each sequence: every transaction balanced and no balance below zero
  * (the ledger check); each balance's money is what was paid, less what its live sessions took and
  * what was refunded; its sessions left and its live sessions never exceed what was bought.
@@ -38,6 +38,7 @@ const booked: string[] = [];
 
 type Op =
   | 'buy'
+  | 'series-card'
   | 'book'
   | 'book-late'
   | 'cancel-user'
@@ -50,6 +51,7 @@ type Op =
   | 'trainer-leaves';
 const OPS: Op[] = [
   'buy',
+  'series-card',
   'book',
   'book-late',
   'cancel-user',
@@ -73,6 +75,23 @@ async function apply(op: Op) {
       const order = await createOrder(t, user.token, { packageId: trainer.packageId });
       ok(order.statusCode, [200, 409]);
       if (order.statusCode === 200) ok((await capture(t, user.token, order.json().id)).statusCode, [200]);
+      return;
+    }
+    case 'series-card': {
+      // a weekly series paid by card (docs/product.md#standing-weekly-sessions): its own balance, closed at its capture
+      const held = await t.app.inject({
+        method: 'POST',
+        url: '/api/bookings',
+        headers: auth(user.token),
+        payload: { trainerId: trainer.id, startsAt: nextSlot(), weeks: 4 },
+      });
+      ok(held.statusCode, [201, 409]);
+      if (held.statusCode !== 201) return;
+      const order = await createOrder(t, user.token, { seriesId: held.json().seriesId });
+      ok(order.statusCode, [200]);
+      const paid = await capture(t, user.token, order.json().id);
+      ok(paid.statusCode, [200]);
+      booked.push(...(paid.json().bookings as TBooking[]).map((b) => b._id));
       return;
     }
     case 'book':
