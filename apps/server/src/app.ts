@@ -34,6 +34,7 @@ import {
   type OnDeleted,
 } from './modules/accounts';
 import { avatarsRoutes } from './modules/avatars';
+import { consoleRoutes } from './modules/console';
 import { bookingsModule, createBookingsServices } from './modules/bookings';
 import { moneyModule } from './modules/money';
 import { chatsModule } from './modules/chats';
@@ -319,6 +320,8 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       );
       if (clock.advance) await api.register(testClockRoutes({ now: clock.now, advance: clock.advance }, jobs));
       await api.register(avatarsRoutes);
+      // the operator console's API (docs/product.md#the-operator-console)
+      await api.register(consoleRoutes({ db: database.db, tokens, now: clock.now }, auth, limits));
       await api.register(imagesRoutes(images, auth, limits));
       await api.register(
         settingsRoutes(createSettingsService({ db: database.db, tokens, accounts, images, favourites }), auth, limits),

@@ -19,3 +19,4 @@ export * from './booking-policy';
 export * from './money';
 export * from './waitlist';
 export * from './packages';
+export * from './console';

@@ -767,3 +767,63 @@ export const payouts = pgTable(
     check('payouts_amount_ck', sql`${t.amountCents} > 0`),
   ],
 );
+
+/**
+ * The people who run the marketplace (docs/product.md#the-operator-console): made on the command line
+ * (`npm run operator`), never through the web; their own password and second factor (an RFC 6238
+ * secret, recovery codes kept as hashes), apart from any member account of the same e-mail (`account_id`).
+ * `token_version` ends every console session at once (removal, a new welcome).
+ */
+export const operators = pgTable(
+  'operators',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    email: text('email').notNull(),
+    /** The member account of the same e-mail it was promoted from, if any. */
+    accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    passwordHash: text('password_hash'),
+    totpSecret: text('totp_secret'),
+    /** The last 30-second step whose code signed in: a code is never accepted twice. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    recoveryCodeHashes: text('recovery_code_hashes').array().notNull().default(sql`'{}'::text[]`),
+    welcomeTokenHash: text('welcome_token_hash'),
+    welcomeExpiresAt: timestamp('welcome_expires_at', { withTimezone: true }),
+    tokenVersion: integer('token_version').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('operators_email_uq').on(sql`lower(${t.email})`),
+    uniqueIndex('operators_welcome_uq').on(t.welcomeTokenHash),
+  ],
+);
+
+/**
+ * What operators did (docs/product.md#the-audit-log): written in the transaction of the action,
+ * never changed or deleted (a trigger refuses UPDATE and DELETE).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    /** Null: the command line (adding or removing an operator). */
+    operatorId: uuid('operator_id').references(() => operators.id),
+    action: text('action').notNull(),
+    targetKind: text('target_kind').notNull(),
+    targetId: text('target_id'),
+    reason: text('reason').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at),
+    index('audit_log_target_idx').on(t.targetId, t.at),
+    index('audit_log_operator_idx').on(t.operatorId, t.at),
+  ],
+);

@@ -3,6 +3,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { isId, type Role } from '@spotter/shared';
 
 const TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
+const CONSOLE_AUDIENCE = 'spotter-console';
 
 type SessionClaims = { id: string; role: Role; tv: number };
 
@@ -52,6 +53,35 @@ export function createTokenService(secret: string, { now = Date.now }: { now?: (
         verified.set(token, { claims, expiresAt: (exp as number) * 1000 });
         if (verified.size > VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
         return claims;
+      } catch (err) {
+        if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
+        throw err;
+      }
+    },
+
+    /**
+     * A console session's token (docs/product.md#the-operator-console): its own audience and a
+     * shorter life; `verify` above refuses it (it names no member role), and `verifyConsole` refuses
+     * a member's token (no console audience).
+     */
+    async signConsole(claims: { id: string; tv: number }, hours: number): Promise<string> {
+      return new SignJWT({ op: claims.id, tv: claims.tv })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(claims.id)
+        .setAudience(CONSOLE_AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(`${hours * 3600}s`)
+        .sign(key);
+    },
+    async verifyConsole(token: string): Promise<{ id: string; tv: number } | null> {
+      try {
+        const { payload } = await jwtVerify(token, key, {
+          algorithms: ['HS256'],
+          audience: CONSOLE_AUDIENCE,
+          requiredClaims: ['exp', 'aud'],
+        });
+        const { op, tv } = payload as Record<string, unknown>;
+        return isId(op) && typeof tv === 'number' ? { id: op, tv } : null;
       } catch (err) {
         if (err instanceof joseErrors.JOSEError || err instanceof TypeError) return null;
         throw err;

@@ -14,11 +14,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     caller?: Caller;
     signedCaller?: SignedCaller;
+    /** An operator signed in to the console (modules/console), never a member. */
+    operator?: { id: string; email: string };
   }
 }
 
 /** `Authorization: <token>` (as the spec sends it) or `Bearer <token>` (docs/product.md#authorization-header). */
-function tokenFromHeader(req: FastifyRequest): string | undefined {
+export function tokenFromHeader(req: FastifyRequest): string | undefined {
   const raw = req.headers.authorization?.trim();
   if (!raw) return undefined;
   const token = raw.toLowerCase().startsWith('bearer ') ? raw.slice(7).trim() : raw;

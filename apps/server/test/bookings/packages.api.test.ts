@@ -3,7 +3,7 @@
 // equal part of; a cancellation puts it back; the rest is refunded through the provider.
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { BOOKING_MSG, PACKAGE_MSG, type TBalance, type TBooking, type TTrainerPackage } from '@spotter/shared';
+import { PACKAGE_MSG, type TBalance, type TBooking, type TTrainerPackage } from '@spotter/shared';
 import { bookings, ledgerEntries, ledgerTransactions, packageBalances, refunds } from '../../src/db/schema';
 import { checkLedger } from '../../src/modules/money/ledger-check';
 import { createAccount, useTestApp } from '../helper';

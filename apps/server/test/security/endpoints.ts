@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import type { Role } from '@spotter/shared';
 import { createAccount, uniqueEmail, validSignUp, validTrainerSignUp, type TestApp } from '../helper';
 import { bookableTrainer, createOrder, hold, hourFromNow } from '../support/bookings';
+import { signedInOperator } from '../support/console';
 
 /**
  * Every endpoint of the API, in one table, with who may call it and a valid request aimed at a
@@ -19,6 +20,8 @@ export type Fixture = {
   /** the same roles' other accounts, with another password */
   user2: Account;
   trainer2: Account;
+  /** a console operator, signed in */
+  operator: { token: string; id: string; email: string };
   bookingId: string;
   orderId: string;
   /** the victim user's wait on the victim trainer's waitlist */
@@ -32,8 +35,9 @@ export type Fixture = {
  * - optional: anyone may call; a token, when sent, must be valid.
  * - any: a valid token of either role.
  * - user / trainer: a valid token of that role (403 for the other).
+ * - operator: a console token (docs/product.md#the-operator-console); 403 for members of either role.
  */
-type Access = 'public' | 'optional' | 'any' | 'user' | 'trainer';
+type Access = 'public' | 'optional' | 'any' | 'user' | 'trainer' | 'operator';
 
 /** What the stranger gets: a status, or `own`: it is served, on its own data only. */
 type Stranger = number | { own: number };
@@ -90,6 +94,20 @@ const settingsOf = (role: Role): Record<string, Endpoint> => ({
 /** THE table: every registered route is listed here, or the first test fails. */
 export const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/health': { access: 'public', ok: 200 },
+  // the operator console (docs/product.md#the-operator-console)
+  'POST /api/console/welcome': {
+    access: 'public',
+    request: () => ({ payload: { token: 'x'.repeat(43), password: 'Console-pass-12' } }),
+    ok: 400,
+  },
+  'POST /api/console/login': {
+    access: 'public',
+    request: (f) => ({ payload: { email: f.operator.email, password: 'Wrong-pass-123', code: '000000' } }),
+    ok: 401,
+  },
+  'GET /api/console/me': { access: 'operator' },
+  'GET /api/console/audit': { access: 'operator' },
+  'GET /api/console/audit.csv': { access: 'operator' },
   'GET /api/health/ready': { access: 'public', ok: 200 },
   // the API map (off in production unless API_DOCS=true)
   'GET /api/docs': { access: 'public', ok: 200 },
@@ -323,11 +341,13 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
     payload: { trainerId: trainer.id, from: hourFromNow(60), to: hourFromNow(62) },
   });
   expect(wait.statusCode).toBe(201);
+  const operator = await signedInOperator(t);
   const f: Fixture = {
     user,
     user2,
     trainer,
     trainer2,
+    operator: { token: operator.token, id: operator.id, email: operator.email },
     bookingId,
     orderId: order.json().id,
     waitlistId: wait.json().entry._id,

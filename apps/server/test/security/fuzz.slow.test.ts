@@ -52,6 +52,7 @@ afterAll(async () => {
 
 function tokenFor(e: Endpoint): string | undefined {
   if (e.access === 'public') return undefined;
+  if (e.access === 'operator') return f.operator.token;
   return mainRole(e) === 'trainer' ? f.trainer.token : f.user.token;
 }
 

@@ -18,6 +18,10 @@ import type { Database } from '../../src/db/client';
  * which have no token yet, it is the account the body's e-mail names; a Google sign-in answers
  * the token of the account Google's credential names, which is the caller's by definition.
  *
+ * The operator console (docs/product.md#the-operator-console) shows operators people's e-mails (its
+ * search, its audit log): there only tokens are checked, and the console login's token must be its
+ * operator's (the body's e-mail), named by the token's `op` claim.
+ *
  * Answers that are not JSON (images, the web app) and WebSocket frames are not read here.
  */
 
@@ -40,7 +44,8 @@ type Person = { id: string; email: string; phone: string };
 
 function claimedId(token: string): string | undefined {
   try {
-    const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { id?: unknown };
+    const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { id?: unknown; op?: unknown };
+    if (typeof claims.op === 'string') return `operator:${claims.op}`;
     return typeof claims.id === 'string' ? claims.id : undefined;
   } catch {
     return undefined;
@@ -65,6 +70,20 @@ async function inspect(database: Database, req: FastifyRequest, text: string): P
   const emails = [...new Set((text.match(EMAIL) ?? []).map((e) => e.toLowerCase()))];
   const phones = [...new Set(text.match(PHONE) ?? [])];
   if (!tokens.length && !emails.length && !phones.length) return found;
+
+  if (req.url.startsWith('/api/console/')) {
+    // operators see people's e-mails; a token only the console login's own operator's
+    const ownEmail = bodyEmail(req);
+    const own = ownEmail
+      ? await rows<{ id: string }>(database, sql`select id::text as id from operators where lower(email) = ${ownEmail}`)
+      : [];
+    const mine = new Set(own.map((o) => `operator:${o.id}`));
+    for (const token of tokens) {
+      const id = claimedId(token);
+      if (!id || !mine.has(id)) found.push(`a session token of ${id ?? 'someone unknown'}`);
+    }
+    return found;
+  }
 
   // who is asking: the token's account, or (no token yet) the accounts of the body's e-mail
   const callerId = req.caller?.id;

@@ -55,7 +55,7 @@ export async function lockedBalance(tx: Tx, userId: string, trainerId: string, a
   return open;
 }
 
-export type SlotRule = Awaited<ReturnType<BookingsContext['availability']['slotRule']>>;
+type SlotRule = Awaited<ReturnType<BookingsContext['availability']['slotRule']>>;
 
 /**
  * In the caller's transaction, with the balance row locked: one session at `startsAt` confirmed and
