@@ -787,7 +787,10 @@ export const operators = pgTable(
     totpSecret: text('totp_secret'),
     /** The last 30-second step whose code signed in: a code is never accepted twice. */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
-    recoveryCodeHashes: text('recovery_code_hashes').array().notNull().default(sql`'{}'::text[]`),
+    recoveryCodeHashes: text('recovery_code_hashes')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     welcomeTokenHash: text('welcome_token_hash'),
     welcomeExpiresAt: timestamp('welcome_expires_at', { withTimezone: true }),
     tokenVersion: integer('token_version').notNull().default(0),
