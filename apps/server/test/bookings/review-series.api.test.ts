@@ -15,7 +15,7 @@ import {
   type TPaymentsResponse,
   type TSeriesResponse,
 } from '@spotter/shared';
-import { accounts, bookings, packageBalances, refunds } from '../../src/db/schema';
+import { accounts, bookings, ledgerTransactions, packageBalances, paymentEvents, refunds } from '../../src/db/schema';
 import { account, balance } from '../../src/modules/money';
 import { checkLedger } from '../../src/modules/money/ledger-check';
 import { orderProbes } from '../money/order-probes';
@@ -306,6 +306,10 @@ describe('money: nobody pays twice, nobody gets a week without paying, nobody ge
     });
     expect(fromBalance.statusCode, fromBalance.body).toBe(201);
     expect((fromBalance.json() as TSeriesResponse).bookings.every((b) => b.paidFromBalance)).toBe(true);
+    // a series paid from the package is no series to pay by card
+    const byCard = await createOrder(t, me.token, { seriesId: (fromBalance.json() as TSeriesResponse).seriesId });
+    expectWords(byCard, 409);
+    expect(byCard.json().code).toBe('ALREADY_PAID');
     await agrees(orderId, 30000);
     await agrees(pkgOrder.json().id as string, 40000);
   });
@@ -511,6 +515,26 @@ describe('a paid week after: each way out refunds its price to the card exactly 
     expect(earned.filter((p) => p.orderId === bought.orderId)).toHaveLength(1);
   });
 
+  it('a week released inside 24 hours and bought by somebody else’s series: refunded to the card once', async () => {
+    const { trainer, me, first } = await setting(3);
+    const buyer = await createAccount(t, 'user');
+    const { orderId, ids } = await paidSeries(me, trainer.id, first);
+    expect((await release(me.token, ids[0])).statusCode).toBe(200);
+    // the buyer's series starts on the released hour
+    const theirs = await holdSeries(buyer.token, trainer.id, first);
+    expect(theirs.statusCode, theirs.body).toBe(201);
+    const series = theirs.json() as TSeriesResponse;
+    expect(series.bookings.map((b) => b.startsAt)).toEqual([first]);
+    const order = await createOrder(t, buyer.token, { seriesId: series.seriesId });
+    expect(order.json().amount.value).toBe('100.00');
+    expect((await capture(t, buyer.token, order.json().id)).statusCode).toBe(200);
+    await settlesAt(orderId, 30000, 'the released week refunded once resold');
+    await runJobs();
+    expect(await completedRefundsOf(orderId)).toEqual([10000]);
+    await agrees(orderId, 30000);
+    await agrees(order.json().id as string, 10000);
+  });
+
   it('the trainer leaving after a week was cancelled and another released: every week refunded exactly once', async () => {
     const { trainer, me, first } = await setting(3);
     const { series, orderId, ids } = await paidSeries(me, trainer.id, first);
@@ -674,5 +698,32 @@ describe('payments and earnings rows', () => {
     expect(theirs.totals.charged).toBeCloseTo(theirs.totals.refunded + theirs.totals.fees + theirs.totals.net, 2);
     // the series' payment is no balance of the user's
     expect(await balancesOf(me.token)).toEqual([]);
+  });
+});
+
+// last: it runs the jobs two days ahead (the shares of every session before become payable)
+describe('a dispute about a series’ capture', () => {
+  it('is recorded, and while it is open no week’s share becomes payable', async () => {
+    const { trainer, me, first } = await setting(3);
+    const { orderId, ids } = await paidSeries(me, trainer.id, first);
+    const disputeId = `PP-D-${Date.now()}-series`;
+    const opened = paypal.webhookDelivery(paypal.disputeEvent('CUSTOMER.DISPUTE.CREATED', orderId, { disputeId }), {
+      webhookId: 'WH-SPOTTER-TEST',
+    });
+    expect((await postWebhook(opened)).statusCode).toBe(200);
+    const events = await db
+      .select({ kind: paymentEvents.kind })
+      .from(paymentEvents)
+      .where(eq(paymentEvents.providerOrderId, orderId));
+    expect.soft(events.map((e) => e.kind)).toContain('dispute-opened');
+    // two days after the first week: its share still pending
+    const endsAt = Date.parse(first) + 60 * MINUTE;
+    await t.app.jobs.runDue({ now: new Date(endsAt + 48 * 60 * MINUTE) });
+    await t.app.jobs.runDue({ now: new Date(endsAt + 48 * 60 * MINUTE + 30 * MINUTE) });
+    const kinds = (
+      await db.select({ kind: ledgerTransactions.kind }).from(ledgerTransactions).where(eq(ledgerTransactions.bookingId, ids[0]))
+    ).map((r) => r.kind);
+    expect(kinds).not.toContain('payable');
+    expect(await balance(db, account.trainerPending(trainer.id))).toBe(4 * 9000);
   });
 });
