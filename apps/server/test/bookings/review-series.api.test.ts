@@ -430,6 +430,20 @@ describe('limits', () => {
     expect((await createOrder(t, me.token, { seriesId: series.seriesId })).json().code).toBe('HOLD_EXPIRED');
   });
 
+  it('a trainer’s buffer between sessions holds across a series and single holds, both ways', async () => {
+    const trainer = await bookableTrainer(t, { price: 100, bufferMinutes: 30 });
+    const a = await createAccount(t, 'user');
+    const b = await createAccount(t, 'user');
+    const first = hourFromNow(hour++);
+    const at = (k: number, plusHours = 0) => new Date(Date.parse(first) + k * WEEK + plusHours * 60 * MINUTE).toISOString();
+    // b holds the hour after a's second week first: that week is not offered to a's series
+    expect((await hold(t, b.token, trainer.id, at(1, 1))).statusCode).toBe(201);
+    const series = await held(a, trainer.id, first);
+    expect(series.unavailable).toEqual([{ startsAt: at(1), reason: 'not-offered' }]);
+    // and the hour before a's first week is not offered to b
+    expectWords(await hold(t, b.token, trainer.id, at(0, -1)), 400);
+  });
+
   it('captures PayPal refuses do not keep the weeks held past 30 minutes from when they were held', async () => {
     const { trainer, me, first } = await setting();
     const series = await held(me, trainer.id, first, 12);
