@@ -638,7 +638,7 @@ describe('the trainer leaving before the money arrives, and money PayPal gives b
     expect(await balance(db, account.losses)).toBe(lossesBefore);
   });
 
-  it('after a chargeback of the whole series, a week cancelled gives nothing more back and the ledger still agrees', async () => {
+  it('after a chargeback of the whole series, a week cancelled: nothing more given back, the ledger agrees, the user’s payments say it all came back', async () => {
     const { trainer, me, first } = await setting();
     const { series, orderId } = await paidSeries(me, trainer.id, first);
     paypal.refundOutside(orderId);
