@@ -119,11 +119,11 @@ describe('a weekly series paid by card', () => {
     const res = await cancel(t, me.token, series.bookings[1]._id);
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(BOOKING_MSG.refunded);
-    expect(res.json().booking.status).toBe('cancelled');
+    expect(res.json().booking.status).toBe('refunded');
     expect(paypalNetByCurrency(orderId)).toEqual({ USD: 30000 });
     expect(await ledgerNetByCurrency(orderId)).toEqual({ USD: 30000 });
     const rows = await seriesRows(series.seriesId);
-    expect(rows.map((r) => r.status)).toEqual(['confirmed', 'cancelled', 'confirmed', 'confirmed']);
+    expect(rows.map((r) => r.status)).toEqual(['confirmed', 'refunded', 'confirmed', 'confirmed']);
     // the user's row of that week says refunded; the trainer's earnings no longer have it
     const mine = (await paymentsOf(me.token)).payments.filter((p) => p.orderId === orderId);
     expect(mine.filter((p) => p.status === 'refunded').map((p) => [p.bookingId, p.refunded])).toEqual([

@@ -3,19 +3,18 @@ import {
   BOOKING_MSG,
   BOOKING_RULES,
   PACKAGE_MSG,
-  PLATFORM_FEE_PERCENT,
   SERVER_MSG,
   type TBooking,
   type ZCreateBookingRequest,
 } from '@spotter/shared';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import { percentOf } from '../../lib/money';
 import type { Caller } from '../../plugins/auth';
-import { account, balance, post, type Posting } from '../money';
+import { account, balance, post } from '../money';
 import { BOOKING_JOBS, enqueueBookingMails, queueResaleRefunds, runBookingMails } from './booking-jobs';
 import { toBooking } from './booking-view';
 import * as bookingsRepo from './bookings.repo';
+import { redeemEntries } from './redeem';
 import { announceBooking, requireUser, type BookingsContext } from './context';
 import * as repo from './packages.repo';
 import { redemptionOf, refundWholeBalance } from './packages';
@@ -23,15 +22,6 @@ import { redemptionOf, refundWholeBalance } from './packages';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** What a session paid from a balance moves: the balance pays the trainer's share and the fee. */
-export function redeemEntries(b: { id: string; trainerId: string; currency: string }, cents: number): Posting[] {
-  const fee = percentOf(cents, PLATFORM_FEE_PERCENT);
-  return [
-    { account: account.balance(b.id), amountCents: -cents, currency: b.currency },
-    { account: account.trainerPending(b.trainerId), amountCents: cents - fee, currency: b.currency },
-    { account: account.fees, amountCents: fee, currency: b.currency },
-  ];
-}
 
 /** The jobs of a confirmed session: the reminders 24 h before and the completion (as settle-order.ts confirms one). */
 export async function sessionJobs(ctx: BookingsContext, tx: Tx, bookingId: string, startsAt: Date, endsAt: Date, at: Date) {
@@ -168,8 +158,14 @@ export async function returnToBalance(
   const mailJobs = await ctx.db.transaction(async (tx) => {
     const open = await repo.lockBalance(tx, balanceId);
     if (!open) return undefined;
+    // a balance closed meanwhile (its rest refunded, or its end date passed) is not opened again:
+    // the part is refunded through the provider just after (below); a newer balance stays the only open one.
+    // A weekly series' payment by card is closed from its capture on: its part goes back to the card
+    // (one being refunded already refunds it in turn when that refund is done: refunds.ts). Refunded
+    // to the card, the session is `refunded`, as one paid on its own is.
+    const toCard = open.status === 'closed' || open.kind === 'series';
     if (
-      !(await bookingsRepo.changeStatus(tx, row.id, 'confirmed', 'cancelled', at, {
+      !(await bookingsRepo.changeStatus(tx, row.id, 'confirmed', toCard ? 'refunded' : 'cancelled', at, {
         cancelledBy: by,
         cancelReason: reason ?? null,
       }))
@@ -188,11 +184,6 @@ export async function returnToBalance(
       at,
       entries: back,
     });
-    // a balance closed meanwhile (its rest refunded, or its end date passed) is not opened again:
-    // the part is refunded through the provider just after (below); a newer balance stays the only open one.
-    // A weekly series' payment by card is closed from its capture on: its part goes back to the card
-    // (one being refunded already refunds it in turn when that refund is done: refunds.ts)
-    const toCard = open.status === 'closed' || open.kind === 'series';
     if (!toCard) await repo.setBalanceState(tx, open.id, { sessionsLeft: Math.min(open.sessions, open.sessionsLeft + 1) });
     await announceBooking(ctx, tx, row);
     return {

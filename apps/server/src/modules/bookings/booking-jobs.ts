@@ -40,6 +40,8 @@ export const WAITLIST_OFFER_JOB = defineJob('booking.waitlist-offer', z.object({
 export const PACKAGE_JOBS = {
   remind: defineJob('booking.package-expiry-reminder', z.object({ balanceId: z.string() })),
   expire: defineJob('booking.package-expire', z.object({ balanceId: z.string() })),
+  /** What a closed balance holds (a weekly series' week taken back in part) is refunded to the card. */
+  refundClosed: defineJob('booking.balance-refund', z.object({ balanceId: z.string() }), { retries: 'until-done' }),
 };
 
 /** A late session released for resale (docs/product.md#releasing-a-late-session). */

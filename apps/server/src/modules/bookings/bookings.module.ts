@@ -14,7 +14,7 @@ import { createPaymentProviders } from '../money';
 import { checkOrder } from './capture-order';
 import { PACKAGE_JOBS, RELEASE_JOBS, WAITLIST_OFFER_JOB } from './booking-jobs';
 import { refundReleased } from './release-booking';
-import { expireBalance } from './packages';
+import { expireBalance, refundWholeBalance } from './packages';
 import { offerFreedSlot } from './offer-freed-slot';
 import { waitlistRoutes } from './waitlist.routes';
 import { packagesRoutes } from './packages.routes';
@@ -82,6 +82,7 @@ export function createBookingsServices({
   jobs.register(WAITLIST_OFFER_JOB, (payload, { now: at }) => offerFreedSlot(context, payload, at));
   jobs.register(RELEASE_JOBS.refund, ({ bookingId }) => refundReleased(context, bookingId));
   jobs.register(PACKAGE_JOBS.expire, ({ balanceId }, { now: at }) => expireBalance(context, balanceId, at));
+  jobs.register(PACKAGE_JOBS.refundClosed, ({ balanceId }) => refundWholeBalance(context, balanceId));
   jobs.register(PAYMENT_JOBS.checkOrder, (payload) => checkOrder(context, payload));
   jobs.register(PAYMENT_JOBS.finishRefund, (payload) => runFinishRefund(context, payload));
   // a trainer who left: holds released, paid sessions refunded (docs/decisions/042-money-ledger.md#a-trainer-who-leaves)

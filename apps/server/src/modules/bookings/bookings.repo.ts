@@ -57,6 +57,15 @@ export async function findBooking(db: Q, id: string) {
 }
 export type BookingRow = NonNullable<Awaited<ReturnType<typeof findBooking>>>;
 
+/** Marks held weeks of a weekly series as the ones its payment (a `series` balance) is for. */
+export async function markHeldFor(tx: Tx, ids: string[], balanceId: string) {
+  if (!ids.length) return;
+  await tx
+    .update(bookings)
+    .set({ balanceId })
+    .where(and(sql`${bookings.id} in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`, eq(bookings.status, 'pending')));
+}
+
 /** The user's bookings of a weekly series, soonest first (at most 12). */
 export async function seriesBookingsOf(db: Q, seriesId: string, userId: string) {
   return withNames(db)

@@ -17,6 +17,8 @@ import { captureSeriesOrder, checkSeriesOrder } from './weekly-series';
 const MINUTE = 60_000;
 /** A capture in progress keeps its hold this long, past any provider timeout. */
 const CAPTURE_HOLD_MS = 5 * MINUTE;
+/** An order's hold never outlives its booking by more than this (create-order.ts). */
+const HOLD_CAP_MS = 30 * MINUTE;
 
 /** The answer the spec reads (purchase_units[0].payments.captures[0]), for a stored payment, as it is now. */
 function captureAnswer(
@@ -85,8 +87,9 @@ export async function captureOrder(
   };
   const earlier = await storedAnswer();
   if (earlier) return earlier;
-  // the hold must be alive, and stays so for the capture: the job cannot expire it meanwhile
-  const holdUntil = new Date(ctx.now().getTime() + CAPTURE_HOLD_MS);
+  // the hold must be alive, and stays so for the capture: the job cannot expire it meanwhile; captures
+  // the provider refuses never keep it past the order's cap (create-order.ts) and one capture's time
+  const holdUntil = new Date(Math.min(ctx.now().getTime() + CAPTURE_HOLD_MS, row.createdAt.getTime() + HOLD_CAP_MS + CAPTURE_HOLD_MS));
   if (row.status !== 'pending' || !(await bookingsRepo.extendLiveHold(db, row.id, holdUntil, ctx.now()))) {
     const concurrent = await storedAnswer();
     if (concurrent) return concurrent;

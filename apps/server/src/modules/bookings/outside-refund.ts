@@ -1,10 +1,11 @@
 import type { Tx } from '../../db/client';
 import { account, balance, hasTransaction, post, type Posting } from '../money';
-import { enqueueBookingMails, runBookingMails } from './booking-jobs';
+import { enqueueBookingMails, PACKAGE_JOBS, runBookingMails } from './booking-jobs';
 import * as bookingsRepo from './bookings.repo';
 import { announceBooking, type BookingsContext } from './context';
 import * as packagesRepo from './packages.repo';
 import * as paymentsRepo from './payments.repo';
+import { redeemEntries } from './redeem';
 
 type Payment = NonNullable<Awaited<ReturnType<typeof paymentsRepo.findPaymentByOrder>>>;
 
@@ -162,13 +163,18 @@ export async function recordDispute(
   let found = 0;
   for (const captureId of new Set(d.captureIds)) {
     const payment = await paymentsRepo.findPaymentByCapture(ctx.db, d.provider, captureId);
-    if (!payment) continue;
+    // a package's or a weekly series' capture: recorded on its order (no one booking)
+    const purchase = payment ? undefined : await packagesRepo.findBalanceByCapture(ctx.db, d.provider, captureId);
+    const on = payment
+      ? { bookingId: payment.bookingId, provider: payment.provider, providerOrderId: payment.providerOrderId }
+      : purchase?.provider && purchase.providerOrderId
+        ? { bookingId: null, provider: purchase.provider, providerOrderId: purchase.providerOrderId }
+        : undefined;
+    if (!on) continue;
     found++;
     await paymentsRepo.recordDisputeEvent(ctx.db, {
       kind: d.state === 'opened' ? 'dispute-opened' : 'dispute-resolved',
-      bookingId: payment.bookingId,
-      provider: payment.provider,
-      providerOrderId: payment.providerOrderId,
+      ...on,
       disputeId: d.disputeId,
       outcome: d.outcome ?? null,
       at: ctx.now(),
@@ -193,7 +199,8 @@ async function bookOutsidePackageRefund(ctx: BookingsContext, r: OutsideRefund):
   if (r.providerRefundId === purchase.captureId) return 'the capture itself, not a refund of it: not booked';
   if (r.currency !== purchase.currency) return `a ${r.currency} movement on a ${purchase.currency} payment: not booked`;
   const orderId = purchase.providerOrderId;
-  return ctx.db.transaction(async (tx) => {
+  const mailJobs: number[] = [];
+  const outcome = await ctx.db.transaction(async (tx) => {
     await paymentsRepo.lockOrderRefunds(tx, r.provider, orderId);
     const locked = await packagesRepo.lockBalance(tx, purchase.id);
     if (!locked || locked.status === 'pending') return 'the package is not paid';
@@ -221,26 +228,89 @@ async function bookOutsidePackageRefund(ctx: BookingsContext, r: OutsideRefund):
       completedAt: at,
     });
     if (!row) return 'booked already';
-    const inBalance = Math.max(0, await balance(tx, account.balance(purchase.id), purchase.currency));
+    const currency = purchase.currency;
+    const inBalance = Math.max(0, await balance(tx, account.balance(purchase.id), currency));
     const fromBalance = Math.min(cents, inBalance);
-    const entries: Posting[] = [{ account: account.world(r.provider), amountCents: cents, currency: purchase.currency }];
-    if (fromBalance > 0)
-      entries.push({ account: account.balance(purchase.id), amountCents: -fromBalance, currency: purchase.currency });
-    // what sessions took of it already: they stay booked, and Spotter bears it
-    if (cents > fromBalance)
-      entries.push({ account: account.losses, amountCents: -(cents - fromBalance), currency: purchase.currency });
+    // a weekly series paid by card: what the balance does not hold takes back its weeks to come, the
+    // latest first, each cancelled whole (docs/decisions/045-weekly-series-paid-by-card.md)
+    const weeks = purchase.kind === 'series' ? await takeBackWeeks(ctx, tx, purchase, r, row.id, cents - fromBalance, at) : undefined;
+    const fromWeeks = weeks?.cents ?? 0;
+    const entries: Posting[] = [{ account: account.world(r.provider), amountCents: cents - fromWeeks, currency }];
+    if (fromBalance > 0) entries.push({ account: account.balance(purchase.id), amountCents: -fromBalance, currency });
+    // what sessions took of it already (and delivered): they stay booked, and Spotter bears it
+    if (cents > fromBalance + fromWeeks)
+      entries.push({ account: account.losses, amountCents: -(cents - fromBalance - fromWeeks), currency });
+    if (cents > fromWeeks)
+      await post(tx, {
+        key: `${r.kind}:${row.id}`,
+        kind: r.kind,
+        trainerId: purchase.trainerId,
+        userId: purchase.userId,
+        provider: r.provider,
+        providerOrderId: orderId,
+        memo: `${REASONS[r.kind]} (${purchase.kind === 'series' ? 'a weekly series' : 'a package'})`,
+        at,
+        entries,
+      });
+    if (purchase.kind === 'package' && fromBalance === inBalance)
+      await packagesRepo.setBalanceState(tx, purchase.id, { status: 'closed', sessionsLeft: 0 });
+    mailJobs.push(...(weeks?.mailJobs ?? []));
+    // a week taken back in part: the rest of its price goes back to the card too
+    if (weeks?.leftover) await ctx.jobs.enqueue(tx, { kind: PACKAGE_JOBS.refundClosed, runAt: at, payload: { balanceId: purchase.id } });
+    return `booked: ${cents} ${currency} of a ${purchase.kind}, ${fromBalance} from its balance, ${fromWeeks} from ${weeks?.cancelled ?? 0} week(s) to come`;
+  });
+  await runBookingMails(ctx, mailJobs);
+  return outcome;
+}
+
+/**
+ * In the outside refund's transaction: the weeks to come of a weekly series paid by card, the latest
+ * first, are cancelled (`refunded`) until `cents` is covered: each one's `redeem` taken back (the
+ * trainer's pending share and the fee), its price to the world up to what is left of `cents`, and
+ * what is left of the last one's price back to the (closed) balance, to be refunded to the card.
+ */
+async function takeBackWeeks(
+  ctx: BookingsContext,
+  tx: Tx,
+  purchase: NonNullable<Awaited<ReturnType<typeof packagesRepo.findBalance>>>,
+  r: OutsideRefund,
+  refundId: string,
+  cents: number,
+  at: Date,
+): Promise<{ cents: number; leftover: number; cancelled: number; mailJobs: number[] }> {
+  const out = { cents: 0, leftover: 0, cancelled: 0, mailJobs: [] as number[] };
+  if (cents <= 0) return out;
+  const currency = purchase.currency;
+  const paid = await packagesRepo.weeksPaidBy(tx, purchase.id);
+  const toCome = (await bookingsRepo.seriesBookingsOf(tx, purchase.seriesId!, purchase.userId))
+    .filter((b) => paid.has(b.id) && b.status === 'confirmed' && b.startsAt > at)
+    .reverse();
+  for (const week of toCome) {
+    if (out.cents >= cents) break;
+    if (!(await bookingsRepo.changeStatus(tx, week.id, 'confirmed', 'refunded', at, { cancelReason: REASONS[r.kind] }))) continue;
+    const take = Math.min(week.priceCents, cents - out.cents);
+    const back = redeemEntries(purchase, week.priceCents).map((e) => ({ ...e, amountCents: -e.amountCents }));
+    // the redeem reversed: its price leaves the balance again, to the world and (the rest) back to the balance
+    const entries: Posting[] = back.filter((e) => e.account !== account.balance(purchase.id));
+    entries.push({ account: account.world(r.provider), amountCents: take, currency });
+    if (week.priceCents > take) entries.push({ account: account.balance(purchase.id), amountCents: week.priceCents - take, currency });
     await post(tx, {
-      key: `${r.kind}:${row.id}`,
+      key: `${r.kind}:${refundId}:${week.id}`,
       kind: r.kind,
+      bookingId: week.id,
       trainerId: purchase.trainerId,
       userId: purchase.userId,
       provider: r.provider,
-      providerOrderId: orderId,
-      memo: `${REASONS[r.kind]} (a package)`,
+      providerOrderId: purchase.providerOrderId,
+      memo: `${REASONS[r.kind]} (a week of a weekly series)`,
       at,
       entries,
     });
-    if (fromBalance === inBalance) await packagesRepo.setBalanceState(tx, purchase.id, { status: 'closed', sessionsLeft: 0 });
-    return `booked: ${cents} ${purchase.currency} of a package, ${fromBalance} from its balance`;
-  });
+    out.cents += take;
+    out.leftover += week.priceCents - take;
+    out.cancelled++;
+    await announceBooking(ctx, tx, week);
+    out.mailJobs.push(...(await enqueueBookingMails(ctx, tx, week.id, 'cancelled', { refunded: true })));
+  }
+  return out;
 }

@@ -120,7 +120,15 @@ export async function insertPurchase(
   return row.id;
 }
 
-/** The pending payment of a weekly series with its provider order, if one was made (to answer the same order again). */
+/** The bookings a balance paid for (each `redeem` of it): a weekly series' weeks its capture confirmed. */
+export async function weeksPaidBy(db: Q, balanceId: string): Promise<Set<string>> {
+  const result = await db.execute(sql`
+    select t.booking_id from ledger_transactions t join bookings b on b.id = t.booking_id
+    where t.kind = 'redeem' and b.balance_id = ${balanceId}`);
+  return new Set((result as unknown as { rows: Array<{ booking_id: string }> }).rows.map((r) => r.booking_id));
+}
+
+/** The pending payment of a weekly series (with its provider order once made), to answer the same order again. */
 export async function findPendingSeriesPurchase(db: Q, seriesId: string, userId: string) {
   const [row] = await db
     .select()
@@ -130,7 +138,6 @@ export async function findPendingSeriesPurchase(db: Q, seriesId: string, userId:
         eq(balances.seriesId, seriesId),
         eq(balances.userId, userId),
         eq(balances.status, 'pending'),
-        sql`${balances.providerOrderId} is not null`,
       ),
     )
     .orderBy(desc(balances.createdAt))
@@ -172,7 +179,8 @@ export async function attachPurchaseOrder(db: Q, id: string, provider: 'paypal' 
   await db
     .update(balances)
     .set({ provider, providerOrderId })
-    .where(and(eq(balances.id, id), eq(balances.status, 'pending')));
+    // never replaces an order already attached: one order per purchase
+    .where(and(eq(balances.id, id), eq(balances.status, 'pending'), sql`${balances.providerOrderId} is null`));
 }
 
 export async function findBalanceByOrder(db: Q, providerOrderId: string): Promise<BalanceRow | undefined> {

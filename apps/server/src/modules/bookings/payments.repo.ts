@@ -30,7 +30,7 @@ export async function recordDisputeEvent(
   db: Q,
   v: {
     kind: 'dispute-opened' | 'dispute-resolved';
-    bookingId: string;
+    bookingId: string | null;
     provider: 'paypal' | 'demo';
     providerOrderId: string;
     disputeId: string;
@@ -296,7 +296,9 @@ export async function balanceSessionsOf(db: Q, who: { role: 'user' | 'trainer'; 
     join accounts u on u.id = b.user_id
     join accounts tr on tr.id = b.trainer_id
     left join lateral (
-      select x.created_at from ledger_transactions x where x.kind = 'unredeem' and x.booking_id = t.booking_id limit 1
+      -- given back: cancelled back to the balance, or taken back by money the provider gave back by itself
+      select x.created_at from ledger_transactions x
+      where x.kind in ('unredeem', 'refund', 'reversal') and x.booking_id = t.booking_id limit 1
     ) back on true
     where t.kind = 'redeem' and ${whose}
     order by t.created_at desc

@@ -15,7 +15,7 @@ import { AppError } from '../../lib/app-error';
 import { centsToDecimalString } from '../../lib/money';
 import type { Caller } from '../../plugins/auth';
 import { account, post, ProviderUnavailableError, type ProviderCapture } from '../money';
-import { lockedBalance, redeemEntries, sessionJobs, takeSession } from './book-from-balance';
+import { lockedBalance, sessionJobs, takeSession } from './book-from-balance';
 import { BOOKING_JOBS, enqueueBookingMails, queueResaleRefunds, runBookingMails } from './booking-jobs';
 import { plainName } from './booking-mails';
 import { toBooking } from './booking-view';
@@ -25,6 +25,7 @@ import { refundWholeBalance, refundWholePurchase } from './packages';
 import * as repo from './packages.repo';
 import { checkProviderOrder, recordUnknownCapture } from './payment-jobs';
 import * as paymentsRepo from './payments.repo';
+import { redeemEntries } from './redeem';
 import { sameLocalTimeWeeksLater } from './slots';
 
 const MINUTE = 60_000;
@@ -235,38 +236,46 @@ export async function createSeriesOrder(
   const holdUntil = new Date(Math.min(at.getTime() + BOOKING_RULES.holdMinutes * MINUTE, heldSince + HOLD_CAP_MS));
   const currency = held[0].currency;
 
-  // one order per series: asking again answers it (weeks no longer held by its capture are refunded then)
-  const pending = await repo.findPendingSeriesPurchase(db, seriesId, user.id);
-  if (pending?.providerOrderId) {
-    await extendHolds(ctx, held, holdUntil, at);
-    return {
-      id: pending.providerOrderId,
-      status: 'CREATED',
-      amount: { currency_code: pending.currency, value: centsToDecimalString(pending.priceCents) },
-    };
-  }
-  const amountCents = held.reduce((sum, r) => sum + r.priceCents, 0);
-  const id = await db.transaction((tx) =>
-    repo.insertSeriesPurchase(tx, {
+  // one order per series: its payment found or written under the user's lock, with the weeks it pays
+  // for marked as its own; asking again (at once, too) answers the same order, since the provider's
+  // request id is the payment's (weeks no longer held when it is captured are refunded then)
+  const purchase = await db.transaction(async (tx) => {
+    await bookingsRepo.lockAccount(tx, user.id);
+    const pending = await repo.findPendingSeriesPurchase(tx, seriesId, user.id);
+    if (pending) return pending;
+    const stillHeld = (await bookingsRepo.seriesBookingsOf(tx, seriesId, user.id)).filter(
+      (r) => r.status === 'pending' && r.holdExpiresAt && r.holdExpiresAt > at,
+    );
+    if (!stillHeld.length) throw new AppError('HOLD_EXPIRED', BOOKING_MSG.seriesNotHeld);
+    const id = await repo.insertSeriesPurchase(tx, {
       userId: user.id,
       trainerId: trainer.id,
       seriesId,
-      sessions: held.length,
-      priceCents: amountCents,
+      sessions: stillHeld.length,
+      priceCents: stillHeld.reduce((sum, r) => sum + r.priceCents, 0),
       currency,
       now: at,
-    }),
-  );
-  const order = await provider.createOrder({
-    requestId: `spotter-series-${id}`,
-    amountCents,
-    currency,
-    description: `Spotter: ${held.length} weekly sessions with ${plainName(`${held[0].trainerFirstName} ${held[0].trainerLastName}`)}`,
-    referenceId: id,
+    });
+    await bookingsRepo.markHeldFor(
+      tx,
+      stillHeld.map((r) => r.id),
+      id,
+    );
+    return (await repo.findBalance(tx, id))!;
   });
-  await repo.attachPurchaseOrder(db, id, provider.name, order.id);
   await extendHolds(ctx, held, holdUntil, at);
-  return { id: order.id, status: order.status, amount: { currency_code: currency, value: centsToDecimalString(amountCents) } };
+  const amount = { currency_code: purchase.currency, value: centsToDecimalString(purchase.priceCents) };
+  if (purchase.providerOrderId) return { id: purchase.providerOrderId, status: 'CREATED', amount };
+  const order = await provider.createOrder({
+    requestId: `spotter-series-${purchase.id}`,
+    amountCents: purchase.priceCents,
+    currency: purchase.currency,
+    description: `Spotter: ${purchase.sessions} weekly sessions with ${plainName(`${held[0].trainerFirstName} ${held[0].trainerLastName}`)}`,
+    referenceId: purchase.id,
+  });
+  await repo.attachPurchaseOrder(db, purchase.id, provider.name, order.id);
+  const attached = (await repo.findBalance(db, purchase.id))!;
+  return { id: attached.providerOrderId ?? order.id, status: order.status, amount };
 }
 
 /**
@@ -313,8 +322,9 @@ async function settleSeries(
     const paid: string[] = [];
     const mailJobs: number[] = [];
     for (const h of await bookingsRepo.seriesBookingsOf(tx, row.seriesId!, row.userId)) {
-      // a week released, run out and taken, or started meanwhile is not paid for: its part is refunded below
-      if (h.status !== 'pending' || h.priceCents > left) continue;
+      // only the weeks this order is for; one released, run out and taken, or started meanwhile is not
+      // paid for: its part is refunded below
+      if (h.status !== 'pending' || h.balanceId !== row.id || h.priceCents > left) continue;
       if (!(await bookingsRepo.confirmBooking(tx, h.id, at, { balanceId: row.id }))) continue;
       left -= h.priceCents;
       paid.push(h.id);
@@ -363,6 +373,9 @@ async function captureAnswer(ctx: BookingsContext, row: repo.BalanceRow, orderId
   const fresh = (await repo.findBalance(ctx.db, row.id))!;
   const now = ctx.now();
   const rows = await bookingsRepo.seriesBookingsOf(ctx.db, row.seriesId!, row.userId);
+  const paid = await repo.weeksPaidBy(ctx.db, row.id);
+  // money that paid for no week (its holds ran out and were taken, the trainer left) was refunded: say so
+  if (!paid.size) throw new AppError('BOOKING_CLOSED', PAYMENT_MSG.lateCaptureRefunded);
   return {
     id: orderId,
     status: 'COMPLETED',
@@ -382,7 +395,7 @@ async function captureAnswer(ctx: BookingsContext, row: repo.BalanceRow, orderId
         },
       },
     ],
-    bookings: rows.filter((r) => r.balanceId === row.id).map((r) => toBooking(r, now, 'user')),
+    bookings: rows.filter((r) => paid.has(r.id)).map((r) => toBooking(r, now, 'user')),
   };
 }
 
@@ -414,9 +427,11 @@ export async function captureSeriesOrder(
     return captureAnswer(ctx, row, orderId);
   }
   const at = ctx.now();
-  const rows = await bookingsRepo.seriesBookingsOf(ctx.db, row.seriesId!, user.id);
-  if (!(await extendHolds(ctx, rows, new Date(at.getTime() + CAPTURE_HOLD_MS), at)))
-    throw new AppError('HOLD_EXPIRED', BOOKING_MSG.seriesNotHeld);
+  const rows = (await bookingsRepo.seriesBookingsOf(ctx.db, row.seriesId!, user.id)).filter((r) => r.balanceId === row.id);
+  // the weeks stay held through the capture, but captures the provider refuses never hold them past the cap
+  const heldSince = Math.min(...rows.map((r) => r.createdAt.getTime()));
+  const until = new Date(Math.min(at.getTime() + CAPTURE_HOLD_MS, heldSince + HOLD_CAP_MS + CAPTURE_HOLD_MS));
+  if (!rows.length || !(await extendHolds(ctx, rows, until, at))) throw new AppError('HOLD_EXPIRED', BOOKING_MSG.seriesNotHeld);
   let result;
   try {
     result = await p.captureOrder({ orderId, requestId: `spotter-capture-${orderId}` });

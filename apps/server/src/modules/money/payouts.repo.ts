@@ -37,8 +37,8 @@ type DueShare = { bookingId: string; trainerId: string; currency: string; amount
 /**
  * Paid sessions that ended before `cutoff` (24 h before now) and are still the trainer's
  * (confirmed, completed or a no-show: cancelled and refunded ones are left out, and so is any with
- * a refund, written or in the ledger), whose share is not payable yet. There are no disputes yet; a disputed
- * session would be left out here.
+ * a refund, written or in the ledger), whose share is not payable yet. A session whose payment (or the
+ * balance that paid for it) has an open dispute is left out until the dispute is resolved.
  */
 export async function dueShares(db: Q, cutoff: Date, limit = 200): Promise<DueShare[]> {
   const result = await db.execute(sql`
@@ -59,6 +59,16 @@ export async function dueShares(db: Q, cutoff: Date, limit = 200): Promise<DueSh
         join payment_events o on o.provider = p.provider and o.provider_order_id = p.provider_order_id
           and o.kind = 'dispute-opened'
         where p.booking_id = b.id and not exists (
+          select 1 from payment_events c where c.provider = o.provider and c.provider_order_id = o.provider_order_id
+            and c.kind = 'dispute-resolved' and c.details->>'disputeId' = o.details->>'disputeId'
+        )
+      )
+      -- the same of the capture of the balance that paid for it (a package, a weekly series by card)
+      and not exists (
+        select 1 from package_balances pb
+        join payment_events o on o.provider = pb.provider and o.provider_order_id = pb.provider_order_id
+          and o.kind = 'dispute-opened'
+        where pb.id = b.balance_id and not exists (
           select 1 from payment_events c where c.provider = o.provider and c.provider_order_id = o.provider_order_id
             and c.kind = 'dispute-resolved' and c.details->>'disputeId' = o.details->>'disputeId'
         )
