@@ -1,12 +1,5 @@
 import type { z } from 'zod';
-import {
-  BOOKING_MSG,
-  BOOKING_RULES,
-  PACKAGE_MSG,
-  SERVER_MSG,
-  type TBooking,
-  type ZCreateBookingRequest,
-} from '@spotter/shared';
+import { BOOKING_MSG, BOOKING_RULES, PACKAGE_MSG, SERVER_MSG, type TBooking, type ZCreateBookingRequest } from '@spotter/shared';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { Caller } from '../../plugins/auth';
@@ -21,7 +14,6 @@ import { redemptionOf, refundWholeBalance } from './packages';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-
 
 /** The jobs of a confirmed session: the reminders 24 h before and the completion (as settle-order.ts confirms one). */
 export async function sessionJobs(ctx: BookingsContext, tx: Tx, bookingId: string, startsAt: Date, endsAt: Date, at: Date) {

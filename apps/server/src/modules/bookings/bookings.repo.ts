@@ -63,7 +63,15 @@ export async function markHeldFor(tx: Tx, ids: string[], balanceId: string) {
   await tx
     .update(bookings)
     .set({ balanceId })
-    .where(and(sql`${bookings.id} in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`, eq(bookings.status, 'pending')));
+    .where(
+      and(
+        sql`${bookings.id} in (${sql.join(
+          ids.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
+        eq(bookings.status, 'pending'),
+      ),
+    );
 }
 
 /** The user's bookings of a weekly series, soonest first (at most 12). */

@@ -89,7 +89,9 @@ export async function captureOrder(
   if (earlier) return earlier;
   // the hold must be alive, and stays so for the capture: the job cannot expire it meanwhile; captures
   // the provider refuses never keep it past the order's cap (create-order.ts) and one capture's time
-  const holdUntil = new Date(Math.min(ctx.now().getTime() + CAPTURE_HOLD_MS, row.createdAt.getTime() + HOLD_CAP_MS + CAPTURE_HOLD_MS));
+  const holdUntil = new Date(
+    Math.min(ctx.now().getTime() + CAPTURE_HOLD_MS, row.createdAt.getTime() + HOLD_CAP_MS + CAPTURE_HOLD_MS),
+  );
   if (row.status !== 'pending' || !(await bookingsRepo.extendLiveHold(db, row.id, holdUntil, ctx.now()))) {
     const concurrent = await storedAnswer();
     if (concurrent) return concurrent;

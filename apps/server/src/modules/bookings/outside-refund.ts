@@ -233,7 +233,8 @@ async function bookOutsidePackageRefund(ctx: BookingsContext, r: OutsideRefund):
     const fromBalance = Math.min(cents, inBalance);
     // a weekly series paid by card: what the balance does not hold takes back its weeks to come, the
     // latest first, each cancelled whole (docs/decisions/045-weekly-series-paid-by-card.md)
-    const weeks = purchase.kind === 'series' ? await takeBackWeeks(ctx, tx, purchase, r, row.id, cents - fromBalance, at) : undefined;
+    const weeks =
+      purchase.kind === 'series' ? await takeBackWeeks(ctx, tx, purchase, r, row.id, cents - fromBalance, at) : undefined;
     const fromWeeks = weeks?.cents ?? 0;
     const entries: Posting[] = [{ account: account.world(r.provider), amountCents: cents - fromWeeks, currency }];
     if (fromBalance > 0) entries.push({ account: account.balance(purchase.id), amountCents: -fromBalance, currency });
@@ -256,7 +257,8 @@ async function bookOutsidePackageRefund(ctx: BookingsContext, r: OutsideRefund):
       await packagesRepo.setBalanceState(tx, purchase.id, { status: 'closed', sessionsLeft: 0 });
     mailJobs.push(...(weeks?.mailJobs ?? []));
     // a week taken back in part: the rest of its price goes back to the card too
-    if (weeks?.leftover) await ctx.jobs.enqueue(tx, { kind: PACKAGE_JOBS.refundClosed, runAt: at, payload: { balanceId: purchase.id } });
+    if (weeks?.leftover)
+      await ctx.jobs.enqueue(tx, { kind: PACKAGE_JOBS.refundClosed, runAt: at, payload: { balanceId: purchase.id } });
     return `booked: ${cents} ${currency} of a ${purchase.kind}, ${fromBalance} from its balance, ${fromWeeks} from ${weeks?.cancelled ?? 0} week(s) to come`;
   });
   await runBookingMails(ctx, mailJobs);
@@ -293,7 +295,8 @@ async function takeBackWeeks(
     // the redeem reversed: its price leaves the balance again, to the world and (the rest) back to the balance
     const entries: Posting[] = back.filter((e) => e.account !== account.balance(purchase.id));
     entries.push({ account: account.world(r.provider), amountCents: take, currency });
-    if (week.priceCents > take) entries.push({ account: account.balance(purchase.id), amountCents: week.priceCents - take, currency });
+    if (week.priceCents > take)
+      entries.push({ account: account.balance(purchase.id), amountCents: week.priceCents - take, currency });
     await post(tx, {
       key: `${r.kind}:${refundId}:${week.id}`,
       kind: r.kind,

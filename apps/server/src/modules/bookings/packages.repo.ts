@@ -133,13 +133,7 @@ export async function findPendingSeriesPurchase(db: Q, seriesId: string, userId:
   const [row] = await db
     .select()
     .from(balances)
-    .where(
-      and(
-        eq(balances.seriesId, seriesId),
-        eq(balances.userId, userId),
-        eq(balances.status, 'pending'),
-      ),
-    )
+    .where(and(eq(balances.seriesId, seriesId), eq(balances.userId, userId), eq(balances.status, 'pending')))
     .orderBy(desc(balances.createdAt))
     .limit(1);
   return row;
