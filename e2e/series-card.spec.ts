@@ -131,7 +131,7 @@ test('a user books every week for 4 weeks by card: sees the held weeks and the o
   await cancel.getByRole('button', { name: 'Cancel session' }).click();
   await expect(page.locator('[data-sonner-toast]').getByText('Your booking is cancelled and the payment refunded')).toBeVisible();
   await expect(cards).toHaveCount(2);
-  // the week is among the past and cancelled ones; the server's answer above is what says it was refunded to the card
+  // the week is among the past and cancelled ones
   const older = page.getByRole('list', { name: 'Past and cancelled sessions' });
   const cancelled = older.getByRole('listitem').filter({ hasText: trainer.fullName });
   await expect(cancelled).toContainText('Cancelled');
@@ -140,5 +140,17 @@ test('a user books every week for 4 weeks by card: sees the held weeks and the o
   await expect(cancelled).not.toContainText('package');
   await page.setViewportSize({ width: 360, height: 740 });
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // The payments page: each week paid on its own row, the cancelled one refunded.
+  await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Payments' }).click();
+  const payments = page.getByRole('list', { name: 'Payments' });
+  const rows = payments.getByRole('listitem').filter({ hasText: trainer.fullName });
+  await expect(rows).toHaveCount(3);
+  const rowOf = (iso: string) => rows.filter({ has: page.locator(`time[datetime="${iso}"]`) });
+  await expect(rowOf(weeks[0])).toContainText('Refunded');
+  await expect(rowOf(weeks[2])).toContainText('Paid');
+  await expect(rowOf(weeks[3])).toContainText('Paid');
+  await expect(rows.filter({ hasText: 'Refunded' })).toHaveCount(1);
   await expectNoAxeViolations(page);
 });
