@@ -120,9 +120,9 @@ export function SeriesCheckout({ series, trainerName, timeZone, onPaid, onStoppe
       >
         <dt className="text-muted">Trainer</dt>
         <dd className="font-semibold text-ink">{trainerName}</dd>
-        <dt className="text-muted">Every week</dt>
+        <dt className="text-muted">Sessions</dt>
         <dd className="text-ink">
-          {plural(weeks.length, 'one-hour session', 'one-hour sessions')} ({zoneCity(timeZone)} time)
+          {plural(weeks.length, 'one-hour session', 'one-hour sessions')}, one a week; times in {zoneCity(timeZone)} time
         </dd>
         {place && (
           <>
