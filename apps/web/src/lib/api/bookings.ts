@@ -105,6 +105,26 @@ export function useCreateSeries() {
   });
 }
 
+/**
+ * POST /api/bookings { weeks }: a standing weekly series paid by card (docs/product.md#standing-weekly-sessions): 201
+ * with the free weeks held for the user (pending, one `seriesId`, paid together with POST /api/orders { seriesId }) and
+ * the weeks that were not free, with why; 409 when no week is free or the user holds too many times already.
+ */
+const holdSeries = (input: TCreateBookingRequest & { weeks: 4 | 8 | 12 }) =>
+  apiRequest<TSeriesResponse>('/bookings', {
+    method: 'POST',
+    body: { trainerId: input.trainerId, startsAt: input.startsAt, weeks: input.weeks },
+  });
+
+export function useHoldSeries() {
+  const refresh = useRefreshBookings();
+  return useMutation({
+    mutationFn: holdSeries,
+    // the slots and the sessions changed (or a 409 says the ones on screen are stale)
+    onSettled: (_answer, _error, { trainerId }) => refresh(trainerId),
+  });
+}
+
 /** POST /api/bookings/:id/cancel: releases a hold, or refunds a paid session more than 24 h ahead. */
 export const cancelBooking = (bookingId: string) =>
   apiRequest<{ message: string; booking: TBooking }>(`/bookings/${encodeURIComponent(bookingId)}/cancel`, { method: 'POST' });

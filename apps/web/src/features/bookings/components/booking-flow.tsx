@@ -14,7 +14,15 @@ import {
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { cancelBooking, useBookings, useCreateBooking, useCreateSeries, useRefreshBookings, useSlots } from '@/lib/api/bookings';
+import {
+  cancelBooking,
+  useBookings,
+  useCreateBooking,
+  useCreateSeries,
+  useHoldSeries,
+  useRefreshBookings,
+  useSlots,
+} from '@/lib/api/bookings';
 import { isUsable, useBalanceWith } from '@/lib/api/packages';
 import { cn } from '@/lib/cn';
 import { formatPrice, plural } from '@/lib/format';
@@ -25,8 +33,10 @@ import { notify } from '@/lib/toast';
 import { paidText, type CheckoutStop } from '../utils/payment-outcome';
 import { googleCalendarUrl, icsHref, placeOf, policyText } from '../utils/session-words';
 import { Checkout } from './checkout';
+import { leftOutOf, SeriesCheckout, sortedWeeks, totalOf, WeekLists, type LeftOutWeek } from './series-checkout';
 import { SlotPicker } from './slot-picker';
 import { PackageCheckoutOnDemand, PackageList, usePackageBought } from './trainer-packages';
+import { SERIES_WEEKS, WeeksChoice, type Weeks } from './weeks-choice';
 import { useZoneChoice, ZoneSwitch } from './zone-switch';
 
 type Step =
@@ -37,18 +47,18 @@ type Step =
   | { kind: 'stopped'; booking: TBooking; stop: CheckoutStop }
   /** `captureId` null: paid from the package balance. */
   | { kind: 'done'; booking: TBooking; captureId: string | null }
-  /** A standing weekly series booked from the package balance. */
-  | { kind: 'series'; series: TSeriesResponse };
+  /** The free weeks of a standing weekly series held, to be paid together by card. */
+  | { kind: 'series-pay'; series: TSeriesResponse }
+  | { kind: 'series-stopped'; series: TSeriesResponse; stop: CheckoutStop }
+  /**
+   * A standing weekly series booked: `captureId` null when paid from the package balance. `leftOut`: the weeks not
+   * booked, with why.
+   */
+  | { kind: 'series'; bookings: TBooking[]; leftOut: LeftOutWeek[]; captureId: string | null };
 
-const SERIES_WEEKS = [4, 8, 12] as const;
-type Weeks = (typeof SERIES_WEEKS)[number];
-
-/** Why a week of a series was not booked, in words (docs/product.md#standing-weekly-sessions). */
-const UNAVAILABLE_WORDS: Record<TSeriesResponse['unavailable'][number]['reason'], string> = {
-  taken: 'Taken',
-  'not-offered': 'Not among the trainer’s hours',
-  'no-balance-left': 'Past what your package pays for',
-};
+/** What booking every week does, as the weekly choice of the card says it (docs/product.md#standing-weekly-sessions). */
+const CARD_WEEKS_HINT =
+  'Every week at this weekday and time, each a session of its own. The free weeks are held for you and weeks that are not free are left out; you see them and the total before you pay.';
 
 /**
  * The series lengths worth offering for the sessions a balance has left: 4 weeks once it pays for two,
@@ -64,16 +74,20 @@ type BookingFlowProps = {
   onMessage?: () => void;
 };
 
-/** The person's own unpaid hold with this trainer that has not lapsed, if any. */
+/**
+ * The person's own unpaid hold with this trainer that has not lapsed, if any, and when it is a week of a weekly series,
+ * the series' weeks still held (paid together, never one alone).
+ */
 function useOwnHold(trainerId: string) {
   const { token, role } = useSession();
   const bookings = useBookings(token, { enabled: role === 'user' });
   const now = Date.now();
-  return (
-    bookings.data?.find(
-      (b) => b.trainerId === trainerId && b.status === 'pending' && b.holdExpiresAt !== null && Date.parse(b.holdExpiresAt) > now,
-    ) ?? null
+  const held = (bookings.data ?? []).filter(
+    (b) => b.trainerId === trainerId && b.status === 'pending' && b.holdExpiresAt !== null && Date.parse(b.holdExpiresAt) > now,
   );
+  const hold = held[0] ?? null;
+  const weeks = hold?.seriesId ? sortedWeeks(held.filter((b) => b.seriesId === hold.seriesId)) : [];
+  return { hold: weeks[0] ?? hold, weeks };
 }
 
 function Confirmation({
@@ -154,9 +168,26 @@ function Confirmation({
   );
 }
 
-/** A standing weekly series booked: the sessions' dates, and the weeks left out with why. */
-function SeriesConfirmation({ series, timeZone, onClose }: { series: TSeriesResponse; timeZone: string; onClose: () => void }) {
-  const booked = [...series.bookings].sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
+/**
+ * A standing weekly series booked: the sessions' dates, and the weeks left out with why. Paid from the package
+ * (`captureId` null) a week cancelled in time goes back to the package; paid by card it is refunded to the card.
+ */
+function SeriesConfirmation({
+  bookings,
+  leftOut,
+  captureId,
+  trainerName,
+  timeZone,
+  onClose,
+}: {
+  bookings: TBooking[];
+  leftOut: LeftOutWeek[];
+  captureId: string | null;
+  trainerName: string;
+  timeZone: string;
+  onClose: () => void;
+}) {
+  const sessions = plural(bookings.length, 'weekly session', 'weekly sessions');
   const city = zoneCity(timeZone);
   return (
     <div className="space-y-4">
@@ -168,41 +199,19 @@ function SeriesConfirmation({ series, timeZone, onClose }: { series: TSeriesResp
         <div className="min-w-0">
           <p className="font-display text-lg font-bold">You are booked every week!</p>
           <p className="font-medium">
-            {PACKAGE_MSG.bookedFromBalance}: {plural(booked.length, 'weekly session', 'weekly sessions')} ({city} time).
+            {captureId === null
+              ? `${PACKAGE_MSG.bookedFromBalance}: ${sessions}`
+              : `Paid ${formatPrice(totalOf(bookings))} to ${trainerName} for ${sessions}`}{' '}
+            ({city} time).
           </p>
+          {captureId !== null && <p className="mt-1 text-sm">Payment reference: {captureId}</p>}
         </div>
       </div>
-      <div>
-        <h3 id="series-booked" className="text-sm font-semibold text-ink">
-          Booked
-        </h3>
-        <ul aria-labelledby="series-booked" className="mt-1 space-y-1 text-sm text-ink">
-          {booked.map((booking) => (
-            <li key={booking._id}>
-              <time dateTime={booking.startsAt}>{formatDateTimeIn(booking.startsAt, timeZone)}</time>
-            </li>
-          ))}
-        </ul>
-      </div>
-      {series.unavailable.length > 0 && (
-        <div>
-          <h3 id="series-unavailable" className="text-sm font-semibold text-ink">
-            Not booked
-          </h3>
-          <ul aria-labelledby="series-unavailable" className="mt-1 space-y-1 text-sm">
-            {series.unavailable.map((week) => (
-              <li key={week.startsAt}>
-                <time dateTime={week.startsAt} className="text-ink">
-                  {formatDateTimeIn(week.startsAt, timeZone)}
-                </time>
-                <span className="text-muted">: {UNAVAILABLE_WORDS[week.reason]}</span>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <WeekLists weeks={bookings} leftOut={leftOut} timeZone={timeZone} weeksTitle="Booked" leftOutTitle="Not booked" />
       <p className="text-sm text-muted">
-        Each is a session of its own on your profile: cancelled more than 24 hours ahead, it goes back to your package.
+        {captureId === null
+          ? 'Each is a session of its own on your profile: cancelled more than 24 hours ahead, it goes back to your package.'
+          : 'Each is a session of its own on your profile: cancelled more than 24 hours ahead, its price is refunded to your card or PayPal.'}
       </p>
       <div className="flex flex-wrap justify-end gap-3">
         <button type="button" onClick={onClose} className={buttonClasses({ variant: 'outline' })}>
@@ -249,7 +258,8 @@ function Stopped({ stop, onClose, onChooseAgain }: { stop: CheckoutStop; onClose
 
 /**
  * The step after choosing a slot when the user has a package balance with the trainer: paying from it
- * first (booked and confirmed at once, no hold), or the usual payment (a hold, then the checkout).
+ * first (booked and confirmed at once, no hold), or the usual payment (a hold, then the checkout). Either
+ * way the person may book every week (docs/product.md#standing-weekly-sessions).
  */
 function PayChoice({
   trainer,
@@ -259,6 +269,7 @@ function PayChoice({
   onBooked,
   onSeries,
   onHeld,
+  onSeriesHeld,
   onChooseAnother,
 }: {
   trainer: BookingFlowProps['trainer'];
@@ -269,18 +280,21 @@ function PayChoice({
   onBooked: (booking: TBooking) => void;
   onSeries: (series: TSeriesResponse) => void;
   onHeld: (booking: TBooking) => void;
+  onSeriesHeld: (series: TSeriesResponse) => void;
   onChooseAnother: () => void;
 }) {
   const book = useCreateBooking();
   const bookSeries = useCreateSeries();
+  const holdSeries = useHoldSeries();
   const refresh = useRefreshBookings();
   const [way, setWay] = useState<'balance' | 'pay' | null>(null);
   /** null: just this session. */
   const [weeks, setWeeks] = useState<Weeks | null>(null);
+  const [cardWeeks, setCardWeeks] = useState<Weeks | null>(null);
   const weekChoices = balance ? weeksFor(balance.sessionsLeft) : [];
   // a reloaded balance with fewer sessions may take the chosen length away
   const chosenWeeks = weeks !== null && weekChoices.includes(weeks) ? weeks : null;
-  const isBusy = book.isPending || bookSeries.isPending;
+  const isBusy = book.isPending || bookSeries.isPending || holdSeries.isPending;
   const [failure, setFailure] = useState<string | null>(null);
   const [isTaken, setIsTaken] = useState(false);
   const headingRef = useRef<HTMLParagraphElement>(null);
@@ -304,6 +318,10 @@ function PayChoice({
       bookSeries.mutate({ trainerId: trainer._id, startsAt, weeks: chosenWeeks }, { onSuccess: onSeries, onError: onRefused });
       return;
     }
+    if (chosen === 'pay' && cardWeeks !== null) {
+      holdSeries.mutate({ trainerId: trainer._id, startsAt, weeks: cardWeeks }, { onSuccess: onSeriesHeld, onError: onRefused });
+      return;
+    }
     book.mutate(
       { trainerId: trainer._id, startsAt, ...(chosen === 'balance' ? { payWith: 'balance' as const } : {}) },
       {
@@ -312,6 +330,33 @@ function PayChoice({
       },
     );
   };
+
+  const balanceButton = balance && (
+    <Button size="lg" className="py-2" onClick={() => go('balance')} isLoading={isBusy && way === 'balance'} disabled={isBusy}>
+      {/* the label is long for a phone: it wraps inside the button */}
+      <span className="text-center whitespace-normal">
+        {chosenWeeks !== null
+          ? `Book ${chosenWeeks} weeks with your package (${plural(balance.sessionsLeft, 'session', 'sessions')} left)`
+          : `Pay with your package (${plural(balance.sessionsLeft, 'session', 'sessions')} left)`}
+      </span>
+    </Button>
+  );
+  const cardButton = (
+    <Button
+      variant={balance ? 'outline' : 'primary'}
+      size="lg"
+      className="py-2"
+      onClick={() => go('pay')}
+      isLoading={isBusy && way === 'pay'}
+      disabled={isBusy}
+    >
+      <span className="text-center whitespace-normal">
+        {cardWeeks !== null
+          ? `Hold ${cardWeeks} weeks, then pay by card or PayPal`
+          : `Pay ${formatPrice(trainer.price)} by card or PayPal`}
+      </span>
+    </Button>
+  );
 
   return (
     <div className="space-y-4">
@@ -327,60 +372,39 @@ function PayChoice({
         </p>
       </div>
       {balance && (
-        <p className="text-sm text-muted">
-          Your package pays {formatMoney(balance.perSession)} of the {formatMoney(balance.amount)} left in it, and nothing more is
-          charged; cancelled in time, the session goes back to your package.
-        </p>
-      )}
-      {balance && weekChoices.length > 0 && (
-        <fieldset className="space-y-1">
-          <legend className="mb-1 text-sm font-semibold text-ink">With your package, book</legend>
-          {[null, ...weekChoices].map((choice) => (
-            <label key={choice ?? 'once'} className="flex min-h-11 cursor-pointer items-center gap-3 text-sm text-ink">
-              <input
-                type="radio"
-                name="series-weeks"
-                className="size-4 accent-ink"
-                checked={chosenWeeks === choice}
-                onChange={() => setWeeks(choice)}
-                disabled={isBusy}
-              />
-              {choice === null ? 'Just this session' : `Every week for ${choice} weeks`}
-            </label>
-          ))}
-          <p className="text-xs text-muted">
-            Every week at this weekday and time, each session paid from your package; weeks that are not free are left out.
+        <div className="space-y-3">
+          <p className="text-sm text-muted">
+            Your package pays {formatMoney(balance.perSession)} of the {formatMoney(balance.amount)} left in it, and nothing more
+            is charged; cancelled in time, the session goes back to your package.
           </p>
-        </fieldset>
+          {weekChoices.length > 0 && (
+            <WeeksChoice
+              legend="With your package, book"
+              name="series-weeks"
+              choices={weekChoices}
+              value={chosenWeeks}
+              onChange={setWeeks}
+              disabled={isBusy}
+              hint="Every week at this weekday and time, each session paid from your package; weeks that are not free are left out."
+            />
+          )}
+          {balanceButton}
+        </div>
       )}
+      <div className={cn('space-y-3', balance && 'border-t border-line pt-4')}>
+        <WeeksChoice
+          legend="By card or PayPal, book"
+          name="card-series-weeks"
+          choices={SERIES_WEEKS}
+          value={cardWeeks}
+          onChange={setCardWeeks}
+          disabled={isBusy}
+          hint={CARD_WEEKS_HINT}
+        />
+        {cardButton}
+      </div>
       {failure && <Alert tone="error">{failure}</Alert>}
       <div className="flex flex-col gap-3">
-        {balance && (
-          <Button
-            size="lg"
-            className="py-2"
-            onClick={() => go('balance')}
-            isLoading={isBusy && way === 'balance'}
-            disabled={isBusy}
-          >
-            {/* the label is long for a phone: it wraps inside the button */}
-            <span className="text-center whitespace-normal">
-              {chosenWeeks !== null
-                ? `Book ${chosenWeeks} weeks with your package (${plural(balance.sessionsLeft, 'session', 'sessions')} left)`
-                : `Pay with your package (${plural(balance.sessionsLeft, 'session', 'sessions')} left)`}
-            </span>
-          </Button>
-        )}
-        <Button
-          variant={balance ? 'outline' : 'primary'}
-          size="lg"
-          className="py-2"
-          onClick={() => go('pay')}
-          isLoading={book.isPending && way === 'pay'}
-          disabled={isBusy}
-        >
-          <span className="text-center whitespace-normal">Pay {formatPrice(trainer.price)} by card or PayPal</span>
-        </Button>
         <Button variant={isTaken ? 'primary' : 'ghost'} onClick={onChooseAnother}>
           Choose another time
         </Button>
@@ -389,39 +413,55 @@ function PayChoice({
   );
 }
 
-/** Pick a slot, pay for the held booking (or from the package balance), see it confirmed. */
+/** The bookings a step holds unpaid for the person, released when they leave it. */
+function heldBy(step: Step): string[] {
+  if (step.kind === 'pay' || (step.kind === 'stopped' && step.stop.kind === 'mismatch')) return [step.booking._id];
+  if (step.kind === 'series-pay' || (step.kind === 'series-stopped' && step.stop.kind === 'mismatch'))
+    return step.series.bookings.map((booking) => booking._id);
+  return [];
+}
+
+/** Pick a slot (and maybe every week), pay for the held booking or weeks (or from the package balance), see it confirmed. */
 export function BookingFlow({ trainer, onClose, onMessage }: BookingFlowProps) {
   const [step, setStep] = useState<Step>({ kind: 'pick' });
   const refresh = useRefreshBookings();
   const slots = useSlots(trainer._id);
-  const hold = useOwnHold(trainer._id);
+  const own = useOwnHold(trainer._id);
   const { token, role } = useSession();
   const balance = useBalanceWith(trainer._id, token, { enabled: role === 'user' });
   const usable = balance && isUsable(balance) ? balance : null;
   const bought = usePackageBought(trainer);
   const zones = useZoneChoice();
   const trainerName = `${trainer.firstName} ${trainer.lastName}`;
-  const trainerZone = ('booking' in step ? step.booking.timeZone : undefined) ?? slots.data?.timeZone ?? zones.browser;
+  const stepZone =
+    'booking' in step
+      ? step.booking.timeZone
+      : 'series' in step
+        ? step.series.bookings[0]?.timeZone
+        : 'bookings' in step
+          ? step.bookings[0]?.timeZone
+          : undefined;
+  const trainerZone = stepZone ?? slots.data?.timeZone ?? zones.browser;
   const timeZone = zones.zoneOf(trainerZone);
 
   // A hold left unpaid (dialog closed, another time chosen) is released at once, so the slot is free for others;
   // not one whose payment may have gone through (an unknown outcome): the server settles that one.
-  const heldRef = useRef<string | null>(null);
-  heldRef.current = step.kind === 'pay' || (step.kind === 'stopped' && step.stop.kind === 'mismatch') ? step.booking._id : null;
+  const heldRef = useRef<string[]>([]);
+  heldRef.current = heldBy(step);
   useEffect(
     () => () => {
-      if (heldRef.current) void cancelBooking(heldRef.current).catch(() => undefined);
+      for (const id of heldRef.current) void cancelBooking(id).catch(() => undefined);
     },
     [],
   );
 
-  const releaseAndPick = (booking: TBooking) => {
-    void cancelBooking(booking._id)
-      .catch(() => undefined)
-      .then(() => refresh(trainer._id));
-    heldRef.current = null;
+  const releaseAndPick = (ids: string[]) => {
+    void Promise.all(ids.map((id) => cancelBooking(id).catch(() => undefined))).then(() => refresh(trainer._id));
+    heldRef.current = [];
     setStep({ kind: 'pick' });
   };
+
+  const onSeriesHeld = (series: TSeriesResponse) => setStep({ kind: 'series-pay', series });
 
   if (step.kind === 'pick') {
     return (
@@ -430,10 +470,17 @@ export function BookingFlow({ trainer, onClose, onMessage }: BookingFlowProps) {
         <SlotPicker
           trainer={trainer}
           timeZone={timeZone}
-          hold={hold}
+          hold={own.hold}
+          heldWeeks={own.weeks.length}
           onMessage={onMessage}
           zoneSwitch={<ZoneSwitch trainerZones={[trainerZone]} choice={zones.choice} onChoose={zones.setChoice} />}
-          onHeld={(booking) => setStep({ kind: 'pay', booking })}
+          onHeld={(booking) =>
+            // a week of a series is paid with the series, never alone (the server refuses it)
+            booking.seriesId && own.weeks.length > 0
+              ? onSeriesHeld({ seriesId: booking.seriesId, bookings: own.weeks, unavailable: [] })
+              : setStep({ kind: 'pay', booking })
+          }
+          onSeriesHeld={onSeriesHeld}
           onChosen={usable ? (startsAt) => setStep({ kind: 'choose', startsAt }) : undefined}
         />
       </div>
@@ -470,9 +517,10 @@ export function BookingFlow({ trainer, onClose, onMessage }: BookingFlowProps) {
           notify.success(
             `${PACKAGE_MSG.bookedFromBalance}: ${plural(series.bookings.length, 'weekly session', 'weekly sessions')}`,
           );
-          setStep({ kind: 'series', series });
+          setStep({ kind: 'series', bookings: series.bookings, leftOut: leftOutOf(series.unavailable), captureId: null });
         }}
         onHeld={(booking) => setStep({ kind: 'pay', booking })}
+        onSeriesHeld={onSeriesHeld}
         onChooseAnother={() => {
           void refresh(trainer._id);
           setStep({ kind: 'pick' });
@@ -488,7 +536,7 @@ export function BookingFlow({ trainer, onClose, onMessage }: BookingFlowProps) {
         trainerName={trainerName}
         timeZone={timeZone}
         onPaid={(captureId, booking) => {
-          heldRef.current = null;
+          heldRef.current = [];
           const paid = booking ?? { ...step.booking, status: 'confirmed' as const };
           notify.success(
             paidText({ price: formatPrice(paid.price), trainerName, when: formatDateTimeIn(paid.startsAt, timeZone) }),
@@ -500,17 +548,69 @@ export function BookingFlow({ trainer, onClose, onMessage }: BookingFlowProps) {
           setStep({ kind: 'stopped', booking: step.booking, stop });
           void refresh(trainer._id);
         }}
-        onChooseAnother={() => releaseAndPick(step.booking)}
+        onChooseAnother={() => releaseAndPick([step.booking._id])}
+      />
+    );
+  }
+
+  if (step.kind === 'series-pay') {
+    const { series } = step;
+    return (
+      <SeriesCheckout
+        series={series}
+        trainerName={trainerName}
+        timeZone={timeZone}
+        onPaid={(captureId, answer) => {
+          heldRef.current = [];
+          const held = new Set(series.bookings.map((booking) => booking._id));
+          // the weeks the capture confirmed; a week whose hold ran out meanwhile is not among them, and its part is refunded
+          const paid = (answer ?? series.bookings.map((booking) => ({ ...booking, status: 'confirmed' as const }))).filter(
+            (booking) => held.has(booking._id) && booking.status === 'confirmed',
+          );
+          const paidIds = new Set(paid.map((booking) => booking._id));
+          const lapsed = series.bookings
+            .filter((booking) => !paidIds.has(booking._id))
+            .map((booking) => ({ startsAt: booking.startsAt, why: 'The hold ran out before the payment: its part is refunded' }));
+          notify.success(
+            `Paid ${formatPrice(totalOf(paid))} to ${trainerName} for ${plural(paid.length, 'weekly session', 'weekly sessions')}`,
+          );
+          setStep({ kind: 'series', bookings: paid, leftOut: [...leftOutOf(series.unavailable), ...lapsed], captureId });
+          void refresh(trainer._id);
+        }}
+        onStopped={(stop) => {
+          setStep({ kind: 'series-stopped', series, stop });
+          void refresh(trainer._id);
+        }}
+        onChooseAnother={() => releaseAndPick(series.bookings.map((booking) => booking._id))}
       />
     );
   }
 
   if (step.kind === 'stopped') {
-    return <Stopped stop={step.stop} onClose={onClose} onChooseAgain={() => releaseAndPick(step.booking)} />;
+    return <Stopped stop={step.stop} onClose={onClose} onChooseAgain={() => releaseAndPick([step.booking._id])} />;
+  }
+
+  if (step.kind === 'series-stopped') {
+    return (
+      <Stopped
+        stop={step.stop}
+        onClose={onClose}
+        onChooseAgain={() => releaseAndPick(step.series.bookings.map((booking) => booking._id))}
+      />
+    );
   }
 
   if (step.kind === 'series') {
-    return <SeriesConfirmation series={step.series} timeZone={timeZone} onClose={onClose} />;
+    return (
+      <SeriesConfirmation
+        bookings={step.bookings}
+        leftOut={step.leftOut}
+        captureId={step.captureId}
+        trainerName={trainerName}
+        timeZone={timeZone}
+        onClose={onClose}
+      />
+    );
   }
 
   return (

@@ -6,15 +6,17 @@ import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
-import { captureOrder, createOrder, PaymentError, usePaymentsConfig, type OrderFor } from '@/lib/api/payments';
+import { captureOrder, PaymentError, usePaymentsConfig } from '@/lib/api/payments';
 import { formatDateTime, formatPrice, formatTime } from '@/lib/format';
 import {
   CHECKOUT_MSG,
+  createOrderFor,
   failureDetail,
   readCapture,
   stopOf,
   type CheckoutFailure,
   type CheckoutStop,
+  type PayFor,
 } from '../utils/payment-outcome';
 import { placeOf, policyText } from '../utils/session-words';
 
@@ -34,7 +36,7 @@ type CheckoutProps = {
 
 type PaymentProps = {
   /** What the order pays for: the held booking or the package. */
-  order: OrderFor;
+  order: PayFor;
   /** The amount the button names (the server sets what is charged). */
   amount: number;
   /** What a demo payment does, in words: 'confirms the booking'. */
@@ -56,7 +58,7 @@ function DemoCheckout({ order, amount, effect, onPaid, onStopped, label }: Payme
     setIsDeclined(false);
     let orderId: string;
     try {
-      orderId = (await createOrder(order)).id;
+      orderId = (await createOrderFor(order)).id;
     } catch (error) {
       const stop = stopOf(error, 'order');
       if (stop) return onStopped(stop);

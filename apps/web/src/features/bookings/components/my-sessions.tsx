@@ -1,4 +1,5 @@
 import { CalendarDays, CalendarPlus, MapPin } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { zoneLabel, type TBooking } from '@spotter/shared';
 import { cardLinkClass, SectionCard } from '@/components/section-card';
@@ -7,13 +8,14 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-client';
 import { useBookings } from '@/lib/api/bookings';
-import { formatDateTime, formatPrice, formatTime } from '@/lib/format';
+import { formatDateTime, formatPrice, formatTime, plural } from '@/lib/format';
 import { formatMoney } from '@/lib/money';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { googleCalendarUrl, icsHref, placeOf, policyText } from '../utils/session-words';
 import { BookingStatus } from './booking-status';
 import { CancelBookingDialog } from './cancel-booking-dialog';
+import { PaySeriesDialog, type HeldSeries } from './pay-series-dialog';
 import { ReleaseBookingDialog, RELEASED_LINE } from './release-booking-dialog';
 import { RescheduleDialog } from './reschedule-dialog';
 import { WeeklyBadge } from './weekly-badge';
@@ -33,6 +35,60 @@ function splitSessions(bookings: TBooking[], now = Date.now()) {
   const upcoming = sessions.filter((b) => isUpcoming(b, now)).sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
   const past = sessions.filter((b) => !isUpcoming(b, now)).sort((a, b) => Date.parse(b.startsAt) - Date.parse(a.startsAt));
   return { upcoming, past };
+}
+
+/**
+ * The held weeks of each weekly series still held, by series, soonest first: a week of a series is paid with the
+ * others, never alone (docs/product.md#standing-weekly-sessions).
+ */
+function heldSeriesOf(upcoming: TBooking[]): Map<string, HeldSeries> {
+  const bySeries = new Map<string, HeldSeries>();
+  for (const booking of upcoming) {
+    if (booking.status !== 'pending' || !booking.seriesId) continue;
+    const series = bySeries.get(booking.seriesId) ?? {
+      seriesId: booking.seriesId,
+      trainerId: booking.trainerId,
+      trainerName: `${booking.trainerFirstName} ${booking.trainerLastName}`.trim(),
+      weeks: [],
+    };
+    series.weeks.push(booking);
+    bySeries.set(booking.seriesId, series);
+  }
+  return bySeries;
+}
+
+/** What the card of a held week of a series says: held with the others until when, and paying for them all. */
+function HeldWeekLine({
+  booking,
+  series,
+  timeZone,
+  onPay,
+}: {
+  booking: TBooking;
+  series: HeldSeries;
+  timeZone: string;
+  onPay: (series: HeldSeries) => void;
+}) {
+  const first = series.weeks[0];
+  const count = plural(series.weeks.length, 'weekly session', 'weekly sessions');
+  return (
+    <div className="space-y-2 text-sm text-muted">
+      <p>
+        Not paid yet: one of {count} held for you
+        {booking.holdExpiresAt && ` until ${formatTime(booking.holdExpiresAt, timeZone)}`}, paid together
+        {first._id !== booking._id && ` (see ${formatDateTime(first.startsAt, timeZone)})`}.
+      </p>
+      {first._id === booking._id && (
+        <Button
+          variant="outline"
+          onClick={() => onPay(series)}
+          aria-label={`Pay for ${count} with ${series.trainerName} from ${formatDateTime(first.startsAt, timeZone)}`}
+        >
+          Pay for {count}
+        </Button>
+      )}
+    </div>
+  );
 }
 
 /** What the card says about cancelling: the deadline while there is one, otherwise why it cannot be cancelled. */
@@ -91,10 +147,15 @@ function SessionItem({
   booking,
   timeZone,
   isUpcomingSession,
+  heldSeries,
+  onPaySeries,
 }: {
   booking: TBooking;
   timeZone: string;
   isUpcomingSession: boolean;
+  /** The series this held week is one of, paid together. */
+  heldSeries?: HeldSeries;
+  onPaySeries?: (series: HeldSeries) => void;
 }) {
   const trainerName = `${booking.trainerFirstName} ${booking.trainerLastName}`.trim();
   const place = placeOf(booking.location, { showLink: booking.status === 'confirmed' });
@@ -133,6 +194,8 @@ function SessionItem({
         {isUpcomingSession &&
           (booking.releasedAt && booking.status === 'confirmed' ? (
             <p className="text-sm font-semibold text-ink">{RELEASED_LINE}</p>
+          ) : heldSeries && onPaySeries ? (
+            <HeldWeekLine booking={booking} series={heldSeries} timeZone={timeZone} onPay={onPaySeries} />
           ) : (
             <CancellationLine booking={booking} timeZone={timeZone} />
           ))}
@@ -191,6 +254,7 @@ export function MySessions() {
   const { token } = useSession();
   const bookings = useBookings(token);
   const zones = useZoneChoice();
+  const [paying, setPaying] = useState<HeldSeries | null>(null);
 
   let body;
   if (bookings.isPending) {
@@ -218,6 +282,7 @@ export function MySessions() {
     );
   } else {
     const { upcoming, past } = splitSessions(bookings.data);
+    const heldSeries = heldSeriesOf(upcoming);
     const trainerZones = [...upcoming, ...past].map((b) => b.timeZone);
     body =
       upcoming.length === 0 && past.length === 0 ? (
@@ -239,7 +304,14 @@ export function MySessions() {
             ) : (
               <ul aria-label="Upcoming sessions" className="divide-y divide-line">
                 {upcoming.map((booking) => (
-                  <SessionItem key={booking._id} booking={booking} timeZone={zones.zoneOf(booking.timeZone)} isUpcomingSession />
+                  <SessionItem
+                    key={booking._id}
+                    booking={booking}
+                    timeZone={zones.zoneOf(booking.timeZone)}
+                    isUpcomingSession
+                    heldSeries={booking.status === 'pending' && booking.seriesId ? heldSeries.get(booking.seriesId) : undefined}
+                    onPaySeries={setPaying}
+                  />
                 ))}
               </ul>
             )}
@@ -273,6 +345,12 @@ export function MySessions() {
       }
     >
       {body}
+      {/* outside the list: it stays open while paying turns the held weeks into sessions */}
+      <PaySeriesDialog
+        series={paying}
+        timeZone={zones.zoneOf(paying?.weeks[0]?.timeZone ?? zones.browser)}
+        onClose={() => setPaying(null)}
+      />
     </SectionCard>
   );
 }

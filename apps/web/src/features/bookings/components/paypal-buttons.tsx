@@ -1,14 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
 import type { TCaptureResponse } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
-import { captureOrder, createOrder, PaymentError, type OrderFor } from '@/lib/api/payments';
+import { captureOrder, PaymentError } from '@/lib/api/payments';
 import {
   CHECKOUT_MSG,
+  createOrderFor,
   failureDetail,
   readCapture,
   stopOf,
   type CheckoutFailure,
   type CheckoutStop,
+  type PayFor,
 } from '../utils/payment-outcome';
 
 /** The little of PayPal's JS SDK used here (https://developer.paypal.com/sdk/js/reference/). */
@@ -51,8 +53,8 @@ function loadSdk(clientId: string, currency: string): Promise<PaypalSdk> {
 type PaypalButtonsProps = {
   clientId: string;
   currency: string;
-  /** What the order pays for: a held booking or a package. */
-  order: OrderFor;
+  /** What the order pays for: a held booking, the held weeks of a series, or a package. */
+  order: PayFor;
   onPaid: (captureId: string, answer: TCaptureResponse) => void;
   onStopped: (stop: CheckoutStop) => void;
 };
@@ -79,7 +81,7 @@ export function PaypalButtons({ clientId, currency, order, onPaid, onStopped }: 
           createOrder: async () => {
             setFailure(null);
             try {
-              return (await createOrder(JSON.parse(orderKey) as OrderFor)).id;
+              return (await createOrderFor(JSON.parse(orderKey) as PayFor)).id;
             } catch (error) {
               const stop = stopOf(error, 'order');
               if (stop) onStoppedRef.current(stop);

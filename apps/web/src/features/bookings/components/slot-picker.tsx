@@ -1,16 +1,17 @@
 import { ChevronDown, MessageCircle } from 'lucide-react';
 import { useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { cancellationPolicy, zoneCity, type TBooking } from '@spotter/shared';
+import { cancellationPolicy, zoneCity, type TBooking, type TSeriesResponse } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { useCreateBooking, useSlots } from '@/lib/api/bookings';
+import { useCreateBooking, useHoldSeries, useSlots } from '@/lib/api/bookings';
 import { cn } from '@/lib/cn';
 import { formatDateTime, formatPrice, formatTime } from '@/lib/format';
 import { useSession } from '@/lib/session';
 import { groupSlotsByLocalDay } from '../utils/group-slots';
 import { WaitlistJoin } from './waitlist-join';
+import { SERIES_WEEKS, WeeksChoice, type Weeks } from './weeks-choice';
 
 type SlotPickerProps = {
   trainer: { _id: string; firstName: string; price: number };
@@ -21,6 +22,13 @@ type SlotPickerProps = {
   zoneSwitch?: ReactNode;
   /** The person's own unpaid hold with this trainer, which they can go on paying for. */
   hold?: TBooking | null;
+  /** How many weeks of a weekly series the hold is (paid together), 0 for one session. */
+  heldWeeks?: number;
+  /**
+   * Offers every week for 4, 8 or 12 weeks besides just this session (docs/product.md#standing-weekly-sessions):
+   * Continue then holds the free weeks and hands them over, to be paid together by card.
+   */
+  onSeriesHeld?: (series: TSeriesResponse) => void;
   /** Opens the conversation with the trainer (offered when there is no free time). */
   onMessage?: () => void;
   /**
@@ -54,10 +62,23 @@ const PREVIOUS_KEYS = new Set(['ArrowLeft', 'ArrowUp']);
  * The trainer's free slots of the next 14 days by day, as one radio group (arrow keys move within it,
  * one Tab stop; 'Continue' is the next): choosing one and continuing holds it.
  */
-export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMessage, onChosen }: SlotPickerProps) {
+export function SlotPicker({
+  trainer,
+  onHeld,
+  timeZone,
+  zoneSwitch,
+  hold,
+  heldWeeks = 0,
+  onMessage,
+  onChosen,
+  onSeriesHeld,
+}: SlotPickerProps) {
   const slots = useSlots(trainer._id);
   const book = useCreateBooking();
+  const holdSeries = useHoldSeries();
   const [chosen, setChosen] = useState<string | null>(null);
+  /** null: just this session. */
+  const [weeks, setWeeks] = useState<Weeks | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const days = useMemo(() => groupSlotsByLocalDay(slots.data?.slots ?? [], timeZone), [slots.data, timeZone]);
   const order = useMemo(() => days.flatMap((day) => day.slots), [days]);
@@ -68,7 +89,12 @@ export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMess
   const tabStop = selected ?? order[0];
   // The waitlist (docs/product.md#waitlist), for when no free time suits: users join it, visitors are
   // asked to log in, trainers are not offered it.
-  const canWait = useSession().role !== 'trainer';
+  const { role } = useSession();
+  const canWait = role !== 'trainer';
+  // the weekly choice here is the card's, for a logged-in user; with a package balance (onChosen) the next step offers it
+  const offersWeeks = onSeriesHeld !== undefined && onChosen === undefined && role === 'user';
+  const chosenWeeks = offersWeeks ? weeks : null;
+  const isHolding = book.isPending || holdSeries.isPending;
   const [isWaitlistOpen, setIsWaitlistOpen] = useState(false);
   const waitlistId = useId();
 
@@ -94,6 +120,14 @@ export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMess
     if (!selected) return;
     setFailure(null);
     if (onChosen) return onChosen(selected);
+    if (chosenWeeks !== null && onSeriesHeld) {
+      // the series' refusals (none of the weeks free, too many holds) leave the time chosen: the list is read again
+      holdSeries.mutate(
+        { trainerId: trainer._id, startsAt: selected, weeks: chosenWeeks },
+        { onSuccess: onSeriesHeld, onError: (error) => setFailure(errorMessage(error)) },
+      );
+      return;
+    }
     book.mutate(
       { trainerId: trainer._id, startsAt: selected },
       {
@@ -107,7 +141,12 @@ export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMess
   };
 
   const holdNotice = hold && (
-    <Alert tone="info" title="You are holding a time" action={<Button onClick={() => onHeld(hold)}>Continue to payment</Button>}>
+    <Alert
+      tone="info"
+      title={heldWeeks > 0 ? 'You are holding weekly sessions' : 'You are holding a time'}
+      action={<Button onClick={() => onHeld(hold)}>Continue to payment</Button>}
+    >
+      {heldWeeks > 0 && `Every week for ${heldWeeks} weeks from `}
       {formatDateTime(hold.startsAt, timeZone)}
       {hold.holdExpiresAt && `, kept for you until ${formatTime(hold.holdExpiresAt, timeZone)}`}.
     </Alert>
@@ -218,6 +257,19 @@ export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMess
       {hasSlots && zoneSwitch}
       <div className="min-h-0 overflow-y-auto pr-1 max-sm:max-h-[45dvh] sm:max-h-[50dvh]">{body}</div>
       {failure && <Alert tone="error">{failure}</Alert>}
+      {hasSlots && offersWeeks && selected && (
+        <div className="border-t border-line pt-4">
+          <WeeksChoice
+            legend="Book"
+            name="slot-weeks"
+            choices={SERIES_WEEKS}
+            value={chosenWeeks}
+            onChange={setWeeks}
+            disabled={isHolding}
+            hint="Every week at this weekday and time, each a session of its own. Continue holds the free weeks and leaves out those that are not free; you see them and the total before you pay."
+          />
+        </div>
+      )}
       {hasSlots && (
         <div className="flex flex-wrap items-end justify-between gap-3 border-t border-line pt-4">
           <div className="min-w-0 text-sm">
@@ -228,7 +280,13 @@ export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMess
               </div>
               <div className="flex gap-1.5 text-base font-bold">
                 <dt>Total:</dt>
-                <dd>{selected ? formatPrice(trainer.price) : formatPrice(0)}</dd>
+                <dd>
+                  {!selected
+                    ? formatPrice(0)
+                    : chosenWeeks === null
+                      ? formatPrice(trainer.price)
+                      : `up to ${formatPrice(trainer.price * chosenWeeks)} for ${chosenWeeks} weeks`}
+                </dd>
               </div>
             </dl>
             {/* the chosen time and its policy are read out as they change */}
@@ -248,7 +306,7 @@ export function SlotPicker({ trainer, onHeld, timeZone, zoneSwitch, hold, onMess
               )}
             </div>
           </div>
-          <Button onClick={onContinue} disabled={!selected} isLoading={book.isPending}>
+          <Button onClick={onContinue} disabled={!selected} isLoading={isHolding}>
             Continue
           </Button>
         </div>

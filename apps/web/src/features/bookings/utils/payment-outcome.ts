@@ -1,6 +1,6 @@
 import type { TCaptureResponse } from '@spotter/shared';
 import { ApiError, errorMessage } from '@/lib/api-client';
-import { PaymentError } from '@/lib/api/payments';
+import { createOrder, PaymentError, type OrderFor } from '@/lib/api/payments';
 
 /** docs/product.md#messages-and-errors's words for a failed order and a failed capture. */
 export const CHECKOUT_MSG = {
@@ -59,3 +59,14 @@ export function readCapture(
 /** 'Paid $150 to Nadia Samir for Mon 30 Nov, 07:00': a payment as a person says it, not the provider's status. */
 export const paidText = ({ price, trainerName, when }: { price: string; trainerName: string; when: string }) =>
   `Paid ${price} to ${trainerName} for ${when}`;
+
+/**
+ * What a checkout pays for: a held booking, a package, or the held weeks of a weekly series paid by card
+ * (docs/product.md#standing-weekly-sessions), all through the same POST /api/orders.
+ */
+export type PayFor = OrderFor | { seriesId: string };
+
+/** POST /api/orders for what is paid for; the body is sent as it is, the amount is set by the server. */
+export const createOrderFor = (order: PayFor) =>
+  // OrderFor (lib/api/payments.ts) does not name `seriesId` yet; the server takes it (ZCreateOrderRequest)
+  createOrder(order as OrderFor);
