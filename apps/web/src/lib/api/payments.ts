@@ -86,8 +86,11 @@ async function postPayment<T>(path: string, body?: unknown): Promise<T> {
   return data as T;
 }
 
-/** What an order pays for: a held booking, or a package to buy (docs/product.md#packages). */
-export type OrderFor = { bookingId: string } | { packageId: string };
+/**
+ * What an order pays for: a held booking, the held weeks of a weekly series
+ * (docs/product.md#standing-weekly-sessions), or a package to buy (docs/product.md#packages).
+ */
+export type OrderFor = { bookingId: string } | { seriesId: string } | { packageId: string };
 
 /** POST /api/orders: the payment order of a held booking or a package; the amount is set by the server. */
 export const createOrder = (input: OrderFor) => postPayment<TOrderResponse>('/orders', input);

@@ -64,9 +64,7 @@ export const paidText = ({ price, trainerName, when }: { price: string; trainerN
  * What a checkout pays for: a held booking, a package, or the held weeks of a weekly series paid by card
  * (docs/product.md#standing-weekly-sessions), all through the same POST /api/orders.
  */
-export type PayFor = OrderFor | { seriesId: string };
+export type PayFor = OrderFor;
 
 /** POST /api/orders for what is paid for; the body is sent as it is, the amount is set by the server. */
-export const createOrderFor = (order: PayFor) =>
-  // OrderFor (lib/api/payments.ts) does not name `seriesId` yet; the server takes it (ZCreateOrderRequest)
-  createOrder(order as OrderFor);
+export const createOrderFor = (order: PayFor) => createOrder(order);
