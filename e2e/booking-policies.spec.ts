@@ -119,7 +119,8 @@ test("a keyboard-only person books from the profile's 'Book now!' to 'Pay' in un
   const times = dialog.getByRole('radiogroup', { name: 'Free times' });
   await expect(times.getByRole('radio').first()).toBeVisible();
 
-  // Into the times (one Tab stop), choose the first with Space, and 'Continue' is the next Tab.
+  // Into the times (one Tab stop), choose the second with an arrow key; the choice of how often ('Just
+  // this session' or every week, one Tab stop) and then 'Continue' are the next Tabs.
   while (
     !(await times
       .getByRole('radio')
@@ -133,6 +134,10 @@ test("a keyboard-only person books from the profile's 'Book now!' to 'Pay' in un
   await press('ArrowRight');
   await expect(times.getByRole('radio').nth(1)).toBeFocused();
   await expect(times.getByRole('radio').nth(1)).toHaveAttribute('aria-checked', 'true');
+  await press('Tab');
+  const once = dialog.getByRole('radio', { name: 'Just this session' });
+  await expect(once).toBeFocused();
+  await expect(once).toBeChecked();
   await press('Tab');
   const next = dialog.getByRole('button', { name: 'Continue', exact: true });
   await expect(next).toBeFocused();
