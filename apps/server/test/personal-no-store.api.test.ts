@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAccount, useTestApp } from './helper';
 import { auth, bookAndPay, bookableTrainer, hourFromNow } from './support/bookings';
+import { signedInOperator } from './support/console';
 
 /**
  * Answers built for one signed-in account are `Cache-Control: private, no-store`; a visitor's reads
@@ -12,6 +13,8 @@ const get = (url: string, token?: string, headers: Record<string, string> = {}) 
 
 const user = await createAccount(t, 'user');
 const trainer = await bookableTrainer(t);
+/** The console's reads are an operator's (docs/product.md#the-operator-console). */
+const operator = await signedInOperator(t);
 // something in every personal list: a paid booking, a message, a favourite
 await bookAndPay(t, user.token, trainer.id, hourFromNow(30));
 expect(
@@ -60,8 +63,10 @@ describe('Cache-Control of personal answers', () => {
       const url = path.replace(/\{[^}]+\}/g, trainer.id);
       if ((await get(url)).statusCode !== 401) continue;
       personal.push(path);
-      // a role's own route answers the other role 403
-      const answers = (await Promise.all([get(url, user.token), get(url, trainer.token)])).filter((r) => r.statusCode === 200);
+      // a role's own route answers the other role 403 (and the console's, both)
+      const answers = (await Promise.all([get(url, user.token), get(url, trainer.token), get(url, operator.token)])).filter(
+        (r) => r.statusCode === 200,
+      );
       expect(answers.length, path).toBeGreaterThan(0);
       for (const res of answers) expect(res.headers['cache-control'], path).toBe(NO_STORE);
     }
