@@ -67,6 +67,15 @@ test('an operator added on the command line sets up the console, signs in, reads
   await expect(table.getByRole('row').filter({ hasText: 'operator.add' })).toContainText('Command line');
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 
+  // on a phone: a list instead of the table, and nothing wider than the screen
+  await page.setViewportSize({ width: 360, height: 740 });
+  const list = page.getByRole('list', { name: /Audit log entries/ });
+  await expect(list.getByRole('listitem').filter({ hasText: 'operator.add' })).toContainText('Command line');
+  await expect(table).toHaveCount(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await expect(table).toBeVisible();
+
   // the export, a CSV file of the same entries
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
   expect(csv.suggestedFilename()).toBe('spotter-audit-log.csv');
