@@ -98,4 +98,15 @@ describe('the console’s welcome page', () => {
     expect(screen.getByRole('alert')).toHaveTextContent(CONSOLE_MSG.welcomeInvalid);
     expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
   });
+
+  it('shows any other failure above the form, in a live region, and keeps the form', async () => {
+    stubApi(welcomeRoute(() => jsonResponse({ statusCode: 500, message: 'Something broke' }, 500)));
+    const { user } = renderConsole(`/console/welcome?token=${TOKEN}`);
+    await user.type(await screen.findByLabelText('Password'), PASSWORD);
+    await user.type(screen.getByLabelText('Confirm password'), PASSWORD);
+    await user.click(screen.getByRole('button', { name: 'Set password' }));
+    const message = await screen.findByText('Something broke');
+    expect(message.closest('[aria-live]')).toHaveAttribute('aria-live', 'assertive');
+    expect(screen.getByLabelText('Password')).toHaveValue(PASSWORD);
+  });
 });

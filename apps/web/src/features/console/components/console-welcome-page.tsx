@@ -79,9 +79,10 @@ export function ConsoleWelcomePage() {
       <p className="text-muted">
         Choose the password you will sign in to the console with. Then you will set up an authenticator app for the second factor.
       </p>
-      <div aria-live="assertive">
+      {/* the region is on the page before its message, so the message is announced */}
+      <div aria-live="assertive" aria-atomic="true">
         {serverError && (
-          <Alert tone="error" className="mt-6">
+          <Alert tone="error" isLive={false} className="mt-6">
             {errorMessage(welcome.error)}
           </Alert>
         )}
