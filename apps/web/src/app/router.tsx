@@ -16,7 +16,8 @@ export const routes: RouteObject[] = [
     // no member header or navigation; its chunks load only here.
     path: paths.console.audit.path,
     lazy: () => screens.consoleLayout().then((m) => ({ element: <m.ConsoleLayout announcer={<RouteAnnouncer />} /> })),
-    hydrateFallbackElement: <main className="min-h-dvh" />,
+    // while its chunk loads: the bar index.html paints, with no member navigation in it
+    hydrateFallbackElement: <AppShell />,
     errorElement: (
       <main className="min-h-dvh">
         <ErrorPage />

@@ -47,7 +47,7 @@ export function ConsoleLayout({ announcer }: { announcer?: ReactNode }) {
       </a>
       {announcer}
       <header className="bg-ink text-on-ink">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
+        <div className="mx-auto flex min-h-16 max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-2.5 sm:px-6">
           <p className="flex items-center gap-2 font-display text-xl font-bold">
             <LogoMark className="size-7" />
             Spotter console
