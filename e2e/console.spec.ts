@@ -45,6 +45,7 @@ test('an operator added on the command line sets up the console, signs in, reads
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
   await expect(codes).toHaveCount(10);
+  const recoveryCode = (await codes.first().textContent())!.trim();
   const [codesFile] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
   expect(codesFile.suggestedFilename()).toBe('spotter-console-recovery-codes.txt');
   expect(readFileSync((await codesFile.path())!, 'utf8')).toContain((await codes.first().textContent())!);
@@ -90,4 +91,19 @@ test('an operator added on the command line sets up the console, signs in, reads
   await page.goto('/console');
   await expect(page).toHaveURL(/\/console\/login$/);
   await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+
+  // without the phone: a recovery code signs in, once
+  await page.getByLabel('E-mail').fill(EMAIL);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+  await page.getByLabel('Recovery code').fill(recoveryCode);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('table', { name: /Audit log entries/ }).getByText('signed in with a recovery code')).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByLabel('E-mail').fill(EMAIL);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Authenticator code').fill(recoveryCode);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // the code is spent: the server's one message for every failure
+  await expect(page.getByText('The e-mail, the password or the code is wrong')).toBeVisible();
 });
