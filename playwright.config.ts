@@ -1,7 +1,17 @@
+import { dirname } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
+/**
+ * The operator the console spec signs in as (e2e/console.spec.ts), and the file the command line's
+ * welcome link is written to. Operators are made on the command line only, and on PGlite it refuses
+ * while the server holds the data folder (docs/product.md#the-operator-console): so it runs as an
+ * operator would, on the fresh data folder before the server starts. The workers read the same env.
+ */
+process.env.E2E_OPERATOR_EMAIL ??= 'console-operator@spotter.test';
+process.env.E2E_OPERATOR_LINK ??= `${E2E_DATA_DIR}-operator-link.txt`;
+const { E2E_OPERATOR_EMAIL, E2E_OPERATOR_LINK } = process.env;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -41,9 +51,13 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `rm -rf ${E2E_DATA_DIR} && node apps/server/dist/main.js`,
+    command:
+      `rm -rf ${E2E_DATA_DIR} ${E2E_OPERATOR_LINK} && mkdir -p ${dirname(E2E_OPERATOR_LINK!)} && ` +
+      `node scripts/operator.mjs add --email ${E2E_OPERATOR_EMAIL} > ${E2E_OPERATOR_LINK} && ` +
+      'node apps/server/dist/main.js',
     url: `http://127.0.0.1:${PORT}/api/health/ready`,
-    timeout: 60_000,
+    // the command line (tsx, migrations) runs before the server starts
+    timeout: 120_000,
     reuseExistingServer: false,
     env: {
       ...(process.env as Record<string, string>),

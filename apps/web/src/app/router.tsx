@@ -3,6 +3,7 @@ import { paths } from '@/lib/paths';
 import { ErrorPage } from './error-page';
 import { AppShell } from './layout/app-shell';
 import { RootLayout } from './layout/root-layout';
+import { RouteAnnouncer } from './layout/route-announcer';
 import { screens } from './screens';
 
 /**
@@ -10,6 +11,38 @@ import { screens } from './screens';
  * only downloads what it shows; `element` is used where one screen serves both roles.
  */
 export const routes: RouteObject[] = [
+  {
+    // The operator console (docs/product.md#the-operator-console): a layout and a session of its own,
+    // no member header or navigation; its chunks load only here.
+    path: paths.console.audit.path,
+    lazy: () => screens.consoleLayout().then((m) => ({ element: <m.ConsoleLayout announcer={<RouteAnnouncer />} /> })),
+    // while its chunk loads: the bar index.html paints, with no member navigation in it
+    hydrateFallbackElement: <AppShell />,
+    errorElement: (
+      <main className="min-h-dvh">
+        <ErrorPage />
+      </main>
+    ),
+    children: [
+      {
+        errorElement: <ErrorPage />,
+        children: [
+          {
+            index: true,
+            lazy: () => screens.consoleAudit().then((m) => ({ Component: m.ConsoleAuditPage })),
+          },
+          {
+            path: paths.console.welcome.path,
+            lazy: () => screens.consoleWelcome().then((m) => ({ Component: m.ConsoleWelcomePage })),
+          },
+          {
+            path: paths.console.login.path,
+            lazy: () => screens.consoleLogin().then((m) => ({ Component: m.ConsoleLoginPage })),
+          },
+        ],
+      },
+    ],
+  },
   {
     path: '/',
     element: <RootLayout />,

@@ -27,6 +27,11 @@ export const screens = {
   blog: () => import('@/features/static-pages/components/blog-page'),
   blogPost: () => import('@/features/static-pages/components/blog-post-page'),
   notFound: () => import('./not-found-page'),
+  // the operator console: its own layout and pages, never in a member's bundle
+  consoleLayout: () => import('@/features/console/components/console-layout'),
+  consoleWelcome: () => import('@/features/console/components/console-welcome-page'),
+  consoleLogin: () => import('@/features/console/components/console-login-page'),
+  consoleAudit: () => import('@/features/console/components/console-audit-page'),
 };
 
 export type Screen = keyof typeof screens;
@@ -58,6 +63,9 @@ const screenOfPath: ReadonlyArray<readonly [string, Screen]> = [
   [paths.pricing.path, 'pricing'],
   [paths.blog.path, 'blog'],
   [paths.blogPost.path, 'blogPost'],
+  [paths.console.audit.path, 'consoleAudit'],
+  [paths.console.welcome.path, 'consoleWelcome'],
+  [paths.console.login.path, 'consoleLogin'],
 ];
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -55,6 +55,13 @@ export const paths = {
     path: '/blog/:slug',
     getHref: (slug: string) => `/blog/${encodeURIComponent(slug)}`,
   },
+  /** The operator console (docs/product.md#the-operator-console): a layout and a session of its own. */
+  console: {
+    audit: fixed('/console'),
+    login: fixed('/console/login'),
+    /** The one-time link `npm run operator -- add` prints. */
+    welcome: { path: '/console/welcome', getHref: (token: string) => withQuery('/console/welcome', { token }) },
+  },
 } as const;
 
 export const isRole = (value: unknown): value is Role => value === 'user' || value === 'trainer';

@@ -1,0 +1,145 @@
+import { useSyncExternalStore } from 'react';
+import {
+  CONSOLE_MSG,
+  type TAuditResponse,
+  type TConsoleLoginRequest,
+  type TConsoleWelcomeRequest,
+  type TConsoleWelcomeResponse,
+} from '@spotter/shared';
+import { ApiError, errorCodeOf, NETWORK_ERROR_MESSAGE } from '@/lib/api-client';
+
+/**
+ * The operator console's calls and session (docs/product.md#the-operator-console). The console is
+ * apart from the member app (docs/decisions/046-operators-apart-from-members.md): its token is kept in
+ * sessionStorage, never in the member's storage, so closing the tab of a shared computer ends it; it
+ * is sent to the console's endpoints only, and the member's token never is.
+ */
+const TOKEN_KEY = 'spotter.console.token';
+
+type ConsoleSession = { token: string | null; notice: string | null };
+
+let session: ConsoleSession = { token: readToken(), notice: null };
+const listeners = new Set<() => void>();
+
+function readToken(): string | null {
+  try {
+    return typeof window === 'undefined' ? null : window.sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null; // storage disabled: the console signs in for this page view only
+  }
+}
+
+function setSession(next: ConsoleSession) {
+  session = next;
+  try {
+    if (next.token) window.sessionStorage.setItem(TOKEN_KEY, next.token);
+    else window.sessionStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // storage disabled: kept in memory
+  }
+  for (const listener of listeners) listener();
+}
+
+export const consoleSession = {
+  token: () => session.token,
+  signIn: (token: string) => setSession({ token, notice: null }),
+  /** Ends the session; `notice` is what the sign-in page then says (the server's message after a 401). */
+  signOut: (notice: string | null = null) => setSession({ token: null, notice }),
+  subscribe: (listener: () => void) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+const snapshot = () => session;
+
+/** The console's session, re-rendering when it starts or ends (in this tab). */
+export const useConsoleSession = () => useSyncExternalStore(consoleSession.subscribe, snapshot, snapshot);
+
+/** A failed console call: `retryAfterSeconds` is the server's Retry-After of a 429. */
+export class ConsoleApiError extends ApiError {
+  readonly retryAfterSeconds?: number;
+
+  constructor(error: ApiError, retryAfterSeconds?: number) {
+    super(error.status, error.message, error.errors, error.code);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+type ErrorBody = { message?: unknown; errors?: Record<string, string> };
+
+const retryAfterOf = (response: Response) => {
+  const seconds = Number(response.headers.get('retry-after'));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : undefined;
+};
+
+/**
+ * Calls `/api/console…`. With `signedIn`, the console token goes along, and a 401 ends the session
+ * with the server's message (a session expired, or the operator was removed).
+ */
+async function consoleFetch(
+  path: string,
+  { method = 'GET', body, signedIn = false }: { method?: 'GET' | 'POST'; body?: unknown; signedIn?: boolean },
+): Promise<Response> {
+  const headers: Record<string, string> = { Accept: signedIn && path.endsWith('.csv') ? 'text/csv' : 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = session.token;
+  if (signedIn) {
+    if (!token) {
+      consoleSession.signOut(CONSOLE_MSG.signedOut);
+      throw new ConsoleApiError(new ApiError(401, CONSOLE_MSG.signedOut));
+    }
+    headers.Authorization = `Bearer ${token}`;
+  }
+  let response: Response;
+  try {
+    response = await fetch(`/api/console${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ConsoleApiError(new ApiError(0, NETWORK_ERROR_MESSAGE));
+  }
+  if (response.ok) return response;
+  let data: ErrorBody | null = null;
+  if (response.headers.get('content-type')?.includes('application/json')) {
+    data = (await response.json().catch(() => null)) as ErrorBody | null;
+  }
+  const message =
+    typeof data?.message === 'string' ? data.message : `Something went wrong (${response.status}). Please try again.`;
+  const error = new ConsoleApiError(
+    new ApiError(response.status, message, data?.errors, errorCodeOf(data)),
+    retryAfterOf(response),
+  );
+  // only the token this call carried: a sign-in made meanwhile stays
+  if (signedIn && response.status === 401 && session.token === token) consoleSession.signOut(message);
+  throw error;
+}
+
+const json = async <T>(response: Promise<Response>) => (await response).json() as Promise<T>;
+
+export const consoleApi = {
+  welcome: (body: TConsoleWelcomeRequest) => json<TConsoleWelcomeResponse>(consoleFetch('/welcome', { method: 'POST', body })),
+  login: (body: TConsoleLoginRequest) => json<{ token: string }>(consoleFetch('/login', { method: 'POST', body })),
+  me: () => json<{ operator: { _id: string; email: string } }>(consoleFetch('/me', { signedIn: true })),
+  audit: (query: AuditQuery) => json<TAuditResponse>(consoleFetch(`/audit${auditSearch(query)}`, { signedIn: true })),
+  /** The CSV file of the audit log with these filters, and the name the server gives it. */
+  auditCsv: async (filters: AuditFilters) => {
+    const response = await consoleFetch(`/audit.csv${auditSearch(filters)}`, { signedIn: true });
+    const disposition = response.headers.get('content-disposition') ?? '';
+    const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'spotter-audit-log.csv';
+    return { blob: await response.blob(), name };
+  },
+};
+
+/** The audit log's filters, as the page keeps them in its address. */
+export type AuditFilters = { action?: string; operatorId?: string; targetId?: string };
+type AuditQuery = AuditFilters & { before?: string; limit?: number };
+
+function auditSearch(query: AuditQuery) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
+  const search = params.toString();
+  return search ? `?${search}` : '';
+}
