@@ -23,7 +23,7 @@ import { PACKAGE_JOBS } from './booking-jobs';
 import * as bookingsRepo from './bookings.repo';
 import { providerOf, requireUser, type BookingsContext } from './context';
 import * as repo from './packages.repo';
-import { checkProviderOrder, recordUnknownCapture } from './payment-jobs';
+import { capturePurchase, checkProviderOrder } from './payment-jobs';
 import * as paymentsRepo from './payments.repo';
 import { refundBalance, refundUnplaced } from './refunds';
 
@@ -374,16 +374,6 @@ async function settlePackage(
   return 'paid';
 }
 
-/** Records that a package capture's outcome is not known; the check job asks the provider again later. */
-const recordUnknown = (ctx: BookingsContext, row: repo.BalanceRow, orderId: string, why: string) =>
-  recordUnknownCapture(ctx, {
-    provider: providerOf(ctx, row.provider).name,
-    orderId,
-    bookingId: null,
-    why,
-    details: { balanceId: row.id },
-  });
-
 /**
  * Captures the caller's package order (capture-order.ts hands it over when no booking has that
  * order): a second capture answers the balance as it is now and charges nothing; an outcome not
@@ -395,25 +385,9 @@ export async function capturePackageOrder(
 ): Promise<TCaptureResponse> {
   if (row.userId !== user.id) throw new AppError('FORBIDDEN', PAYMENT_MSG.orderNotFound);
   if (row.status !== 'pending') return captureAnswer(orderId, row, await balanceView(ctx, user.id, row.id));
-  const p = providerOf(ctx, row.provider);
-  let result;
-  try {
-    result = await p.captureOrder({ orderId, requestId: `spotter-capture-${orderId}` });
-  } catch (err) {
-    if (err instanceof ProviderUnavailableError) await recordUnknown(ctx, row, orderId, err.reason);
-    throw err;
-  }
-  const capture = result.capture;
-  if (result.status !== 'COMPLETED' || !capture || capture.status !== 'COMPLETED') {
-    if (capture?.status === 'PENDING' || result.status === 'PENDING') await recordUnknown(ctx, row, orderId, 'PENDING');
-    return {
-      id: result.orderId,
-      status: result.status,
-      purchase_units: [
-        { reference_id: row.id, payments: { captures: capture ? [{ id: capture.id, status: capture.status }] : [] } },
-      ],
-    };
-  }
+  const captured = await capturePurchase(ctx, { id: row.id, provider: row.provider, details: { balanceId: row.id } }, orderId);
+  if ('answer' in captured) return captured.answer;
+  const result = captured.completed;
   const outcome = await settlePackage(ctx, row, { orderId, result, via: 'capture' });
   if (outcome === 'mismatch') throw new AppError('PAYMENT_MISMATCH', PAYMENT_MSG.amountMismatch);
   if (outcome === 'another-open') throw new AppError('CONFLICT', PACKAGE_MSG.secondRefunded);

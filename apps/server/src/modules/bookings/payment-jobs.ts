@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineJob } from '../../platform/jobs';
-import type { ProviderCapture } from '../money';
+import type { TCaptureResponse } from '@spotter/shared';
+import { ProviderUnavailableError, type ProviderCapture } from '../money';
 import { providerOf, type BookingsContext } from './context';
 import * as paymentsRepo from './payments.repo';
 
@@ -94,4 +95,39 @@ export async function checkProviderOrder(
     },
     at: ctx.now(),
   });
+}
+
+/**
+ * Asks the provider to capture a purchase's order (a package's, packages.ts; a weekly series',
+ * weekly-series.ts), which no booking has: the completed capture to settle, or the answer to give
+ * when it did not complete. An outcome not known (a timeout, a 5xx, PENDING) is recorded for the
+ * check job first (docs/decisions/042-money-ledger.md#unknown-outcomes).
+ */
+export async function capturePurchase(
+  ctx: BookingsContext,
+  purchase: { id: string; provider: 'paypal' | 'demo' | null; details: Record<string, unknown> },
+  orderId: string,
+): Promise<{ completed: ProviderCapture } | { answer: TCaptureResponse }> {
+  const p = providerOf(ctx, purchase.provider);
+  const unknown = (why: string) =>
+    recordUnknownCapture(ctx, { provider: p.name, orderId, bookingId: null, why, details: purchase.details });
+  let result;
+  try {
+    result = await p.captureOrder({ orderId, requestId: `spotter-capture-${orderId}` });
+  } catch (err) {
+    if (err instanceof ProviderUnavailableError) await unknown(err.reason);
+    throw err;
+  }
+  const capture = result.capture;
+  if (result.status === 'COMPLETED' && capture?.status === 'COMPLETED') return { completed: result };
+  if (capture?.status === 'PENDING' || result.status === 'PENDING') await unknown('PENDING');
+  return {
+    answer: {
+      id: result.orderId,
+      status: result.status,
+      purchase_units: [
+        { reference_id: purchase.id, payments: { captures: capture ? [{ id: capture.id, status: capture.status }] : [] } },
+      ],
+    },
+  };
 }

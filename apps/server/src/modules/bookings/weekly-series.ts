@@ -14,7 +14,7 @@ import {
 import { AppError } from '../../lib/app-error';
 import { centsToDecimalString } from '../../lib/money';
 import type { Caller } from '../../plugins/auth';
-import { account, post, ProviderUnavailableError, type ProviderCapture } from '../money';
+import { account, post, type ProviderCapture } from '../money';
 import { lockedBalance, sessionJobs, takeSession } from './book-from-balance';
 import { BOOKING_JOBS, enqueueBookingMails, queueResaleRefunds, runBookingMails } from './booking-jobs';
 import { plainName } from './booking-mails';
@@ -23,7 +23,7 @@ import * as bookingsRepo from './bookings.repo';
 import { announceBooking, providerOf, requireUser, type BookingsContext } from './context';
 import { refundWholeBalance, refundWholePurchase } from './packages';
 import * as repo from './packages.repo';
-import { checkProviderOrder, recordUnknownCapture } from './payment-jobs';
+import { capturePurchase, checkProviderOrder } from './payment-jobs';
 import * as paymentsRepo from './payments.repo';
 import { redeemEntries } from './redeem';
 import { sameLocalTimeWeeksLater } from './slots';
@@ -399,16 +399,6 @@ async function captureAnswer(ctx: BookingsContext, row: repo.BalanceRow, orderId
   };
 }
 
-/** Records that a series capture's outcome is not known; the check job asks the provider again later. */
-const recordUnknown = (ctx: BookingsContext, row: repo.BalanceRow, orderId: string, why: string) =>
-  recordUnknownCapture(ctx, {
-    provider: providerOf(ctx, row.provider).name,
-    orderId,
-    bookingId: null,
-    why,
-    details: { balanceId: row.id, seriesId: row.seriesId },
-  });
-
 /**
  * Captures the caller's order of a weekly series (capture-order.ts hands it over): the weeks still
  * held stay so during the capture; a second capture answers the sessions as they are now and
@@ -432,24 +422,13 @@ export async function captureSeriesOrder(
   const heldSince = Math.min(...rows.map((r) => r.createdAt.getTime()));
   const until = new Date(Math.min(at.getTime() + CAPTURE_HOLD_MS, heldSince + HOLD_CAP_MS + CAPTURE_HOLD_MS));
   if (!rows.length || !(await extendHolds(ctx, rows, until, at))) throw new AppError('HOLD_EXPIRED', BOOKING_MSG.seriesNotHeld);
-  let result;
-  try {
-    result = await p.captureOrder({ orderId, requestId: `spotter-capture-${orderId}` });
-  } catch (err) {
-    if (err instanceof ProviderUnavailableError) await recordUnknown(ctx, row, orderId, err.reason);
-    throw err;
-  }
-  const capture = result.capture;
-  if (result.status !== 'COMPLETED' || !capture || capture.status !== 'COMPLETED') {
-    if (capture?.status === 'PENDING' || result.status === 'PENDING') await recordUnknown(ctx, row, orderId, 'PENDING');
-    return {
-      id: result.orderId,
-      status: result.status,
-      purchase_units: [
-        { reference_id: row.id, payments: { captures: capture ? [{ id: capture.id, status: capture.status }] : [] } },
-      ],
-    };
-  }
+  const captured = await capturePurchase(
+    ctx,
+    { id: row.id, provider: row.provider, details: { balanceId: row.id, seriesId: row.seriesId } },
+    orderId,
+  );
+  if ('answer' in captured) return captured.answer;
+  const result = captured.completed;
   if ((await settleSeries(ctx, row, { orderId, result, via: 'capture' })) === 'mismatch')
     throw new AppError('PAYMENT_MISMATCH', PAYMENT_MSG.amountMismatch);
   return captureAnswer(ctx, row, orderId);
