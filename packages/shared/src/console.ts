@@ -98,3 +98,183 @@ export const ZAuditQuery = z.object({
 });
 export const ZAuditResponse = z.object({ entries: z.array(ZAuditEntry) });
 export type TAuditResponse = z.infer<typeof ZAuditResponse>;
+
+/** Why an operator acts: required on every action that changes someone's account or content. */
+export const ZOperatorReason = z.object({
+  reason: z
+    .string({ error: 'Give a reason: it is kept in the audit log' })
+    .trim()
+    .min(3, 'Give a reason: it is kept in the audit log')
+    .max(500, 'Keep the reason under 500 characters'),
+});
+export type TOperatorReason = z.input<typeof ZOperatorReason>;
+
+export const PERSON_STATUSES = ['active', 'unverified', 'suspended', 'deleted'] as const;
+export type PersonStatus = (typeof PERSON_STATUSES)[number];
+
+/** GET /api/console/people?q=&role=&status=: by name, e-mail or city; newest first, 50 at most. */
+export const ZPeopleQuery = z.object({
+  q: z.string().trim().max(100, 'Search with at most 100 characters').optional(),
+  role: z.enum(['user', 'trainer'], { error: 'Choose user or trainer' }).optional(),
+  status: z.enum(PERSON_STATUSES, { error: 'Choose active, unverified, suspended or deleted' }).optional(),
+});
+export type TPeopleQuery = z.input<typeof ZPeopleQuery>;
+
+/** One person as the console lists them. */
+export const ZPersonSummary = z.object({
+  _id: z.string(),
+  role: z.enum(['user', 'trainer']),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  city: z.string(),
+  status: z.enum(PERSON_STATUSES),
+  createdAt: z.string(),
+  /** Open reports against their reviews, messages or profile. */
+  openReports: z.number().int(),
+});
+export type TPersonSummary = z.infer<typeof ZPersonSummary>;
+export const ZPeopleResponse = z.object({ people: z.array(ZPersonSummary) });
+export type TPeopleResponse = z.infer<typeof ZPeopleResponse>;
+
+/** GET /api/console/people/:id: a person's page. */
+export const ZPersonDetail = ZPersonSummary.extend({
+  phone: z.string(),
+  title: z.string(),
+  description: z.string(),
+  picture: z.string(),
+  emailVerified: z.boolean(),
+  suspendedAt: z.string().nullable(),
+  /** What the person reads when they try to sign in while suspended. */
+  suspensionReason: z.string().nullable(),
+  profileHidden: z.boolean(),
+  /** Trainers: the session price, the rating of visible reviews. */
+  priceCents: z.number().int().nullable(),
+  ratingAvg: z.number(),
+  ratingCount: z.number().int(),
+});
+export type TPersonDetail = z.infer<typeof ZPersonDetail>;
+
+export const ZPersonBooking = z.object({
+  _id: z.string(),
+  /** The other side of the session. */
+  withId: z.string(),
+  withName: z.string(),
+  startsAt: z.string(),
+  status: z.string(),
+  priceCents: z.number().int(),
+});
+export const ZPersonPayment = z.object({
+  _id: z.string(),
+  bookingId: z.string().nullable(),
+  amountCents: z.number().int(),
+  refundedCents: z.number().int(),
+  status: z.string(),
+  createdAt: z.string(),
+});
+export const ZPersonReview = z.object({
+  _id: z.string(),
+  trainerId: z.string(),
+  userId: z.string(),
+  /** Written by the person, or about them (a trainer). */
+  by: z.enum(['person', 'other']),
+  rating: z.number().int(),
+  comment: z.string(),
+  hidden: z.boolean(),
+  createdAt: z.string(),
+});
+
+/** A reason for a report, from a short list. */
+export const REPORT_REASONS = ['spam', 'harassment', 'false-information', 'inappropriate', 'other'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+export const REPORT_REASON_WORDS: Record<ReportReason, string> = {
+  spam: 'Spam or advertising',
+  harassment: 'Harassment or hate',
+  'false-information': 'False or misleading',
+  inappropriate: 'Inappropriate content',
+  other: 'Something else',
+};
+export const REPORT_KINDS = ['review', 'message', 'profile'] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];
+export const REPORT_STATUSES = ['open', 'hidden', 'restored', 'dismissed'] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+/** Reports from this many different people hide an item until an operator looks. */
+export const REPORTS_TO_HIDE = 3;
+
+/** One report as operators see it, with the item it is about. */
+export const ZConsoleReport = z.object({
+  _id: z.string(),
+  kind: z.enum(REPORT_KINDS),
+  itemId: z.string(),
+  reason: z.enum(REPORT_REASONS),
+  note: z.string(),
+  status: z.enum(REPORT_STATUSES),
+  createdAt: z.string(),
+  reporterId: z.string(),
+  reporterName: z.string(),
+  /** Whose content it is. */
+  subjectId: z.string(),
+  subjectName: z.string(),
+  /** What was reported, as it reads now (a review's comment and stars, a message, a profile's title and description). */
+  itemText: z.string(),
+  itemRating: z.number().int().nullable(),
+  itemHidden: z.boolean(),
+  /** Reports of this item from different people, open or not. */
+  itemReports: z.number().int(),
+  decidedAt: z.string().nullable(),
+  decisionReason: z.string().nullable(),
+});
+export type TConsoleReport = z.infer<typeof ZConsoleReport>;
+
+/** GET /api/console/reports?status=open: oldest first (the queue), 100 at most. */
+export const ZConsoleReportsQuery = z.object({
+  status: z.enum(REPORT_STATUSES, { error: 'Choose open, hidden, restored or dismissed' }).optional(),
+  subjectId: z.string().max(64).optional(),
+});
+export const ZConsoleReportsResponse = z.object({ reports: z.array(ZConsoleReport) });
+export type TConsoleReportsResponse = z.infer<typeof ZConsoleReportsResponse>;
+
+/** POST /api/console/reports/:id/hide|restore|dismiss: decides the report's item, closing every open report of it. */
+export const ZConsoleReportDecisionResponse = z.object({ report: ZConsoleReport, message: z.string() });
+export type TConsoleReportDecisionResponse = z.infer<typeof ZConsoleReportDecisionResponse>;
+
+export const ZPersonPageResponse = z.object({
+  person: ZPersonDetail,
+  bookings: z.array(ZPersonBooking),
+  payments: z.array(ZPersonPayment),
+  reviews: z.array(ZPersonReview),
+  reports: z.array(ZConsoleReport),
+  audit: z.array(ZAuditEntry),
+});
+export type TPersonPageResponse = z.infer<typeof ZPersonPageResponse>;
+
+/** POST /api/console/people/:id/suspend|restore|delete: the person as they are now. */
+export const ZPersonActionResponse = z.object({ person: ZPersonDetail, message: z.string() });
+export type TPersonActionResponse = z.infer<typeof ZPersonActionResponse>;
+
+export const PEOPLE_MSG = {
+  notFound: 'There is no such person',
+  suspended: 'Suspended. Their sessions end and upcoming paid sessions are refunded in full.',
+  alreadySuspended: 'This account is already suspended',
+  restored: 'Restored. They can sign in again.',
+  notSuspended: 'This account is not suspended',
+  deleted: 'Deleted. Their upcoming paid sessions are refunded in full.',
+  alreadyDeleted: 'This account is already deleted',
+} as const;
+
+export const REPORT_MSG = {
+  notFound: 'There is no such report',
+  itemNotFound: 'We could not find what you reported',
+  own: 'You cannot report your own content',
+  already: 'You already reported this. An operator will look at it.',
+  received: 'Thank you. An operator will look at it, and we will tell you what we decided.',
+  hidden: 'Hidden. Only its author and operators see it now.',
+  restored: 'Restored. Everyone sees it again.',
+  dismissed: 'Dismissed. It stays as it is.',
+  closed: 'This report was already decided',
+} as const;
+
+/** The words a suspended person reads when they try to sign in. */
+export const suspendedMessage = (reason: string) =>
+  `Your account is suspended: ${reason}. Write to support if you think this is a mistake.`;

@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   /** Someone else's thing. */
   FORBIDDEN: 403,
   EMAIL_NOT_VERIFIED: 403,
+  /** An operator suspended the account: no sign-in; the message gives their reason (docs/product.md#suspending-an-account). */
+  ACCOUNT_SUSPENDED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
@@ -46,6 +48,8 @@ export const ERROR_STATUS = {
   RESCHEDULE_TOO_LATE: 409,
   STORAGE_FULL: 409,
   CONFLICT: 409,
+  /** This person already reported this review, message or profile (one report per person and item). */
+  ALREADY_REPORTED: 409,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,

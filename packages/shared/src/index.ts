@@ -20,3 +20,4 @@ export * from './money';
 export * from './waitlist';
 export * from './packages';
 export * from './console';
+export * from './reports';

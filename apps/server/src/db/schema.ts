@@ -19,9 +19,12 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /**
- * The predicate of every partial index on trainers (as migrations 0001 and 0003 wrote it).
+ * The predicate of every partial index on trainers (as migrations 0001 and 0003 wrote it, and 0023
+ * narrowed to trainers neither suspended nor with a hidden profile, docs/product.md#the-operator-console).
  */
-const TRAINER_INDEX_PREDICATE = sql.raw(`role = 'trainer' and deleted_at is null and email_verified_at is not null`);
+const TRAINER_INDEX_PREDICATE = sql.raw(
+  `role = 'trainer' and deleted_at is null and email_verified_at is not null and suspended_at is null and profile_hidden_at is null`,
+);
 
 /**
  * A trainer anyone may see: the index predicate word for word (so the planner can use the indexes)
@@ -29,7 +32,7 @@ const TRAINER_INDEX_PREDICATE = sql.raw(`role = 'trainer' and deleted_at is null
  * hold the price (key or INCLUDE), so a page is still found by an index-only scan.
  */
 export const LISTED_TRAINER = sql.raw(
-  `role = 'trainer' and deleted_at is null and email_verified_at is not null and price_cents is not null`,
+  `role = 'trainer' and deleted_at is null and email_verified_at is not null and suspended_at is null and profile_hidden_at is null and price_cents is not null`,
 );
 
 /**
@@ -72,6 +75,14 @@ export const accounts = pgTable(
     ratingScore: numeric('rating_score', { precision: 5, scale: 4, mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /**
+     * An operator suspended the account (docs/product.md#suspending-an-account): no sign-in (the
+     * reason is shown), every token ended, a trainer unlisted. Null again when restored.
+     */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
+    suspensionReason: text('suspension_reason'),
+    /** An operator hid a reported trainer's profile (docs/product.md#reports-and-moderation): unlisted until restored. */
+    profileHiddenAt: timestamp('profile_hidden_at', { withTimezone: true }),
     /**
      * What the list's `q` matches, lower-cased; written by the database (migration 0010,
      * docs/decisions/006-trainer-list-speed.md).
@@ -146,6 +157,11 @@ export const reviews = pgTable(
     comment: text('comment').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Hidden by an operator or by three reports (docs/product.md#reports-and-moderation): shown only
+     * to its author and operators, and left out of the trainer's rating.
+     */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('reviews_trainer_user_uq').on(t.trainerId, t.userId),
@@ -236,6 +252,8 @@ export const messages = pgTable(
     readAt: timestamp('read_at', { withTimezone: true }),
     /** Set when the unread-message mail sweep claimed this message (whether or not a mail went out). */
     mailedAt: timestamp('mailed_at', { withTimezone: true }),
+    /** Hidden by an operator or by three reports (docs/product.md#reports-and-moderation): shown only to its sender and operators. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('messages_seq_uq').on(t.seq),
@@ -828,5 +846,46 @@ export const auditLog = pgTable(
     index('audit_log_at_idx').on(t.at),
     index('audit_log_target_idx').on(t.targetId, t.at),
     index('audit_log_operator_idx').on(t.operatorId, t.at),
+  ],
+);
+
+const REPORT_KINDS = ['review', 'message', 'profile'] as const;
+const REPORT_STATUSES = ['open', 'hidden', 'restored', 'dismissed'] as const;
+
+/**
+ * What signed-in people reported (docs/product.md#reports-and-moderation): one report per person and
+ * item; an operator's decision on an item closes every open report of it, and each reporter is told.
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    reporterId: uuid('reporter_id')
+      .notNull()
+      .references(() => accounts.id),
+    kind: text('kind', { enum: REPORT_KINDS }).notNull(),
+    /** The review, the message or the account (a profile) reported. */
+    itemId: uuid('item_id').notNull(),
+    /** Whose content it is: the review's author, the message's sender, the profile's owner. */
+    subjectId: uuid('subject_id')
+      .notNull()
+      .references(() => accounts.id),
+    reason: text('reason').notNull(),
+    note: text('note').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    status: text('status', { enum: REPORT_STATUSES }).notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedBy: uuid('decided_by').references(() => operators.id),
+    decisionReason: text('decision_reason'),
+  },
+  (t) => [
+    uniqueIndex('reports_reporter_item_uq').on(t.reporterId, t.kind, t.itemId),
+    index('reports_item_idx').on(t.kind, t.itemId),
+    index('reports_status_idx').on(t.status, t.createdAt),
+    index('reports_subject_idx').on(t.subjectId, t.createdAt),
+    check('reports_kind_ck', sql`${t.kind} in ('review', 'message', 'profile')`),
+    check('reports_status_ck', sql`${t.status} in ('open', 'hidden', 'restored', 'dismissed')`),
   ],
 );

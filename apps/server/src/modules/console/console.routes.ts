@@ -1,8 +1,6 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  CONSOLE_MSG,
-  SERVER_MSG,
   ZAuditQuery,
   ZAuditResponse,
   ZConsoleLoginRequest,
@@ -13,38 +11,16 @@ import {
   ZErrorResponse,
 } from '@spotter/shared';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
 import { addRetryAfter } from '../../platform/failure-limiter';
 import { createLoginThrottle } from '../../platform/login-throttle';
 import type { RateLimits } from '../../platform/rate-limits';
-import { tokenFromHeader, type Auth } from '../../plugins/auth';
-import { auditCsv, listAudit, operatorOfSession, signIn, welcome, type ConsoleDeps } from './operators';
+import type { Auth } from '../../plugins/auth';
+import { auditCsv, listAudit, signIn, welcome, type ConsoleDeps } from './operators';
+import { requireOperator } from './require-operator';
 
 const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 429: ZErrorResponse };
 /** The CSV export's ceiling: the newest entries, this many at most. */
 const CSV_MAX = 10_000;
-
-/**
- * Operators only: a console token whose operator is not removed and whose sessions were not ended
- * since (token version), read from the database on every call so a removal ends them at once on
- * every process. No token: 401; a member's token: 403; anything else: 401.
- */
-function requireOperator(deps: ConsoleDeps, auth: Auth): preHandlerAsyncHookHandler {
-  return async function (req, reply) {
-    const token = tokenFromHeader(req);
-    if (!token) throw new AppError('UNAUTHENTICATED', SERVER_MSG.noToken);
-    const claims = await deps.tokens.verifyConsole(token);
-    if (!claims) {
-      // a member's token that still works is the wrong role (403); any other is refused as a member's is (401)
-      await auth.optionalAuth.call(this, req, reply);
-      if (req.caller) throw new AppError('FORBIDDEN_ROLE', CONSOLE_MSG.onlyOperators);
-      throw new AppError('TOKEN_INVALID', CONSOLE_MSG.signedOut);
-    }
-    const operator = await operatorOfSession(deps, claims);
-    if (!operator) throw new AppError('TOKEN_INVALID', CONSOLE_MSG.signedOut);
-    req.operator = operator;
-  };
-}
 
 /** The operator console's API under /api/console (docs/product.md#the-operator-console). */
 export function consoleRoutes(deps: ConsoleDeps, auth: Auth, limits: Pick<RateLimits, 'perIp'>) {

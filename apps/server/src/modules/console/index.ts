@@ -1,3 +1,4 @@
-// What app.ts and the command line may use of the console module (docs/architecture.md#routes-services-repos).
+// What app.ts, the command line and other modules may use of the console module (docs/architecture.md#routes-services-repos).
 export { consoleRoutes } from './console.routes';
-export { addOperator, removeOperatorByEmail } from './operators';
+export { addOperator, removeOperatorByEmail, writeAudit, type ConsoleDeps } from './operators';
+export { requireOperator } from './require-operator';

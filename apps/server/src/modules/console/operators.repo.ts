@@ -118,7 +118,7 @@ export async function takeRecoveryCode(q: Q, id: string, hash: string, now: Date
   return rows.length > 0;
 }
 
-type AuditInput = {
+export type AuditInput = {
   at: Date;
   operatorId: string | null;
   action: string;

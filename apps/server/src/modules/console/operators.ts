@@ -7,7 +7,7 @@ import {
   type TConsoleLoginRequest,
   type TConsoleWelcomeResponse,
 } from '@spotter/shared';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { getDummyHash, hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashLinkToken, newLinkToken, type TokenService } from '../../lib/tokens';
@@ -230,3 +230,9 @@ export function auditCsv(entries: TAuditEntry[]): string {
   for (const e of entries) lines.push(CSV_COLUMNS.map((c) => csvCell(e[c])).join(','));
   return lines.join('\r\n') + '\r\n';
 }
+
+/**
+ * An operator's action written to the audit log in the caller's transaction (the action's own), so
+ * the action and its entry commit together or not at all (docs/product.md#the-audit-log).
+ */
+export const writeAudit = (tx: Tx, entry: repo.AuditInput) => repo.insertAudit(tx, entry);
