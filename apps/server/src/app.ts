@@ -34,7 +34,7 @@ import {
   type OnDeleted,
 } from './modules/accounts';
 import { avatarsRoutes } from './modules/avatars';
-import { consoleRoutes } from './modules/console';
+import { consoleRoutes, type PeopleHooks } from './modules/console';
 import { bookingsModule, createBookingsServices } from './modules/bookings';
 import { moneyModule } from './modules/money';
 import { chatsModule } from './modules/chats';
@@ -320,12 +320,17 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       );
       if (clock.advance) await api.register(testClockRoutes({ now: clock.now, advance: clock.advance }, jobs));
       await api.register(avatarsRoutes);
-      // the operator console's API (docs/product.md#the-operator-console)
-      await api.register(consoleRoutes({ db: database.db, tokens, now: clock.now }, auth, limits));
+      const settings = createSettingsService({ db: database.db, tokens, accounts, images, favourites });
+      // the operator console's API (docs/product.md#the-operator-console); it acts on people through
+      // the modules that own their data: bookings refunds their sessions, settings deletes an account
+      const people: PeopleHooks = {
+        accountLeft: (tx, who, reason) => bookingServices.accountLeft(tx, who, reason),
+        deleteAccount: (tx, id) => settings.removeAccount(id, tx),
+        reportsAbout: async () => [],
+      };
+      await api.register(consoleRoutes({ db: database.db, tokens, now: clock.now, people }, auth, limits));
       await api.register(imagesRoutes(images, auth, limits));
-      await api.register(
-        settingsRoutes(createSettingsService({ db: database.db, tokens, accounts, images, favourites }), auth, limits),
-      );
+      await api.register(settingsRoutes(settings, auth, limits));
     },
     { prefix: '/api' },
   );

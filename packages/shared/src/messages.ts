@@ -131,6 +131,8 @@ export const BOOKING_MSG = {
   onlyTrainerNoShow: 'Only the session’s trainer can mark a no-show',
   /** The reason a session shows (and its mail states) when its trainer's account ended (deleted, retired). */
   trainerLeft: 'The trainer’s Spotter account was closed',
+  /** What a trainer reads when a user's account was closed by Spotter's operators. */
+  userLeft: 'The client’s Spotter account was closed',
   rescheduleTooLate: 'Sessions can be moved only up to 24 hours before they start',
   rescheduleNotPaid: 'Only a paid session can be moved; pick a new time and pay for it instead',
   rescheduleSameTime: 'This is already the session’s time; pick another one',

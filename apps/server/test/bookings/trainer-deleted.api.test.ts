@@ -1,5 +1,5 @@
 // A trainer who deletes their account: every paid session still to come is refunded in full and its
-// user told (src/modules/bookings/cancel-trainer-sessions.ts, account-jobs.ts; the accounts module's
+// user told (src/modules/bookings/cancel-account-sessions.ts, account-jobs.ts; the accounts module's
 // onDeleted hook, wired in src/app.ts; docs/decisions/042-money-ledger.md#a-trainer-who-leaves).
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';

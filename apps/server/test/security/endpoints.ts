@@ -108,6 +108,20 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/console/me': { access: 'operator' },
   'GET /api/console/audit': { access: 'operator' },
   'GET /api/console/audit.csv': { access: 'operator' },
+  'GET /api/console/people': { access: 'operator', request: (f) => ({ url: `/api/console/people?q=${f.trainer.email}` }) },
+  'GET /api/console/people/:id': { access: 'operator', request: (f) => ({ url: `/api/console/people/${f.trainer.id}` }) },
+  ...Object.fromEntries(
+    (['suspend', 'restore', 'delete'] as const).map((action) => [
+      `POST /api/console/people/:id/${action}`,
+      {
+        access: 'operator',
+        request: (f: Fixture, role: Role) => ({
+          url: `/api/console/people/${(role === 'trainer' ? f.trainer : f.user).id}/${action}`,
+          payload: { reason: 'Matrix check' },
+        }),
+      } satisfies Endpoint,
+    ]),
+  ),
   'GET /api/health/ready': { access: 'public', ok: 200 },
   // the API map (off in production unless API_DOCS=true)
   'GET /api/docs': { access: 'public', ok: 200 },

@@ -53,6 +53,8 @@ const credentialColumns = {
   firstName: accounts.firstName,
   passwordHash: accounts.passwordHash,
   tokenVersion: accounts.tokenVersion,
+  suspendedAt: accounts.suspendedAt,
+  suspensionReason: accounts.suspensionReason,
 };
 
 export async function findCredentialsByEmail(db: Q, role: Role, email: string) {

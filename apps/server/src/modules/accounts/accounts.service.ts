@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import {
+  suspendedMessage,
   SERVER_MSG,
   type Role,
   type TOwnAccount,
@@ -21,6 +22,14 @@ export type { AccountChanges };
 
 const VERIFY_TTL_MS = 48 * 60 * 60 * 1000;
 const RESET_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * A suspended account signs in nowhere: the person reads the operator's reason, after the password
+ * (or Google) proved who they are, so the answer tells a stranger nothing (docs/product.md#suspending-an-account).
+ */
+export function refuseSuspended(row: { suspendedAt: Date | null; suspensionReason: string | null }) {
+  if (row.suspendedAt) throw new AppError('ACCOUNT_SUSPENDED', suspendedMessage(row.suspensionReason ?? ''));
+}
 
 /** A just-created account, as the modules that keep something of their own for it need it. */
 export type RegisteredAccount = { id: string; role: Role; weight: number };
@@ -131,6 +140,7 @@ export function createAccountsService({ db, tokens, mailer, publicUrl, log, onRe
       // An unknown e-mail costs the same hash check as a wrong password: no account enumeration.
       const ok = await verifyPassword(row?.passwordHash ?? (await getDummyHash()), password);
       if (!row || !ok) throw new AppError('INVALID_CREDENTIALS', SERVER_MSG.badCredentials);
+      refuseSuspended(row);
       return tokens.sign({ id: row.id, role: row.role, tv: row.tokenVersion });
     },
 

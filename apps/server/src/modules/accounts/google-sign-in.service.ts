@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import type { TokenService } from '../../lib/tokens';
 import * as repo from './accounts.repo';
-import type { OnDeleted, OnRegistered } from './accounts.service';
+import { refuseSuspended, type OnDeleted, type OnRegistered } from './accounts.service';
 
 /** Google writes either form into `iss` (https://developers.google.com/identity/gsi/web/guides/verify-google-id-token). */
 const GOOGLE_ISSUERS = ['https://accounts.google.com', 'accounts.google.com'];
@@ -127,6 +127,7 @@ export function createGoogleSignInService({ db, tokens, clientId, jwksUrl, onReg
         } else if (existing) {
           const account = await repo.findCredentialsById(tx, existing.id);
           if (!account) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
+          refuseSuspended(account);
           return {
             message: SERVER_MSG.loginOk,
             token: await tokens.sign({ id: account.id, role: account.role, tv: account.tokenVersion }),
@@ -151,8 +152,11 @@ export function createGoogleSignInService({ db, tokens, clientId, jwksUrl, onReg
         });
         if (created && onRegistered) await onRegistered(tx, { id: created.id, role, weight });
         // another request created it a moment ago: the unique (role, e-mail) index kept it one account
-        const account = created ? { id: created.id, tokenVersion: 0 } : await repo.findCredentialsByEmail(tx, role, google.email);
+        const account = created
+          ? { id: created.id, tokenVersion: 0, suspendedAt: null, suspensionReason: null }
+          : await repo.findCredentialsByEmail(tx, role, google.email);
         if (!account) throw new AppError('INVALID_CREDENTIALS', GOOGLE_MSG.invalidCredential);
+        refuseSuspended(account);
         return {
           message: created ? GOOGLE_MSG.signedUp : SERVER_MSG.loginOk,
           token: await tokens.sign({ id: account.id, role, tv: account.tokenVersion }),

@@ -5,11 +5,11 @@ import { defineJob } from '../../platform/jobs';
 import type { BookingsContext } from './context';
 
 /**
- * Why a trainer's sessions end with their account: closed by the trainer (an operator's suspension
- * will be another reason). Each has the words its users see (cancel-trainer-sessions.ts).
+ * Why an account's sessions end with it: the account deleted (by its owner or an operator) or
+ * suspended by an operator. Each has the words the other side sees (cancel-account-sessions.ts).
  */
-const TRAINER_LEFT_REASONS = ['account-deleted'] as const;
-export type TrainerLeftReason = (typeof TRAINER_LEFT_REASONS)[number];
+const ACCOUNT_LEFT_REASONS = ['account-deleted', 'suspended'] as const;
+export type AccountLeftReason = (typeof ACCOUNT_LEFT_REASONS)[number];
 
 /** The bookings module's jobs about an account's end (platform/jobs.ts parses each payload before it runs). */
 export const ACCOUNT_JOBS = {
@@ -19,7 +19,16 @@ export const ACCOUNT_JOBS = {
    */
   trainerLeft: defineJob(
     'booking.trainer-left',
-    z.object({ trainerId: ZId, reason: z.enum(TRAINER_LEFT_REASONS), since: z.iso.datetime() }),
+    z.object({ trainerId: ZId, reason: z.enum(ACCOUNT_LEFT_REASONS), since: z.iso.datetime() }),
+  ),
+  /**
+   * A user left by an operator's hand (suspended or deleted): their holds are released, every paid
+   * session that had not started at `since` is refunded in full, and their package balances too
+   * (docs/product.md#suspending-an-account).
+   */
+  userLeft: defineJob(
+    'booking.user-left',
+    z.object({ userId: ZId, reason: z.enum(ACCOUNT_LEFT_REASONS), since: z.iso.datetime() }),
   ),
 };
 
@@ -28,15 +37,14 @@ export const ACCOUNT_JOBS = {
  * are owed from the moment the deletion commits and a crash after it still makes them; the pollers
  * run it.
  */
-export async function enqueueTrainerLeft(
+export async function enqueueAccountLeft(
   ctx: Pick<BookingsContext, 'jobs' | 'now'>,
   tx: Tx,
-  { trainerId, reason }: { trainerId: string; reason: TrainerLeftReason },
+  { who, reason }: { who: { role: 'user' | 'trainer'; id: string }; reason: AccountLeftReason },
 ): Promise<number> {
   const at = ctx.now();
-  return ctx.jobs.enqueue(tx, {
-    kind: ACCOUNT_JOBS.trainerLeft,
-    runAt: at,
-    payload: { trainerId, reason, since: at.toISOString() },
-  });
+  const since = at.toISOString();
+  return who.role === 'trainer'
+    ? ctx.jobs.enqueue(tx, { kind: ACCOUNT_JOBS.trainerLeft, runAt: at, payload: { trainerId: who.id, reason, since } })
+    : ctx.jobs.enqueue(tx, { kind: ACCOUNT_JOBS.userLeft, runAt: at, payload: { userId: who.id, reason, since } });
 }

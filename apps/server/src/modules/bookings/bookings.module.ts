@@ -5,7 +5,7 @@ import type { Database, Tx } from '../../db/client';
 import type { JobRunner } from '../../platform/jobs';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
-import { ACCOUNT_JOBS, enqueueTrainerLeft } from './account-jobs';
+import { ACCOUNT_JOBS, enqueueAccountLeft, type AccountLeftReason } from './account-jobs';
 import { availabilityRoutes } from './availability.routes';
 import { slotStateReader } from './availability.repo';
 import { createAvailabilityService } from './availability.service';
@@ -24,7 +24,7 @@ import { paymentsRoutes } from './payments.routes';
 import { createPaymentsService } from './payments.service';
 import { bookingsRoutes } from './bookings.routes';
 import { createBookingsService } from './bookings.service';
-import { cancelTrainerSessions } from './cancel-trainer-sessions';
+import { cancelAccountSessions } from './cancel-account-sessions';
 import type { BookingEvents, BookingsContext } from './context';
 
 type BookingsModuleDeps = {
@@ -86,12 +86,20 @@ export function createBookingsServices({
   jobs.register(PAYMENT_JOBS.checkOrder, (payload) => checkOrder(context, payload));
   jobs.register(PAYMENT_JOBS.finishRefund, (payload) => runFinishRefund(context, payload));
   // a trainer who left: holds released, paid sessions refunded (docs/decisions/042-money-ledger.md#a-trainer-who-leaves)
-  jobs.register(ACCOUNT_JOBS.trainerLeft, async ({ since, ...job }) => {
-    await cancelTrainerSessions(context, { ...job, since: new Date(since) });
+  jobs.register(ACCOUNT_JOBS.trainerLeft, async ({ since, trainerId, reason }) => {
+    await cancelAccountSessions(context, { who: { role: 'trainer', id: trainerId }, reason, since: new Date(since) });
+  });
+  // a user suspended or deleted by an operator (docs/product.md#suspending-an-account)
+  jobs.register(ACCOUNT_JOBS.userLeft, async ({ since, userId, reason }) => {
+    await cancelAccountSessions(context, { who: { role: 'user', id: userId }, reason, since: new Date(since) });
   });
   /** The accounts module's deletion hook (wired in app.ts): the job, in the deletion's transaction. */
-  const trainerLeft = (tx: Tx, trainerId: string) => enqueueTrainerLeft(context, tx, { trainerId, reason: 'account-deleted' });
-  return { availability, bookings, payments, context, trainerLeft };
+  const trainerLeft = (tx: Tx, trainerId: string) =>
+    enqueueAccountLeft(context, tx, { who: { role: 'trainer', id: trainerId }, reason: 'account-deleted' });
+  /** The console's suspension and deletion (wired in app.ts): the job, in the operator action's transaction. */
+  const accountLeft = (tx: Tx, who: { role: 'user' | 'trainer'; id: string }, reason: AccountLeftReason) =>
+    enqueueAccountLeft(context, tx, { who, reason });
+  return { availability, bookings, payments, context, trainerLeft, accountLeft };
 }
 type BookingsServices = ReturnType<typeof createBookingsServices>;
 

@@ -251,10 +251,11 @@ export async function openBalancesOf(db: Q, userId: string) {
     .limit(100);
 }
 
-/** The open balances of a trainer's users (a trainer who leaves refunds them all). */
-export async function openBalancesOfTrainer(db: Q, trainerId: string) {
+/** The open package balances a trainer sold or a user bought (an account that leaves refunds them all). */
+export async function openBalanceIdsOf(db: Q, who: { role: 'user' | 'trainer'; id: string }) {
+  const owner = who.role === 'trainer' ? sql`trainer_id = ${who.id}` : sql`user_id = ${who.id}`;
   const result = await db.execute(
-    sql`select id from package_balances where trainer_id = ${trainerId} and kind = 'package' and status in ('active', 'refunding') order by id limit 500`,
+    sql`select id from package_balances where ${owner} and kind = 'package' and status in ('active', 'refunding') order by id limit 500`,
   );
   return rowsOf<{ id: string }>(result).map((r) => r.id);
 }

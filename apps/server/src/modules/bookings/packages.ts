@@ -457,7 +457,7 @@ export async function refundRest(
 
 /**
  * Refunds everything in a balance's account through the provider: every balance of a trainer who
- * leaves (cancel-trainer-sessions.ts), and a closed balance (refunded, expired) that a cancelled
+ * leaves (cancel-account-sessions.ts), and a closed balance (refunded, expired) that a cancelled
  * session's part went back to (book-from-balance.ts). An empty one is closed.
  */
 export async function refundWholeBalance(ctx: BookingsContext, balanceId: string): Promise<void> {

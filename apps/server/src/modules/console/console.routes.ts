@@ -9,13 +9,19 @@ import {
   ZConsoleWelcomeRequest,
   ZConsoleWelcomeResponse,
   ZErrorResponse,
+  ZOperatorReason,
+  ZPeopleQuery,
+  ZPeopleResponse,
+  ZPersonActionResponse,
+  ZPersonPageResponse,
 } from '@spotter/shared';
 import { z } from 'zod';
 import { addRetryAfter } from '../../platform/failure-limiter';
 import { createLoginThrottle } from '../../platform/login-throttle';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
-import { auditCsv, listAudit, signIn, welcome, type ConsoleDeps } from './operators';
+import { auditCsv, listAudit, signIn, welcome } from './operators';
+import { deletePerson, personPage, restorePerson, searchPeople, suspendPerson, type PeopleDeps } from './people';
 import { requireOperator } from './require-operator';
 
 const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 429: ZErrorResponse };
@@ -23,7 +29,7 @@ const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 
 const CSV_MAX = 10_000;
 
 /** The operator console's API under /api/console (docs/product.md#the-operator-console). */
-export function consoleRoutes(deps: ConsoleDeps, auth: Auth, limits: Pick<RateLimits, 'perIp'>) {
+export function consoleRoutes(deps: PeopleDeps, auth: Auth, limits: Pick<RateLimits, 'perIp'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const operatorOnly = requireOperator(deps, auth);
@@ -106,5 +112,64 @@ export function consoleRoutes(deps: ConsoleDeps, auth: Auth, limits: Pick<RateLi
           .send(auditCsv(entries));
       },
     );
+
+    const personParams = z.object({ id: z.string().max(64) });
+
+    r.get(
+      '/console/people',
+      {
+        schema: {
+          tags: ['console'],
+          summary: 'People by name, e-mail or city, role and status; newest first, 50 at most',
+          querystring: ZPeopleQuery,
+          response: { 200: ZPeopleResponse, ...errors },
+        },
+        preHandler: operatorOnly,
+      },
+      async (req) => ({ people: await searchPeople(deps, req.query) }),
+    );
+
+    r.get(
+      '/console/people/:id',
+      {
+        schema: {
+          tags: ['console'],
+          summary: 'A person: their account, sessions, payments, reviews, reports against them and the audit entries about them',
+          params: personParams,
+          response: { 200: ZPersonPageResponse, ...errors },
+        },
+        preHandler: operatorOnly,
+      },
+      async (req) => personPage(deps, req.params.id),
+    );
+
+    const actions = {
+      suspend: {
+        run: suspendPerson,
+        summary:
+          'Suspend: no sign-in (they read the reason), tokens and sockets ended everywhere, a trainer unlisted, upcoming paid sessions refunded in full',
+      },
+      restore: { run: restorePerson, summary: 'Restore a suspended account: they can sign in again' },
+      delete: {
+        run: deletePerson,
+        summary: 'Delete as the owner would (personal data blanked), with the upcoming paid sessions refunded in full',
+      },
+    } as const;
+    for (const [name, action] of Object.entries(actions)) {
+      r.post(
+        `/console/people/:id/${name}`,
+        {
+          schema: {
+            tags: ['console'],
+            summary: action.summary,
+            params: personParams,
+            body: ZOperatorReason,
+            response: { 200: ZPersonActionResponse, ...errors, 409: ZErrorResponse },
+          },
+          preHandler: operatorOnly,
+        },
+        async (req) => action.run(deps, { operatorId: req.operator!.id, id: req.params.id, reason: req.body.reason }),
+      );
+    }
   };
 }

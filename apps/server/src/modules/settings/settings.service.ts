@@ -54,6 +54,17 @@ export function createSettingsService({ db, tokens, accounts, images, favourites
     attempt.succeeded();
   }
 
+  /**
+   * Removes personal data, photos, weights and favourites, keeps the row (its reviews show as
+   * "Former member"), and ends every token: each module removes its own, in `tx`.
+   */
+  async function removeAccount(id: string, tx: Tx): Promise<void> {
+    await images.removeAllOf(id, tx);
+    await repo.deleteWeightsOf(tx, id);
+    await favourites.removeAllOf(id, tx);
+    await accounts.anonymise(id, tx);
+  }
+
   return {
     /**
      * Changes only the fields given (the user route's schema has no price, the trainer's has); a
@@ -142,14 +153,12 @@ export function createSettingsService({ db, tokens, accounts, images, favourites
     async deleteAccount(id: string, password: string): Promise<string> {
       await accounts.getOwn(id);
       await checkPassword(id, password, 'password');
-      await db.transaction(async (tx) => {
-        await images.removeAllOf(id, tx);
-        await repo.deleteWeightsOf(tx, id);
-        await favourites.removeAllOf(id, tx);
-        await accounts.anonymise(id, tx);
-      });
+      await db.transaction((tx) => removeAccount(id, tx));
       return SETTINGS_MSG.accountDeleted;
     },
+
+    /** The deletion without the password, in the caller's transaction: an operator's (modules/console). */
+    removeAccount,
   };
 }
 export type SettingsService = ReturnType<typeof createSettingsService>;

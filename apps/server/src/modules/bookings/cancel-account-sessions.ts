@@ -1,5 +1,5 @@
 import { BOOKING_MSG } from '@spotter/shared';
-import type { TrainerLeftReason } from './account-jobs';
+import type { AccountLeftReason } from './account-jobs';
 import * as bookingsRepo from './bookings.repo';
 import type { BookingsContext } from './context';
 import { returnToBalance } from './book-from-balance';
@@ -9,25 +9,28 @@ import * as paymentsRepo from './payments.repo';
 import { refundBooking } from './refund-booking';
 import { releaseHold } from './release-hold';
 
-/** What the users of a trainer who left read as the reason, on the session and in the mail. */
-const REASON_WORDS: Record<TrainerLeftReason, string> = {
-  'account-deleted': BOOKING_MSG.trainerLeft,
+/** What the other side of a session reads as the reason, on the session and in the mail. */
+const REASON_WORDS: Record<'user' | 'trainer', Record<AccountLeftReason, string>> = {
+  trainer: { 'account-deleted': BOOKING_MSG.trainerLeft, suspended: BOOKING_MSG.trainerLeft },
+  user: { 'account-deleted': BOOKING_MSG.userLeft, suspended: BOOKING_MSG.userLeft },
 };
 
 /** One refund that did not happen this time (the provider down, a timeout): the job runs again. */
 class RefundsOutstanding extends Error {
-  constructor(trainerId: string, failed: number, cause: unknown) {
-    super(`${failed} refund(s) of the sessions of trainer ${trainerId} failed; the job retries`, { cause });
+  constructor(who: { role: string; id: string }, failed: number, cause: unknown) {
+    super(`${failed} refund(s) of the sessions of ${who.role} ${who.id} failed; the job retries`, { cause });
     this.name = 'RefundsOutstanding';
   }
 }
 
 /**
- * A trainer left (their account deleted): their unpaid holds are released, and every paid session
- * that had not started at `since` (when they left) is cancelled and refunded in full, whatever the
- * time left, with the mail that tells its user (docs/decisions/042-money-ledger.md#a-trainer-who-leaves).
+ * An account left (a trainer deleted their account; an operator suspended or deleted a user or a
+ * trainer): their unpaid holds are released, and every paid session that had not started at `since`
+ * (when they left) is cancelled and refunded in full, whatever the time left, with the mail that
+ * tells the other side (docs/decisions/042-money-ledger.md#a-trainer-who-leaves,
+ * docs/product.md#suspending-an-account); the package balances they hold or sold are refunded.
  *
- * Runs as the durable job `booking.trainer-left` (account-jobs.ts) and is idempotent: `refundBooking`
+ * Runs as the durable jobs `booking.trainer-left` and `booking.user-left` (account-jobs.ts) and is idempotent: `refundBooking`
  * writes one refund per payment before it calls the provider (refunds.ts), with the provider's
  * request id derived from it, so a run after a crash, or a retry, refunds nothing twice. Holds go
  * first, so a capture racing them either confirmed before (its session is then refunded here) or
@@ -35,12 +38,12 @@ class RefundsOutstanding extends Error {
  * own job; the run still throws after trying the others, so the runner's back-off runs it again for
  * anything that failed before its refund was written.
  */
-export async function cancelTrainerSessions(
+export async function cancelAccountSessions(
   ctx: BookingsContext,
-  { trainerId, reason, since = ctx.now() }: { trainerId: string; reason: TrainerLeftReason; since?: Date },
+  { who, reason, since = ctx.now() }: { who: { role: 'user' | 'trainer'; id: string }; reason: AccountLeftReason; since?: Date },
 ): Promise<{ released: number; refunded: number }> {
   const { db, log } = ctx;
-  const who = { role: 'trainer' as const, id: trainerId };
+  const words = REASON_WORDS[who.role][reason];
   let released = 0;
   let refunded = 0;
 
@@ -48,7 +51,7 @@ export async function cancelTrainerSessions(
   const holds = (await bookingsRepo.listBookingsOf(db, who, now)).filter(
     (b) => b.status === 'pending' && b.holdExpiresAt !== null && b.holdExpiresAt > now,
   );
-  for (const booking of holds) if (await releaseHold(ctx, { booking, by: 'trainer' })) released++;
+  for (const booking of holds) if (await releaseHold(ctx, { booking, by: who.role })) released++;
 
   const failures: unknown[] = [];
   const seen = new Set<string>();
@@ -60,38 +63,38 @@ export async function cancelTrainerSessions(
       seen.add(session.id);
       // paid from a package: back to the balance, which is refunded below with the rest
       if (session.balanceId) {
-        if (await returnToBalance(ctx, { row: session, by: 'trainer', reason: REASON_WORDS[reason] })) refunded++;
+        if (await returnToBalance(ctx, { row: session, by: who.role, reason: words })) refunded++;
         continue;
       }
       const payment = await paymentsRepo.findPaymentOfBooking(db, session.id);
       if (!payment || payment.status !== 'completed') {
-        log.error({ bookingId: session.id, trainerId }, 'a confirmed booking without a completed payment');
+        log.error({ bookingId: session.id, who }, 'a confirmed booking without a completed payment');
         continue;
       }
       try {
         const changed = await refundBooking(ctx, {
           payment,
-          reason: `trainer left (${reason})`,
-          cancelledBy: 'trainer',
-          cancelReason: REASON_WORDS[reason],
+          reason: `${who.role} left (${reason})`,
+          cancelledBy: who.role,
+          cancelReason: words,
         });
         if (changed) refunded++;
       } catch (err) {
-        log.warn({ err, bookingId: session.id, trainerId }, 'refund of a departed trainer’s session failed; will retry');
+        log.warn({ err, bookingId: session.id, who }, 'refund of a departed account’s session failed; will retry');
         failures.push(err);
       }
     }
   }
-  // the packages their users bought: every balance refunded through the provider (docs/product.md#packages)
-  for (const balanceId of await packagesRepo.openBalancesOfTrainer(db, trainerId)) {
+  // the packages their users bought, or they bought: every balance refunded through the provider (docs/product.md#packages)
+  for (const balanceId of await packagesRepo.openBalanceIdsOf(db, who)) {
     try {
       await refundWholeBalance(ctx, balanceId);
     } catch (err) {
-      log.warn({ err, balanceId, trainerId }, 'refund of a departed trainer’s package balance failed; will retry');
+      log.warn({ err, balanceId, who }, 'refund of a departed account’s package balance failed; will retry');
       failures.push(err);
     }
   }
-  log.info({ trainerId, reason, released, refunded, failed: failures.length }, 'a departed trainer’s sessions cancelled');
-  if (failures.length > 0) throw new RefundsOutstanding(trainerId, failures.length, failures[0]);
+  log.info({ who, reason, released, refunded, failed: failures.length }, 'a departed account’s sessions cancelled');
+  if (failures.length > 0) throw new RefundsOutstanding(who, failures.length, failures[0]);
   return { released, refunded };
 }
