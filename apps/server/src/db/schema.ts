@@ -84,6 +84,11 @@ export const accounts = pgTable(
     /** An operator hid a reported trainer's profile (docs/product.md#reports-and-moderation): unlisted until restored. */
     profileHiddenAt: timestamp('profile_hidden_at', { withTimezone: true }),
     /**
+     * The last day of the trainer's latest approved certificate (docs/product.md#verified-coaches):
+     * a 'Verified coach' through that day; kept by the certificates module, null without one.
+     */
+    verifiedUntil: date('verified_until', { mode: 'string' }),
+    /**
      * What the list's `q` matches, lower-cased; written by the database (migration 0010,
      * docs/decisions/006-trainer-list-speed.md).
      */
@@ -398,6 +403,12 @@ export const bookings = pgTable(
      * it stays theirs and paid until somebody else books its slot, and no longer holds that slot.
      */
     releasedAt: timestamp('released_at', { withTimezone: true }),
+    /**
+     * The cancellation, no-show and dispute policy in force when the session was booked, frozen on it
+     * (docs/decisions/047-disputes-by-rule.md); null on sessions booked before policies were frozen,
+     * which follow version 1.
+     */
+    policy: jsonb('policy').$type<{ version: number; cancelHours: number; disputeHours: number }>(),
   },
   (t) => [
     uniqueIndex('bookings_live_slot_uq').on(t.trainerId, t.startsAt).where(LIVE_SLOT),
@@ -887,5 +898,81 @@ export const reports = pgTable(
     index('reports_subject_idx').on(t.subjectId, t.createdAt),
     check('reports_kind_ck', sql`${t.kind} in ('review', 'message', 'profile')`),
     check('reports_status_ck', sql`${t.status} in ('open', 'hidden', 'restored', 'dismissed')`),
+  ],
+);
+
+const CERTIFICATE_STATUSES = ['pending', 'approved', 'rejected'] as const;
+
+/**
+ * A trainer's certificate (docs/product.md#verified-coaches): the file is kept privately under the
+ * data directory (only the trainer and operators read it); operators approve or reject it.
+ */
+export const certificates = pgTable(
+  'certificates',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    trainerId: uuid('trainer_id')
+      .notNull()
+      .references(() => accounts.id),
+    issuer: text('issuer').notNull(),
+    expiresOn: date('expires_on', { mode: 'string' }).notNull(),
+    /** The file's name under the data directory's private certificates folder. */
+    fileKey: text('file_key').notNull(),
+    mime: text('mime').notNull(),
+    bytes: integer('bytes').notNull(),
+    status: text('status', { enum: CERTIFICATE_STATUSES }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedBy: uuid('decided_by').references(() => operators.id),
+    decisionReason: text('decision_reason'),
+    /** When the trainer was reminded that it expires within 30 days. */
+    remindedAt: timestamp('reminded_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('certificates_trainer_idx').on(t.trainerId, t.createdAt),
+    index('certificates_status_idx').on(t.status, t.createdAt),
+    check('certificates_status_ck', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+  ],
+);
+
+const DISPUTE_STATUSES = ['open', 'decided'] as const;
+
+/**
+ * A user's dispute of a session (docs/decisions/047-disputes-by-rule.md): decided by the rule where the
+ * facts decide, otherwise by an operator; the session's payout waits while it is open.
+ */
+export const disputes = pgTable(
+  'disputes',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    bookingId: uuid('booking_id')
+      .notNull()
+      .references(() => bookings.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => accounts.id),
+    trainerId: uuid('trainer_id')
+      .notNull()
+      .references(() => accounts.id),
+    reason: text('reason').notNull(),
+    note: text('note').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    status: text('status', { enum: DISPUTE_STATUSES }).notNull(),
+    /** The row of the rules table that decided it, or 'operator'. */
+    rule: text('rule'),
+    outcome: text('outcome'),
+    refundCents: integer('refund_cents'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedBy: uuid('decided_by').references(() => operators.id),
+    decisionReason: text('decision_reason'),
+  },
+  (t) => [
+    uniqueIndex('disputes_booking_uq').on(t.bookingId),
+    index('disputes_status_idx').on(t.status, t.createdAt),
+    check('disputes_status_ck', sql`${t.status} in ('open', 'decided')`),
   ],
 );
