@@ -39,6 +39,18 @@ export const routes: RouteObject[] = [
             path: paths.console.login.path,
             lazy: () => screens.consoleLogin().then((m) => ({ Component: m.ConsoleLoginPage })),
           },
+          {
+            path: paths.console.people.path,
+            lazy: () => screens.consolePeople().then((m) => ({ Component: m.ConsolePeoplePage })),
+          },
+          {
+            path: paths.console.person.path,
+            lazy: () => screens.consolePerson().then((m) => ({ Component: m.ConsolePersonPage })),
+          },
+          {
+            path: paths.console.reports.path,
+            lazy: () => screens.consoleReports().then((m) => ({ Component: m.ConsoleReportsPage })),
+          },
         ],
       },
     ],

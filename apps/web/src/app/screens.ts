@@ -32,6 +32,9 @@ export const screens = {
   consoleWelcome: () => import('@/features/console/components/console-welcome-page'),
   consoleLogin: () => import('@/features/console/components/console-login-page'),
   consoleAudit: () => import('@/features/console/components/console-audit-page'),
+  consolePeople: () => import('@/features/console/components/console-people-page'),
+  consolePerson: () => import('@/features/console/components/console-person-page'),
+  consoleReports: () => import('@/features/console/components/console-reports-page'),
 };
 
 export type Screen = keyof typeof screens;
@@ -66,6 +69,9 @@ const screenOfPath: ReadonlyArray<readonly [string, Screen]> = [
   [paths.console.audit.path, 'consoleAudit'],
   [paths.console.welcome.path, 'consoleWelcome'],
   [paths.console.login.path, 'consoleLogin'],
+  [paths.console.people.path, 'consolePeople'],
+  [paths.console.person.path, 'consolePerson'],
+  [paths.console.reports.path, 'consoleReports'],
 ];
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -59,6 +59,9 @@ export const paths = {
   console: {
     audit: fixed('/console'),
     login: fixed('/console/login'),
+    people: fixed('/console/people'),
+    person: { path: '/console/people/:id', getHref: (id: string) => `/console/people/${encodeURIComponent(id)}` },
+    reports: fixed('/console/reports'),
     /** The one-time link `npm run operator -- add` prints. */
     welcome: { path: '/console/welcome', getHref: (token: string) => withQuery('/console/welcome', { token }) },
   },

@@ -5,6 +5,14 @@ import {
   type TConsoleLoginRequest,
   type TConsoleWelcomeRequest,
   type TConsoleWelcomeResponse,
+  type TConsoleReportDecisionResponse,
+  type TConsoleReportsResponse,
+  type TOperatorReason,
+  type TPeopleQuery,
+  type TPeopleResponse,
+  type TPersonActionResponse,
+  type TPersonPageResponse,
+  type ReportStatus,
 } from '@spotter/shared';
 import { ApiError, errorCodeOf, NETWORK_ERROR_MESSAGE } from '@/lib/api-client';
 
@@ -123,21 +131,41 @@ export const consoleApi = {
   welcome: (body: TConsoleWelcomeRequest) => json<TConsoleWelcomeResponse>(consoleFetch('/welcome', { method: 'POST', body })),
   login: (body: TConsoleLoginRequest) => json<{ token: string }>(consoleFetch('/login', { method: 'POST', body })),
   me: () => json<{ operator: { _id: string; email: string } }>(consoleFetch('/me', { signedIn: true })),
-  audit: (query: AuditQuery) => json<TAuditResponse>(consoleFetch(`/audit${auditSearch(query)}`, { signedIn: true })),
+  audit: (query: AuditQuery) => json<TAuditResponse>(consoleFetch(`/audit${searchOf(query)}`, { signedIn: true })),
   /** The CSV file of the audit log with these filters, and the name the server gives it. */
   auditCsv: async (filters: AuditFilters) => {
-    const response = await consoleFetch(`/audit.csv${auditSearch(filters)}`, { signedIn: true });
+    const response = await consoleFetch(`/audit.csv${searchOf(filters)}`, { signedIn: true });
     const disposition = response.headers.get('content-disposition') ?? '';
     const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'spotter-audit-log.csv';
     return { blob: await response.blob(), name };
   },
+  /** People by name, e-mail or city, role and status: newest first, 50 at most. */
+  people: (query: TPeopleQuery) => json<TPeopleResponse>(consoleFetch(`/people${searchOf(query)}`, { signedIn: true })),
+  /** A person's page: their facts, bookings, payments, reviews, the reports against them and the audit entries about them. */
+  person: (id: string) => json<TPersonPageResponse>(consoleFetch(`/people/${encodeURIComponent(id)}`, { signedIn: true })),
+  personAction: (id: string, action: PersonAction, body: TOperatorReason) =>
+    json<TPersonActionResponse>(
+      consoleFetch(`/people/${encodeURIComponent(id)}/${action}`, { method: 'POST', body, signedIn: true }),
+    ),
+  /** The reports with this status, oldest first (the moderation queue). */
+  reports: (status: ReportStatus) =>
+    json<TConsoleReportsResponse>(consoleFetch(`/reports${searchOf({ status })}`, { signedIn: true })),
+  decideReport: (id: string, decision: ReportDecision, body: TOperatorReason) =>
+    json<TConsoleReportDecisionResponse>(
+      consoleFetch(`/reports/${encodeURIComponent(id)}/${decision}`, { method: 'POST', body, signedIn: true }),
+    ),
 };
+
+/** What an operator can do to a person's account. */
+export type PersonAction = 'suspend' | 'restore' | 'delete';
+/** What an operator decides about a reported item: every open report of it closes. */
+export type ReportDecision = 'hide' | 'restore' | 'dismiss';
 
 /** The audit log's filters, as the page keeps them in its address. */
 export type AuditFilters = { action?: string; operatorId?: string; targetId?: string };
 type AuditQuery = AuditFilters & { before?: string; limit?: number };
 
-function auditSearch(query: AuditQuery) {
+function searchOf(query: Record<string, string | number | undefined>) {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
   const search = params.toString();

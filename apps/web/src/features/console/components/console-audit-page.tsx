@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
-import { useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import type { TAuditEntry } from '@spotter/shared';
 import { Alert } from '@/components/ui/alert';
@@ -11,6 +11,7 @@ import { errorMessage } from '@/lib/api-client';
 import { consoleApi, useConsoleSession, type AuditFilters } from '@/lib/api/console';
 import { paths } from '@/lib/paths';
 import { saveFile } from '../utils/save-file';
+import { useIsPhone } from '../utils/use-is-phone';
 import { CONSOLE_QUERY, ConsolePage } from './console-layout';
 
 /** Entries a page of the log holds. */
@@ -25,14 +26,6 @@ const ACTIONS = [
 ] as const;
 
 const FILTER_KEYS = ['action', 'targetId', 'operatorId'] as const;
-
-const PHONE_QUERY = '(max-width: 639px)';
-const subscribeToWidth = (onChange: () => void) => {
-  const query = window.matchMedia?.(PHONE_QUERY);
-  query?.addEventListener?.('change', onChange);
-  return () => query?.removeEventListener?.('change', onChange);
-};
-const isPhoneWidth = () => window.matchMedia?.(PHONE_QUERY).matches ?? false;
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 const when = (at: string) => timeFormat.format(new Date(at));
@@ -75,7 +68,7 @@ function AuditLog({ token }: { token: string }) {
     onSuccess: ({ blob, name }) => saveFile(blob, name),
   });
   const entries = log.data?.pages.flatMap((page) => page.entries) ?? [];
-  const isPhone = useSyncExternalStore(subscribeToWidth, isPhoneWidth, () => false);
+  const isPhone = useIsPhone();
 
   const apply = (next: AuditFilters) => {
     const search = new URLSearchParams();

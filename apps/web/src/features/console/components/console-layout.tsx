@@ -1,9 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Outlet, useNavigate } from 'react-router';
+import { NavLink, Outlet, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { LogoMark } from '@/components/ui/logo';
 import { consoleApi, consoleSession, useConsoleSession } from '@/lib/api/console';
+import { cn } from '@/lib/cn';
 import { paths } from '@/lib/paths';
 
 /** Every console query's key starts with this, so signing out forgets them all. */
@@ -66,11 +67,44 @@ export function ConsoleLayout({ announcer }: { announcer?: ReactNode }) {
             </div>
           )}
         </div>
+        {token && <ConsoleNav />}
       </header>
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
         <Outlet />
       </main>
     </div>
+  );
+}
+
+const NAV = [
+  { to: paths.console.people.getHref(), label: 'People', end: false },
+  { to: paths.console.reports.getHref(), label: 'Reports', end: false },
+  { to: paths.console.audit.getHref(), label: 'Audit log', end: true },
+] as const;
+
+/** The console's screens, for a signed-in operator. */
+function ConsoleNav() {
+  return (
+    <nav aria-label="Console" className="border-t border-ink-line">
+      <ul className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-2 sm:px-4">
+        {NAV.map((item) => (
+          <li key={item.to}>
+            <NavLink
+              to={item.to}
+              end={item.end}
+              className={({ isActive }) =>
+                cn(
+                  'inline-flex min-h-11 items-center border-b-2 px-3 text-sm font-semibold whitespace-nowrap',
+                  isActive ? 'border-accent text-on-ink' : 'border-transparent text-on-ink-muted hover:text-on-ink',
+                )
+              }
+            >
+              {item.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 

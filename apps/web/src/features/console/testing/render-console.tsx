@@ -6,6 +6,9 @@ import { paths } from '@/lib/paths';
 import { ConsoleAuditPage } from '../components/console-audit-page';
 import { ConsoleLayout } from '../components/console-layout';
 import { ConsoleLoginPage } from '../components/console-login-page';
+import { ConsolePeoplePage } from '../components/console-people-page';
+import { ConsolePersonPage } from '../components/console-person-page';
+import { ConsoleReportsPage } from '../components/console-reports-page';
 import { ConsoleWelcomePage } from '../components/console-welcome-page';
 
 /** The console's routes as the app mounts them (app/router.tsx), without the lazy loading, at `url`. */
@@ -22,6 +25,9 @@ export function renderConsole(url: string) {
           { index: true, Component: ConsoleAuditPage },
           { path: paths.console.welcome.path, Component: ConsoleWelcomePage },
           { path: paths.console.login.path, Component: ConsoleLoginPage },
+          { path: paths.console.people.path, Component: ConsolePeoplePage },
+          { path: paths.console.person.path, Component: ConsolePersonPage },
+          { path: paths.console.reports.path, Component: ConsoleReportsPage },
         ],
       },
       { path: '*', Component: () => <p data-testid="location">elsewhere</p> },
