@@ -21,3 +21,4 @@ export * from './waitlist';
 export * from './packages';
 export * from './console';
 export * from './reports';
+export * from './certificates';

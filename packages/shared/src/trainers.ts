@@ -57,6 +57,11 @@ export const ZTrainersQuery = z
     available: trainerListParams.available.optional(),
     /** Only trainers with a free slot on that date, in their own zone. */
     availableOn: trainerListParams.availableOn.optional(),
+    /** `true`: verified coaches only (docs/product.md#verified-coaches); anything else is no filter. */
+    verified: z
+      .enum(['true', 'false'], { error: 'verified must be true or false' })
+      .optional()
+      .transform((v) => (v === 'true' ? true : undefined)),
     /** Parsed to the ids that can be ids at all (others name no trainer), at most 500. */
     ids: z
       .string()
@@ -109,6 +114,12 @@ export const ZTrainerListSearch = z.object({
     .optional()
     .transform((value) => value === '1')
     .catch(false),
+  /** `verified=1`: verified coaches only. */
+  verified: z
+    .string()
+    .optional()
+    .transform((value) => value === '1')
+    .catch(false),
 });
 export type TTrainerListSearch = z.output<typeof ZTrainerListSearch>;
 
@@ -116,7 +127,11 @@ export type TTrainerListSearch = z.output<typeof ZTrainerListSearch>;
  * A trainer in the list and on the profile: the public fields and the start of their next free slot
  * (ISO in UTC; null when none in the bookable 14 days), the same slots the booking dialog offers.
  */
-export const ZTrainerCard = ZPublicTrainer.extend({ nextFreeAt: z.string().nullable() });
+export const ZTrainerCard = ZPublicTrainer.extend({
+  nextFreeAt: z.string().nullable(),
+  /** A 'Verified coach': an operator approved a certificate of theirs that has not expired (docs/product.md#verified-coaches). */
+  verified: z.boolean().default(false),
+});
 export type TTrainerCard = z.infer<typeof ZTrainerCard>;
 
 export const ZTrainersResponse = z.object({
