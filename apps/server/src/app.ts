@@ -34,9 +34,9 @@ import {
   type OnDeleted,
 } from './modules/accounts';
 import { avatarsRoutes } from './modules/avatars';
-import { consoleRoutes, type PeopleHooks } from './modules/console';
-import { bookingsModule, createBookingsServices } from './modules/bookings';
-import { moneyModule } from './modules/money';
+import { consoleRoutes, type MoneyHooks, type PeopleHooks } from './modules/console';
+import { bookingsModule, createBookingsServices, refundByOperator, searchBookingsForOperators } from './modules/bookings';
+import { checkLedger, moneyModule } from './modules/money';
 import { chatsModule } from './modules/chats';
 import { createFavouritesService, favouritesRoutes } from './modules/favourites';
 import { createImagesService, imagesRoutes } from './modules/images';
@@ -328,7 +328,12 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
         deleteAccount: (tx, id) => settings.removeAccount(id, tx),
         reportsAbout: async () => [],
       };
-      await api.register(consoleRoutes({ db: database.db, tokens, now: clock.now, people }, auth, limits));
+      const money: MoneyHooks = {
+        searchBookings: (f) => searchBookingsForOperators(database.db, f),
+        refundBooking: (input, audit) => refundByOperator(bookingServices.context, input, audit),
+        ledger: () => checkLedger({ db: database.db, now: clock.now }),
+      };
+      await api.register(consoleRoutes({ db: database.db, tokens, now: clock.now, people, money }, auth, limits));
       await api.register(imagesRoutes(images, auth, limits));
       await api.register(settingsRoutes(settings, auth, limits));
     },

@@ -278,3 +278,85 @@ export const REPORT_MSG = {
 /** The words a suspended person reads when they try to sign in. */
 export const suspendedMessage = (reason: string) =>
   `Your account is suspended: ${reason}. Write to support if you think this is a mistake.`;
+
+/** POST /api/console/bookings/:id/refund: `amount` in dollars (as every amount of the API); without it, all that is left. */
+export const ZConsoleRefundRequest = ZOperatorReason.extend({
+  amount: z
+    .number({ error: 'Give the amount to refund in dollars, such as 25.50' })
+    .positive('Give an amount above zero')
+    .multipleOf(0.01, 'Give the amount in dollars and cents, such as 25.50')
+    .optional(),
+});
+export type TConsoleRefundRequest = z.input<typeof ZConsoleRefundRequest>;
+export const ZConsoleRefundResponse = z.object({
+  refund: z.object({
+    bookingId: z.string(),
+    /** Dollars given back by this refund. */
+    amount: z.number(),
+    /** completed: the provider made it; pending: it did not answer yet, and a job finishes it. */
+    status: z.enum(['completed', 'pending']),
+    /** Dollars of the payment given back so far (this refund included once completed) and still left. */
+    refundedTotal: z.number(),
+    left: z.number(),
+  }),
+  message: z.string(),
+});
+export type TConsoleRefundResponse = z.infer<typeof ZConsoleRefundResponse>;
+
+/** GET /api/console/bookings?q=&status=: by booking id, or a person's name or e-mail; newest first, 50 at most. */
+export const ZConsoleBookingsQuery = z.object({
+  q: z.string().trim().max(100, 'Search with at most 100 characters').optional(),
+  status: z
+    .enum(['pending', 'confirmed', 'completed', 'cancelled', 'refunded', 'expired', 'no-show'], {
+      error: 'Choose a booking status',
+    })
+    .optional(),
+});
+export type TConsoleBookingsQuery = z.output<typeof ZConsoleBookingsQuery>;
+export const ZConsoleBooking = z.object({
+  _id: z.string(),
+  userId: z.string(),
+  userName: z.string(),
+  trainerId: z.string(),
+  trainerName: z.string(),
+  startsAt: z.string(),
+  status: z.string(),
+  /** Dollars. */
+  price: z.number(),
+  /** How it was paid: a card payment through the provider, a package or weekly-series balance, or not at all. */
+  paidWith: z.enum(['card', 'balance', 'unpaid']),
+  /** Dollars of the card payment given back so far, and what is left to refund (0 without a card payment). */
+  refunded: z.number(),
+  refundable: z.number(),
+  disputed: z.boolean(),
+});
+export type TConsoleBooking = z.infer<typeof ZConsoleBooking>;
+export const ZConsoleBookingsResponse = z.object({ bookings: z.array(ZConsoleBooking) });
+export type TConsoleBookingsResponse = z.infer<typeof ZConsoleBookingsResponse>;
+
+/** GET /api/console/ledger: the ledger check run now (docs/decisions/042-money-ledger.md#unknown-outcomes). */
+export const ZConsoleLedgerResponse = z.object({
+  checkedAt: z.string(),
+  differences: z.array(
+    z.object({
+      kind: z.string(),
+      message: z.string(),
+      key: z.string().optional(),
+      bookingId: z.string().nullable().optional(),
+      orderId: z.string().optional(),
+      account: z.string().optional(),
+    }),
+  ),
+});
+export type TConsoleLedgerResponse = z.infer<typeof ZConsoleLedgerResponse>;
+
+export const MONEY_MSG = {
+  bookingNotFound: 'There is no such session',
+  notCardPaid:
+    'This session has no card payment to refund. Sessions paid from a package or a weekly series are refunded through their balance.',
+  nothingLeft: 'Nothing is left to refund on this session',
+  tooMuch: (left: string) => `At most ${left} is left to refund on this session`,
+  refunded: (amount: string) => `Refunded ${amount}. Both people are told by mail.`,
+  pending: (amount: string) =>
+    `A refund of ${amount} is requested. The payment provider did not answer yet; it is retried until it does.`,
+} as const;

@@ -110,6 +110,12 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/console/audit.csv': { access: 'operator' },
   'GET /api/console/people': { access: 'operator', request: (f) => ({ url: `/api/console/people?q=${f.trainer.email}` }) },
   'GET /api/console/people/:id': { access: 'operator', request: (f) => ({ url: `/api/console/people/${f.trainer.id}` }) },
+  'GET /api/console/bookings': { access: 'operator', request: (f) => ({ url: `/api/console/bookings?q=${f.bookingId}` }) },
+  'POST /api/console/bookings/:id/refund': {
+    access: 'operator',
+    request: (f) => ({ url: `/api/console/bookings/${f.bookingId}/refund`, payload: { amount: 1, reason: 'Matrix check' } }),
+  },
+  'GET /api/console/ledger': { access: 'operator' },
   ...Object.fromEntries(
     (['suspend', 'restore', 'delete'] as const).map((action) => [
       `POST /api/console/people/:id/${action}`,

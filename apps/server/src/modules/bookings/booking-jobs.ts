@@ -17,7 +17,7 @@ export const BOOKING_JOBS = {
     'booking.mail',
     z.object({
       bookingId,
-      kind: z.enum(['confirmed', 'reminder', 'cancelled', 'moved', 'offered']),
+      kind: z.enum(['confirmed', 'reminder', 'cancelled', 'moved', 'offered', 'refunded']),
       to: z.enum(['user', 'trainer']),
       refunded: z.boolean().optional(),
       /** A cancelled session paid from a package: its value went back to the balance. */
@@ -26,6 +26,10 @@ export const BOOKING_JOBS = {
       startsAt: z.string().optional(),
       /** A move: the session's start before it. */
       from: z.string().optional(),
+      /** An operator's refund (docs/product.md#refunds-by-operators): how much, why, and whether it cancelled the session. */
+      refundCents: z.number().int().positive().optional(),
+      reason: z.string().max(500).optional(),
+      cancelled: z.boolean().optional(),
     }),
   ),
 };
@@ -84,8 +88,15 @@ export async function enqueueBookingMails(
   ctx: Pick<BookingsContext, 'jobs' | 'now'>,
   tx: Tx,
   bookingId: string,
-  kind: 'confirmed' | 'cancelled' | 'moved',
-  extra: { refunded?: boolean; from?: string; toBalance?: boolean } = {},
+  kind: 'confirmed' | 'cancelled' | 'moved' | 'refunded',
+  extra: {
+    refunded?: boolean;
+    from?: string;
+    toBalance?: boolean;
+    refundCents?: number;
+    reason?: string;
+    cancelled?: boolean;
+  } = {},
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const to of ['user', 'trainer'] as const) {

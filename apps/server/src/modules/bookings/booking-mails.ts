@@ -3,7 +3,7 @@ import { buildIcs } from './ics';
 import { fromCents } from '../../lib/money';
 import type { Mail } from '../mail';
 
-type BookingMailKind = 'confirmed' | 'reminder' | 'cancelled' | 'moved' | 'offered';
+type BookingMailKind = 'confirmed' | 'reminder' | 'cancelled' | 'moved' | 'offered' | 'refunded';
 
 type BookingMailInput = {
   kind: BookingMailKind;
@@ -20,6 +20,10 @@ type BookingMailInput = {
   refunded?: boolean;
   /** A cancelled session paid from a package: its value is back in the user's balance. */
   toBalance?: boolean;
+  /** An operator's refund: how much, why, and whether it was all of it and cancelled an upcoming session. */
+  refundCents?: number;
+  refundReason?: string;
+  refundCancelled?: boolean;
   /** Where the session takes place (null: never set). */
   location: TSessionLocation | null;
   /** An offered slot (the waitlist's): until when it is held. */
@@ -82,6 +86,12 @@ export function bookingMail(input: BookingMailInput): Mail {
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, REASON_MAX);
+  const refunded = `$${fromCents(input.refundCents ?? 0).toFixed(2)}`;
+  const refundWhy = (input.refundReason ?? '')
+    .replace(/[\p{Cc}\u2028\u2029]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, REASON_MAX);
   const cancelledIntro = byTrainer
     ? forUser
       ? `${other} cancelled your session on ${when}.${why ? ` Reason: ${why}.` : ''} ${input.toBalance ? `Its ${price} is back in your package balance.` : `The payment of ${price} is refunded in full.`}`
@@ -112,6 +122,15 @@ export function bookingMail(input: BookingMailInput): Mail {
       intro: `A time you are waiting for opened up: ${when} with ${other} (${price}). It is held for you${input.holdExpiresAt ? ` until ${formatDateTimeIn(input.holdExpiresAt, input.timeZone)}` : ''}, 30 minutes from now.${placeLine}`,
       outro: `Pay for it to book it. If you do not, it goes to the next person waiting and you stay on the waitlist. ${policy}.`,
     },
+    refunded: {
+      subject: forUser ? `Refunded: ${refunded} of your session with ${other}` : `Refunded to ${other}: ${refunded}`,
+      intro: forUser
+        ? `Spotter refunded ${refunded} of ${withWhom} on ${when}.${refundWhy ? ` Reason: ${refundWhy}.` : ''}${input.refundCancelled ? ' The session is cancelled.' : ''} The money goes back to the card or PayPal account that paid, usually within a few days.`
+        : `Spotter refunded ${refunded} of ${withWhom} on ${when} to ${other}.${refundWhy ? ` Reason: ${refundWhy}.` : ''}${input.refundCancelled ? ' The session is cancelled.' : ''} Your share of the session is reduced in proportion.`,
+      outro: input.refundCancelled
+        ? 'The attached calendar file removes it from your calendar.'
+        : 'The session itself is unchanged. Write to support if you have a question.',
+    },
     cancelled: {
       subject: forUser ? `Cancelled: your session with ${other}` : `Cancelled: session with ${other}`,
       intro: cancelledIntro,
@@ -120,6 +139,8 @@ export function bookingMail(input: BookingMailInput): Mail {
     },
   }[input.kind];
 
+  // a cancellation, or an operator's refund of all of an upcoming session, removes it from calendars
+  const endsIt = input.kind === 'cancelled' || (input.kind === 'refunded' && !!input.refundCancelled);
   const ics = buildIcs({
     uid: `booking-${input.bookingId}@spotter`,
     start: input.startsAt,
@@ -127,14 +148,14 @@ export function bookingMail(input: BookingMailInput): Mail {
     summary: forUser ? `Training session with ${other}` : `Training session: ${other}`,
     description: [
       `Spotter booking ${input.bookingId}.`,
-      ...(input.kind === 'cancelled' ? [] : [`${policy}.`]),
+      ...(input.kind === 'cancelled' || input.kind === 'refunded' ? [] : [`${policy}.`]),
       ...(place ? [`Place: ${place}.`] : []),
       input.link,
     ].join('\n'),
     location: place,
     stamp: input.now,
-    cancelled: input.kind === 'cancelled',
-    sequence: (input.sequence ?? 0) + (input.kind === 'cancelled' ? 1 : 0),
+    cancelled: endsIt,
+    sequence: (input.sequence ?? 0) + (endsIt ? 1 : 0),
   });
 
   // where the session can be cancelled (the user inside the policy, the trainer at any time before it
@@ -142,7 +163,7 @@ export function bookingMail(input: BookingMailInput): Mail {
   const action =
     input.kind === 'offered'
       ? { label: 'Book this time', line: 'Book it on the trainer’s page' }
-      : input.kind === 'cancelled'
+      : input.kind === 'cancelled' || input.kind === 'refunded'
         ? { label: forUser ? 'See my sessions' : 'See my schedule', line: 'Your bookings' }
         : forUser
           ? { label: 'See, move or cancel this session', line: 'See, move or cancel it in your sessions' }
@@ -172,7 +193,7 @@ export function bookingMail(input: BookingMailInput): Mail {
             {
               filename: 'session.ics',
               content: ics,
-              contentType: `text/calendar; charset=utf-8; method=${input.kind === 'cancelled' ? 'CANCEL' : 'PUBLISH'}`,
+              contentType: `text/calendar; charset=utf-8; method=${endsIt ? 'CANCEL' : 'PUBLISH'}`,
             },
           ],
   };

@@ -11,3 +11,6 @@ export { freeSlots } from './free-slots';
 export { slotStateReader } from './availability.repo';
 export type { BookingsContext } from './context';
 export { packagesOf } from './packages';
+// the operator console's sessions and refunds (docs/product.md#refunds-by-operators)
+export { searchBookingsForOperators } from './operator-bookings.repo';
+export { refundByOperator } from './refund-by-operator';

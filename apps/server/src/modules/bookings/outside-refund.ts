@@ -124,7 +124,7 @@ export function feePart(payment: { feeCents: number; amountCents: number }, befo
  * it is (pending; payable once due), as far as that balance reaches; the rest, already paid out
  * to the trainer, is Spotter's loss.
  */
-async function takenBack(tx: Tx, payment: Payment, before: number, cents: number): Promise<Posting[]> {
+export async function takenBack(tx: Tx, payment: Payment, before: number, cents: number): Promise<Posting[]> {
   const currency = payment.currency;
   // a capture that came too late was never the trainer's: its money waits in the order's suspense
   // account for Spotter's own refund, and what the provider gave back comes out of it

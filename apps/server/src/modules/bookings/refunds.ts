@@ -6,7 +6,7 @@ import { account, balance, hasTransaction, PaymentRejectedError, post, ProviderU
 import { enqueueBookingMails, runBookingMails } from './booking-jobs';
 import * as bookingsRepo from './bookings.repo';
 import { announceBooking, providerOf, type BookingsContext } from './context';
-import { bookOutsideRefund, feePart } from './outside-refund';
+import { bookOutsideRefund, feePart, takenBack } from './outside-refund';
 import { PAYMENT_JOBS } from './payment-jobs';
 import * as packagesRepo from './packages.repo';
 import * as paymentsRepo from './payments.repo';
@@ -63,6 +63,37 @@ export async function refundPayment(
       reason,
     },
     cancellation,
+  );
+}
+
+/**
+ * An operator's refund of a session's card payment, in full or in part, at any time
+ * (docs/product.md#refunds-by-operators): keyed by what the order had given back when it was asked
+ * (requested or completed), so a repeat of the same request (a double click, a retry) writes nothing
+ * twice, while a later one is a new refund. `withRow` runs in the refund row's transaction (the audit
+ * entry). What was given back comes from the trainer's share and the fee in proportion, a share
+ * already paid out from the platform's losses; all of it refunds the payment and cancels an upcoming
+ * session. Both sides are mailed.
+ */
+export async function refundPart(
+  ctx: BookingsContext,
+  { payment, amountCents, reason, askedBefore }: { payment: Payment; amountCents: number; reason: string; askedBefore: number },
+  withRow: (tx: Tx, row: paymentsRepo.RefundRow) => Promise<void>,
+): Promise<RefundOutcome> {
+  return writeAndFinish(
+    ctx,
+    {
+      key: `operator:${payment.id}:${askedBefore}`,
+      bookingId: payment.bookingId,
+      provider: payment.provider,
+      orderId: payment.providerOrderId,
+      captureId: payment.captureId,
+      amountCents,
+      currency: payment.currency,
+      reason,
+    },
+    {},
+    withRow,
   );
 }
 
@@ -141,8 +172,11 @@ async function writeAndFinish(
   ctx: BookingsContext,
   r: Unplaced & { key: string; reason: string },
   cancellation: Cancellation,
+  /** Written in the refund row's transaction when this call wrote it (an operator's audit entry). */
+  withRow?: (tx: Tx, row: paymentsRepo.RefundRow) => Promise<void>,
 ): Promise<RefundOutcome> {
   const written = await ctx.db.transaction(async (tx) => {
+    if (r.key.startsWith('operator:')) await paymentsRepo.lockOrderRefunds(tx, r.provider, r.orderId);
     const row = await paymentsRepo.insertRefund(tx, {
       key: r.key,
       bookingId: r.bookingId,
@@ -156,6 +190,7 @@ async function writeAndFinish(
       createdAt: ctx.now(),
     });
     if (row) await enqueueFinish(ctx, tx, row.id, cancellation);
+    if (row && withRow) await withRow(tx, row);
     return row;
   });
   if (!written) {
@@ -254,6 +289,7 @@ async function finishRefund(
     }
     const payment = await paymentsRepo.findPaymentByOrder(tx, refund.provider, refund.providerOrderId);
     const full = refund.key.startsWith('full:');
+    if (refund.key.startsWith('operator:') && payment) return finishOperatorRefund(ctx, tx, refund, payment, answer, at);
     await post(tx, {
       key: `refund:${refund.id}`,
       kind: 'refund',
@@ -327,7 +363,7 @@ async function givenBackAlready(
  */
 async function stillOwed(ctx: BookingsContext, refund: paymentsRepo.RefundRow): Promise<paymentsRepo.RefundRow | undefined> {
   let left: number;
-  if (refund.key.startsWith('full:')) {
+  if (refund.key.startsWith('full:') || refund.key.startsWith('operator:')) {
     const payment = await paymentsRepo.findPaymentByOrder(ctx.db, refund.provider, refund.providerOrderId);
     if (!payment) return refund;
     left = payment.amountCents - (await paymentsRepo.completedRefundsOf(ctx.db, refund.provider, refund.providerOrderId));
@@ -350,6 +386,48 @@ async function stillOwed(ctx: BookingsContext, refund: paymentsRepo.RefundRow): 
  * A full refund of a paid session (`cents`: all of it, or the rest a refund outside Spotter left): the
  * trainer's share (pending, or payable once due) and the fee go back out, in proportion.
  */
+/**
+ * An operator's refund the provider made: its ledger transaction (the share and the fee in
+ * proportion, a paid-out share from losses), the payment refunded once all of it went back (an
+ * upcoming session then cancelled), and the mails that say how much and why.
+ */
+async function finishOperatorRefund(
+  ctx: BookingsContext,
+  tx: Tx,
+  refund: paymentsRepo.RefundRow,
+  payment: Payment,
+  answer: { id: string; raw: unknown },
+  at: Date,
+): Promise<{ changed: boolean; mailJobs: number[] }> {
+  const given = await paymentsRepo.completedRefundsOf(tx, refund.provider, refund.providerOrderId);
+  await post(tx, {
+    key: `refund:${refund.id}`,
+    kind: 'refund',
+    bookingId: refund.bookingId,
+    trainerId: payment.trainerId,
+    userId: payment.userId,
+    provider: refund.provider,
+    providerOrderId: refund.providerOrderId,
+    memo: refund.reason,
+    at,
+    entries: await takenBack(tx, payment, given - refund.amountCents, refund.amountCents),
+  });
+  let changed = false;
+  if (given >= payment.amountCents) {
+    await paymentsRepo.markRefunded(tx, payment.id, { refundId: answer.id, refundRaw: answer.raw, at });
+    changed = !!(await bookingsRepo.changeStatus(tx, payment.bookingId, 'confirmed', 'refunded', at, {
+      cancelReason: refund.reason,
+    }));
+    if (changed) await announceBooking(ctx, tx, { id: payment.bookingId, userId: payment.userId, trainerId: payment.trainerId });
+  }
+  const mailJobs = await enqueueBookingMails(ctx, tx, payment.bookingId, 'refunded', {
+    refundCents: refund.amountCents,
+    reason: refund.reason,
+    cancelled: changed,
+  });
+  return { changed, mailJobs };
+}
+
 async function sharesBack(tx: Tx, payment: Payment, cents: number): Promise<Posting[]> {
   const fee = feePart(payment, payment.amountCents - cents, cents);
   const due = await hasTransaction(tx, `payable:${payment.bookingId}`);

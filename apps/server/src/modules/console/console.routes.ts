@@ -14,6 +14,11 @@ import {
   ZPeopleResponse,
   ZPersonActionResponse,
   ZPersonPageResponse,
+  ZConsoleBookingsQuery,
+  ZConsoleBookingsResponse,
+  ZConsoleLedgerResponse,
+  ZConsoleRefundRequest,
+  ZConsoleRefundResponse,
 } from '@spotter/shared';
 import { z } from 'zod';
 import { addRetryAfter } from '../../platform/failure-limiter';
@@ -21,6 +26,7 @@ import { createLoginThrottle } from '../../platform/login-throttle';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
 import { auditCsv, listAudit, signIn, welcome } from './operators';
+import { ledgerFindings, refundBooking, type MoneyDeps } from './money';
 import { deletePerson, personPage, restorePerson, searchPeople, suspendPerson, type PeopleDeps } from './people';
 import { requireOperator } from './require-operator';
 
@@ -29,7 +35,7 @@ const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 
 const CSV_MAX = 10_000;
 
 /** The operator console's API under /api/console (docs/product.md#the-operator-console). */
-export function consoleRoutes(deps: PeopleDeps, auth: Auth, limits: Pick<RateLimits, 'perIp'>) {
+export function consoleRoutes(deps: PeopleDeps & MoneyDeps, auth: Auth, limits: Pick<RateLimits, 'perIp'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const operatorOnly = requireOperator(deps, auth);
@@ -171,5 +177,55 @@ export function consoleRoutes(deps: PeopleDeps, auth: Auth, limits: Pick<RateLim
         async (req) => action.run(deps, { operatorId: req.operator!.id, id: req.params.id, reason: req.body.reason }),
       );
     }
+
+    r.get(
+      '/console/bookings',
+      {
+        schema: {
+          tags: ['console'],
+          summary:
+            'Sessions by id, or a person’s name or e-mail, and status; newest first, 50 at most, with what was paid and refunded',
+          querystring: ZConsoleBookingsQuery,
+          response: { 200: ZConsoleBookingsResponse, ...errors },
+        },
+        preHandler: operatorOnly,
+      },
+      async (req) => ({ bookings: await deps.money.searchBookings(req.query) }),
+    );
+
+    r.post(
+      '/console/bookings/:id/refund',
+      {
+        schema: {
+          tags: ['console'],
+          summary:
+            'Refund a session’s card payment in full or in part, at any time, with a reason (through the money layer: provider, ledger, mails)',
+          params: z.object({ id: z.string().max(64) }),
+          body: ZConsoleRefundRequest,
+          response: { 200: ZConsoleRefundResponse, ...errors, 409: ZErrorResponse },
+        },
+        preHandler: operatorOnly,
+      },
+      async (req) =>
+        refundBooking(deps, {
+          operatorId: req.operator!.id,
+          bookingId: req.params.id,
+          amount: req.body.amount,
+          reason: req.body.reason,
+        }),
+    );
+
+    r.get(
+      '/console/ledger',
+      {
+        schema: {
+          tags: ['console'],
+          summary: 'The ledger check run now: every transaction balances, every payment and refund is booked',
+          response: { 200: ZConsoleLedgerResponse, ...errors },
+        },
+        preHandler: operatorOnly,
+      },
+      async () => ledgerFindings(deps),
+    );
   };
 }

@@ -13,3 +13,5 @@ export {
 // money as the ledger has it (the bookings module's earnings totals read it)
 export { moneyModule } from './money.module';
 export { trainerLedgerTotals } from './earnings.repo';
+// the ledger check on demand (the console's money page)
+export { checkLedger } from './ledger-check';

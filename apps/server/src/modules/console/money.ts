@@ -1,0 +1,47 @@
+import type { TConsoleBooking, TConsoleBookingsQuery, TConsoleLedgerResponse, TConsoleRefundResponse } from '@spotter/shared';
+import type { Tx } from '../../db/client';
+import { toCents } from '../../lib/money';
+import { writeAudit, type ConsoleDeps } from './operators';
+
+/**
+ * What the console needs of the bookings and money modules (wired in app.ts, so this module imports
+ * neither; docs/product.md#refunds-by-operators).
+ */
+export type MoneyHooks = {
+  searchBookings(f: TConsoleBookingsQuery): Promise<TConsoleBooking[]>;
+  /** The refund through the money layer; `audit` runs in the refund row's transaction. */
+  refundBooking(
+    input: { bookingId: string; amountCents?: number; reason: string },
+    audit: (tx: Tx, entry: { before: object; after: object; refundId: string }) => Promise<void>,
+  ): Promise<TConsoleRefundResponse>;
+  /** The ledger check run now, without asking the providers. */
+  ledger(): Promise<Pick<TConsoleLedgerResponse, 'differences'>>;
+};
+
+export type MoneyDeps = ConsoleDeps & { money: MoneyHooks };
+
+/** An operator's refund of a session, in full or in part, with its audit entry in the refund's transaction. */
+export function refundBooking(
+  deps: MoneyDeps,
+  { operatorId, bookingId, amount, reason }: { operatorId: string; bookingId: string; amount?: number; reason: string },
+): Promise<TConsoleRefundResponse> {
+  return deps.money.refundBooking(
+    { bookingId, amountCents: amount === undefined ? undefined : toCents(amount), reason },
+    (tx, e) =>
+      writeAudit(tx, {
+        at: deps.now(),
+        operatorId,
+        action: 'booking.refund',
+        targetKind: 'booking',
+        targetId: bookingId,
+        reason,
+        before: e.before,
+        after: { ...e.after, refundId: e.refundId },
+      }),
+  );
+}
+
+export async function ledgerFindings(deps: MoneyDeps): Promise<TConsoleLedgerResponse> {
+  const checkedAt = deps.now().toISOString();
+  return { checkedAt, ...(await deps.money.ledger()) };
+}
