@@ -56,16 +56,20 @@ export function ReportButton({ kind, id, subject, label = 'Report', size = 'md',
         {label}
       </button>
       {wasOpened && (
-        <Suspense fallback={null}>
-          <ReportDialog
-            kind={kind}
-            id={id}
-            subject={`the ${subject}`}
-            isOpen={isOpen}
-            onOpenChange={setIsOpen}
-            returnFocusTo={buttonRef}
-          />
-        </Suspense>
+        // The dialog's keys reach the button's ancestors through React (a portal bubbles there): its
+        // Escape closes it alone, not also a panel it was opened from (the chat on a profile).
+        <div className="contents" onKeyDown={(event) => event.key === 'Escape' && event.stopPropagation()}>
+          <Suspense fallback={null}>
+            <ReportDialog
+              kind={kind}
+              id={id}
+              subject={`the ${subject}`}
+              isOpen={isOpen}
+              onOpenChange={setIsOpen}
+              returnFocusTo={buttonRef}
+            />
+          </Suspense>
+        </div>
       )}
     </>
   );
