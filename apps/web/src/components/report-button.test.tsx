@@ -78,6 +78,7 @@ describe('ReportButton', () => {
     expect(await within(dialog).findByRole('status')).toHaveTextContent(REPORT_MSG.received);
     const close = within(dialog).getByRole('button', { name: 'Done' });
     await waitFor(() => expect(close).toHaveFocus());
+    expect(close).toHaveAccessibleDescription(REPORT_MSG.received);
     await user.click(close);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(reportButton()).toHaveFocus();

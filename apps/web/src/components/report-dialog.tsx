@@ -68,6 +68,7 @@ function ReportForm({ kind, id }: { kind: ReportKind; id: string }) {
   const noteId = useId();
   const counterId = `${noteId}-counter`;
   const noteErrorId = `${noteId}-error`;
+  const outcomeId = `${noteId}-outcome`;
 
   // The form is gone once answered: focus goes to the way out, next to the answer.
   useEffect(() => {
@@ -77,10 +78,15 @@ function ReportForm({ kind, id }: { kind: ReportKind; id: string }) {
   if (outcome) {
     return (
       <div className="space-y-6">
-        <Alert tone={outcome.tone}>{outcome.message}</Alert>
+        <div id={outcomeId}>
+          <Alert tone={outcome.tone}>{outcome.message}</Alert>
+        </div>
         <div className="flex justify-end">
           <DialogClose asChild>
-            <Button ref={closeRef}>Done</Button>
+            {/* focused, it reads the answer too, for a screen reader that missed the announcement */}
+            <Button ref={closeRef} aria-describedby={outcomeId}>
+              Done
+            </Button>
           </DialogClose>
         </div>
       </div>
