@@ -1,5 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { suspendedMessage } from '@spotter/shared';
 import { jsonResponse, renderWithProviders } from '@/testing/render';
 import { LOGIN_REDIRECT_MS, LoginForm } from './login-form';
 
@@ -44,6 +45,19 @@ describe('LoginForm', () => {
 
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Login' })).toBeEnabled();
+  });
+
+  it("tells a suspended person why, in the operator's words, and stores nothing", async () => {
+    const message = suspendedMessage('Repeated spam in reviews');
+    stubServer(jsonResponse({ message, statusCode: 403, code: 'ACCOUNT_SUSPENDED' }, 403));
+    const { user } = renderWithProviders(<LoginForm role="user" />, { route: '/users/login' });
+
+    await logIn(user);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.getByRole('alert')).toHaveTextContent('Repeated spam in reviews');
     expect(localStorage.getItem('token')).toBeNull();
     expect(screen.getByRole('button', { name: 'Login' })).toBeEnabled();
   });

@@ -165,4 +165,36 @@ describe('ChatPanel', () => {
     expect(screen.queryByRole('region', { name: 'Chat with Nadia' })).not.toBeInTheDocument();
     await waitFor(() => expect(openButton()).toHaveFocus());
   });
+
+  it("offers Report on the trainer's messages, not on one's own; the dialog's Escape leaves the chat open", async () => {
+    logInAs('u1', 'user');
+    stubApi((url) =>
+      url.pathname === '/api/chats/t1'
+        ? jsonResponse({
+            allMessages: [
+              makeMessage({ _id: 'm2', senderId: 't1', recipientId: 'u1', message: 'Pay me outside the app' }),
+              makeMessage({ _id: 'm1', message: 'Hello coach' }),
+            ],
+            hasMore: false,
+          })
+        : url.pathname === '/api/conversations/t1/read'
+          ? jsonResponse({ message: 'ok', read: 1 })
+          : undefined,
+    );
+    const { user } = renderPanel();
+    await user.click(openButton());
+    const log = await screen.findByRole('log');
+    const mine = within(log).getByText('Hello coach').closest('li')!;
+    const theirs = within(log).getByText('Pay me outside the app').closest('li')!;
+    expect(within(mine).queryByRole('button', { name: /^Report/ })).not.toBeInTheDocument();
+    const report = within(theirs).getByRole('button', { name: 'Report message from Nadia' });
+    expect(report).toHaveAccessibleDescription(/Pay me outside the app/);
+
+    await user.click(report);
+    expect(await screen.findByRole('dialog', { name: 'Report this message' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('region', { name: 'Chat with Nadia' })).toBeInTheDocument();
+    await waitFor(() => expect(report).toHaveFocus());
+  });
 });

@@ -1,5 +1,6 @@
-import { useEffect, useLayoutEffect, useRef, type UIEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type UIEvent } from 'react';
 import type { TChatMessage } from '@spotter/shared';
+import { ReportButton } from '@/components/report-button';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-client';
 import { flattenMessages, useConversationMessages, useMarkConversationRead, type ChatViewer } from '@/lib/api/chats';
@@ -23,10 +24,18 @@ type ConversationProps = {
   className?: string;
 };
 
+/** A message; the other person's have 'Report' (docs/product.md#reports-and-moderation). */
 function MessageItem({ message, isMine, senderName }: { message: TChatMessage; isMine: boolean; senderName: string }) {
+  const textId = useId();
+  const time = (
+    <time dateTime={message.messageDate} className="px-1 text-xs text-subtle">
+      {formatMessageTime(message.messageDate)}
+    </time>
+  );
   return (
     <li className={cn('flex max-w-[85%] flex-col gap-1', isMine ? 'ml-auto items-end' : 'mr-auto items-start')}>
       <p
+        id={textId}
         className={cn(
           'rounded-2xl px-3.5 py-2 text-sm break-words whitespace-pre-wrap',
           isMine ? 'rounded-br-md bg-ink text-on-ink' : 'rounded-bl-md bg-surface-strong text-ink',
@@ -35,9 +44,20 @@ function MessageItem({ message, isMine, senderName }: { message: TChatMessage; i
         <span className="sr-only">{isMine ? 'You' : senderName}: </span>
         <span>{message.message}</span>
       </p>
-      <time dateTime={message.messageDate} className="px-1 text-xs text-subtle">
-        {formatMessageTime(message.messageDate)}
-      </time>
+      {isMine ? (
+        time
+      ) : (
+        <div className="flex items-center gap-1">
+          {time}
+          <ReportButton
+            kind="message"
+            id={message._id}
+            subject={`message from ${senderName}`}
+            aria-describedby={textId}
+            size="sm"
+          />
+        </div>
+      )}
     </li>
   );
 }

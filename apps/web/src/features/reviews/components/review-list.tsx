@@ -1,8 +1,10 @@
 import { BadgeCheck, MessageSquareText } from 'lucide-react';
 import type { TReview } from '@spotter/shared';
+import { ReportButton } from '@/components/report-button';
 import { Stars } from '@/components/stars';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatDate, initials } from '@/lib/format';
+import { useSession } from '@/lib/session';
 
 function ReviewerAvatar({ review }: { review: TReview }) {
   if (review.reviewerProfilePhoto) {
@@ -27,7 +29,8 @@ function ReviewerAvatar({ review }: { review: TReview }) {
   );
 }
 
-function ReviewItem({ review }: { review: TReview }) {
+/** `canReport`: a signed-in person reading someone else's review (docs/product.md#reports-and-moderation). */
+function ReviewItem({ review, canReport }: { review: TReview; canReport: boolean }) {
   const name = `${review.reviewerFirstName} ${review.reviewerLastName}`.trim();
   const isEdited = review.updatedAt !== review.createdAt;
   return (
@@ -56,12 +59,16 @@ function ReviewItem({ review }: { review: TReview }) {
         </p>
         {/* Text only, never HTML: React escapes it. */}
         <p className="mt-2 break-words whitespace-pre-line text-muted">{review.comment}</p>
+        {canReport && !review.isMine && (
+          <ReportButton kind="review" id={review._id} subject={`review by ${name || 'a former member'}`} className="mt-1 -ml-3" />
+        )}
       </div>
     </li>
   );
 }
 
 export function ReviewList({ reviews, firstName }: { reviews: TReview[]; firstName: string }) {
+  const { isLoggedIn } = useSession();
   if (reviews.length === 0) {
     return (
       <div className="flex flex-col items-center rounded-card border border-dashed border-line-strong px-6 py-10 text-center">
@@ -74,7 +81,7 @@ export function ReviewList({ reviews, firstName }: { reviews: TReview[]; firstNa
   return (
     <ul aria-label="Reviews" className="divide-y divide-line">
       {reviews.map((review) => (
-        <ReviewItem key={review._id} review={review} />
+        <ReviewItem key={review._id} review={review} canReport={isLoggedIn} />
       ))}
     </ul>
   );

@@ -1,7 +1,7 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TBooking } from '@spotter/shared';
-import { testUser } from '@/testing/accounts';
+import { testTrainer, testUser } from '@/testing/accounts';
 import { makeTrainer, stubApi } from '@/testing/fake-api';
 import { jsonResponse, renderWithProviders } from '@/testing/render';
 import { TrainerProfilePage, type TrainerProfileSections } from './trainer-profile-page';
@@ -58,10 +58,11 @@ const hold = (overrides: Partial<TBooking> = {}): TBooking => ({
 });
 
 const routes =
-  ({ trainer = makeTrainer(), bookings = [] as TBooking[] } = {}) =>
+  ({ trainer = makeTrainer(), bookings = [] as TBooking[], own = testUser() as unknown } = {}) =>
   (url: URL) => {
     if (url.pathname === '/api/trainerData/t1') return jsonResponse({ trainerData: trainer });
-    if (url.pathname === '/api/userData') return jsonResponse({ userData: testUser() });
+    if (url.pathname === '/api/userData') return jsonResponse({ userData: own });
+    if (url.pathname === '/api/trainerData') return jsonResponse({ trainerData: own });
     if (url.pathname === '/api/favorites') return jsonResponse({ favorites: [] });
     if (url.pathname === '/api/bookings') return jsonResponse({ bookings });
     return undefined;
@@ -74,6 +75,13 @@ function logInAsUser() {
   localStorage.setItem('token', 'header.payload.signature');
   localStorage.setItem('userType', 'user');
 }
+
+function logInAsTrainer() {
+  localStorage.setItem('token', 'header.payload.signature');
+  localStorage.setItem('userType', 'trainer');
+}
+
+const reportProfile = () => screen.queryByRole('button', { name: 'Report profile of Nadia Samir' });
 
 describe('TrainerProfilePage', () => {
   afterEach(() => localStorage.clear());
@@ -118,5 +126,36 @@ describe('TrainerProfilePage', () => {
     await user.click(screen.getByRole('button', { name: 'Message from the dialog' }));
     expect(screen.queryByRole('dialog', { name: 'Booking' })).not.toBeInTheDocument();
     expect(screen.getByText('Conversation with Nadia')).toBeInTheDocument();
+  });
+
+  it("offers 'Report profile' to a signed-in person, opening the report dialog, and not to a visitor", async () => {
+    stubApi(routes());
+    const { unmount } = renderProfile();
+    await screen.findByRole('heading', { name: 'Nadia Samir', level: 1 });
+    expect(reportProfile()).not.toBeInTheDocument();
+    unmount();
+
+    logInAsUser();
+    stubApi(routes());
+    const { user } = renderProfile();
+    await screen.findByRole('heading', { name: 'Nadia Samir', level: 1 });
+    const button = reportProfile();
+    expect(button).toHaveTextContent('Report profile');
+    await user.click(button!);
+    const dialog = await screen.findByRole('dialog', { name: 'Report this profile' });
+    expect(within(dialog).getByText(/the profile of Nadia Samir/)).toBeInTheDocument();
+  });
+
+  it("offers 'Report profile' to another trainer, and not to the trainer on their own profile", async () => {
+    logInAsTrainer();
+    stubApi(routes({ own: testTrainer({ _id: 't9' }) }));
+    const { unmount } = renderProfile();
+    expect(await screen.findByRole('button', { name: 'Report profile of Nadia Samir' })).toBeInTheDocument();
+    unmount();
+
+    stubApi(routes({ own: testTrainer({ _id: 't1' }) }));
+    renderProfile();
+    expect(await screen.findAllByRole('link', { name: /Edit profile/ })).not.toHaveLength(0);
+    expect(reportProfile()).not.toBeInTheDocument();
   });
 });

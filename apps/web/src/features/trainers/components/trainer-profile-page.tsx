@@ -16,6 +16,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { FavoriteButton } from '@/components/favorite-button';
+import { ReportButton } from '@/components/report-button';
 import { Stars } from '@/components/stars';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useOwnAccount } from '@/lib/api/accounts';
@@ -82,6 +83,17 @@ function useIsOwnProfile(trainerId: string) {
   const { role } = useSession();
   const own = useOwnAccount(role === 'trainer' ? 'trainer' : null);
   return role === 'trainer' && own.data?._id === trainerId;
+}
+
+/**
+ * 'Report profile' for a signed-in person on someone else's profile (docs/product.md#reports-and-moderation); a trainer
+ * gets it once their own account says this profile is not theirs.
+ */
+function useCanReportProfile(trainerId: string) {
+  const { isLoggedIn, role } = useSession();
+  const own = useOwnAccount(role === 'trainer' ? 'trainer' : null);
+  if (!isLoggedIn) return false;
+  return role !== 'trainer' || (own.data !== undefined && own.data._id !== trainerId);
 }
 
 /** On their own profile a trainer sees it as others do, with a way to change it instead of booking. */
@@ -221,6 +233,7 @@ function TrainerProfile({ trainer, sections }: { trainer: TTrainerProfile; secti
   const fullName = `${trainer.firstName} ${trainer.lastName}`;
   const [isBookingOpen, setIsBookingOpen] = useState(false);
   const isOwn = useIsOwnProfile(trainer._id);
+  const canReport = useCanReportProfile(trainer._id);
   const openBooking = () => setIsBookingOpen(true);
   const [isChatOpen, setIsChatOpen] = useState(false);
   const hasHold = useHasOwnHold(trainer._id);
@@ -257,6 +270,15 @@ function TrainerProfile({ trainer, sections }: { trainer: TTrainerProfile; secti
               <span className="font-semibold text-ink">{trainer.ratingCount > 0 ? formatRating(trainer.rating) : 'New'}</span>
               <span className="text-subtle">({reviewCountText(trainer.ratingCount)})</span>
             </p>
+            {canReport && (
+              <ReportButton
+                kind="profile"
+                id={trainer._id}
+                subject={`profile of ${fullName}`}
+                label="Report profile"
+                className="mt-2 -ml-3"
+              />
+            )}
           </div>
         </div>
 
