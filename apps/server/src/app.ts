@@ -35,7 +35,14 @@ import {
 } from './modules/accounts';
 import { avatarsRoutes } from './modules/avatars';
 import { consoleRoutes, type MoneyHooks, type PeopleHooks } from './modules/console';
-import { bookingsModule, createBookingsServices, refundByOperator, searchBookingsForOperators } from './modules/bookings';
+import {
+  bookingsModule,
+  createBookingsServices,
+  decideDispute,
+  listDisputes,
+  refundByOperator,
+  searchBookingsForOperators,
+} from './modules/bookings';
 import { checkLedger, moneyModule } from './modules/money';
 import { chatsModule } from './modules/chats';
 import { createFavouritesService, favouritesRoutes } from './modules/favourites';
@@ -332,6 +339,8 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
         searchBookings: (f) => searchBookingsForOperators(database.db, f),
         refundBooking: (input, audit) => refundByOperator(bookingServices.context, input, audit),
         ledger: () => checkLedger({ db: database.db, now: clock.now }),
+        listDisputes: (status) => listDisputes(bookingServices.context, status),
+        decideDispute: (d, audit) => decideDispute(bookingServices.context, d, audit),
       };
       await api.register(consoleRoutes({ db: database.db, tokens, now: clock.now, people, money }, auth, limits));
       await api.register(imagesRoutes(images, auth, limits));

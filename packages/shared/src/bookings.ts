@@ -220,6 +220,13 @@ export const ZBooking = z.object({
   canRelease: z.boolean(),
   /** Whether the caller (the session's user) may move it to another free slot now: paid and more than 24 hours ahead. */
   canReschedule: z.boolean(),
+  /**
+   * Until when its user may dispute it (ISO): a paid session that has ended, not disputed yet, until 48
+   * hours after its end (docs/decisions/047-disputes-by-rule.md); null otherwise and for its trainer.
+   */
+  disputableUntil: z.string().nullable(),
+  /** Its dispute, when there is one: open (an operator will decide), or decided. */
+  disputeStatus: z.enum(['open', 'decided']).nullable(),
 });
 export type TBooking = z.infer<typeof ZBooking>;
 

@@ -116,6 +116,14 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     request: (f) => ({ url: `/api/console/bookings/${f.bookingId}/refund`, payload: { amount: 1, reason: 'Matrix check' } }),
   },
   'GET /api/console/ledger': { access: 'operator' },
+  'GET /api/console/disputes': { access: 'operator' },
+  'POST /api/console/disputes/:id/decide': {
+    access: 'operator',
+    request: (f) => ({
+      url: `/api/console/disputes/${f.bookingId}/decide`,
+      payload: { outcome: 'no-refund', reason: 'Matrix check' },
+    }),
+  },
   ...Object.fromEntries(
     (['suspend', 'restore', 'delete'] as const).map((action) => [
       `POST /api/console/people/:id/${action}`,
@@ -232,6 +240,12 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     request: (f) => ({ url: `/api/bookings/${f.bookingId}/no-show` }),
     stranger: 404,
     strangerRoles: ['user', 'trainer'],
+  },
+  // only a session's user disputes it (its trainer: 403); someone else's booking does not exist for you
+  'POST /api/bookings/:id/dispute': {
+    access: 'user',
+    request: (f) => ({ url: `/api/bookings/${f.bookingId}/dispute`, payload: { reason: 'other', note: '' } }),
+    stranger: 404,
   },
   // only a session's user moves it (its trainer: 403); someone else's booking does not exist for you
   'POST /api/bookings/:id/reschedule': {

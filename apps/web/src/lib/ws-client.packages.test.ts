@@ -32,6 +32,8 @@ const booking = (overrides: Partial<TBooking> = {}): TBooking => ({
   canRelease: false,
   canMarkNoShow: false,
   canReschedule: false,
+  disputableUntil: null,
+  disputeStatus: null,
   ...overrides,
 });
 

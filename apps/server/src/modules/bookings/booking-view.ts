@@ -1,4 +1,4 @@
-import { BOOKING_RULES, DEFAULT_TIME_ZONE, type TBooking } from '@spotter/shared';
+import { BOOKING_RULES, DEFAULT_TIME_ZONE, POLICY_V1, type TBooking } from '@spotter/shared';
 import { fromCents } from '../../lib/money';
 import { FORMER_MEMBER } from '../accounts';
 import type { BookingRow } from './bookings.repo';
@@ -57,7 +57,24 @@ export function toBooking(row: BookingRow, now: Date, viewer: BookingViewer): TB
     canRelease: viewer === 'user' && status === 'confirmed' && !started && deadline <= at && !row.releasedAt,
     // its user moves a paid session while it can still be cancelled for a refund (reschedule-booking.ts)
     canReschedule: viewer === 'user' && status === 'confirmed' && deadline > at,
+    disputableUntil: viewer === 'user' ? disputableUntil(row, now) : null,
+    disputeStatus: row.disputeStatus ?? null,
   };
+}
+
+/**
+ * Until when the session's user may dispute it (docs/decisions/047-disputes-by-rule.md): a paid session
+ * (confirmed, completed or marked a no-show) that has ended and has no dispute, until the frozen
+ * policy's window after its end; null otherwise.
+ */
+export function disputableUntil(
+  row: Pick<BookingRow, 'status' | 'endsAt' | 'policy' | 'disputeStatus'>,
+  now: Date,
+): string | null {
+  const paid = row.status === 'confirmed' || row.status === 'completed' || row.status === 'no-show';
+  if (!paid || row.disputeStatus || row.endsAt > now) return null;
+  const until = row.endsAt.getTime() + (row.policy ?? POLICY_V1).disputeHours * HOUR;
+  return until > now.getTime() ? new Date(until).toISOString() : null;
 }
 
 /** Whether the session's trainer may mark it a no-show at `now`: paid, started, and ended at most 7 days ago. */

@@ -1,10 +1,13 @@
 import { and, asc, eq, gt, isNotNull, isNull, lt, lte, ne, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
-import { accounts, availability, bookings, packageBalances } from '../../db/schema';
+import { accounts, availability, bookings, disputes, packageBalances } from '../../db/schema';
+import { POLICY_V1 } from '@spotter/shared';
 import type { SessionLocation } from './availability.repo';
 
 type Q = Db | Tx;
+/** The cancellation and dispute policy frozen on each session when it is booked (docs/decisions/047-disputes-by-rule.md). */
+const CURRENT_POLICY = { ...POLICY_V1 };
 const trainer = alias(accounts, 'trainer');
 const member = alias(accounts, 'member');
 
@@ -30,6 +33,10 @@ const bookingColumns = {
   balanceKind: packageBalances.kind,
   seriesId: bookings.seriesId,
   releasedAt: bookings.releasedAt,
+  /** The policy frozen on it when it was booked (null: version 1). */
+  policy: bookings.policy,
+  /** Its dispute's state (docs/decisions/047-disputes-by-rule.md), or null. */
+  disputeStatus: disputes.status,
   /** The trainer's zone (null when they never set hours: the default zone). */
   timeZone: availability.timeZone,
   trainerFirstName: trainer.firstName,
@@ -49,7 +56,8 @@ const withNames = (db: Q) =>
     .innerJoin(trainer, eq(trainer.id, bookings.trainerId))
     .innerJoin(member, eq(member.id, bookings.userId))
     .leftJoin(availability, eq(availability.trainerId, bookings.trainerId))
-    .leftJoin(packageBalances, eq(packageBalances.id, bookings.balanceId));
+    .leftJoin(packageBalances, eq(packageBalances.id, bookings.balanceId))
+    .leftJoin(disputes, eq(disputes.bookingId, bookings.id));
 
 export async function findBooking(db: Q, id: string) {
   const [row] = await withNames(db).where(eq(bookings.id, id)).limit(1);
@@ -220,6 +228,7 @@ export async function insertHold(
       balanceId: null,
       seriesId: seriesId ?? null,
       releasedAt: null,
+      policy: CURRENT_POLICY,
     })
     .onConflictDoNothing()
     .returning({ id: bookings.id });
@@ -247,7 +256,16 @@ export async function insertPaidFromBalance(
   const { now, ...rest } = values;
   const [row] = await tx
     .insert(bookings)
-    .values({ ...rest, status: 'confirmed', holdExpiresAt: null, createdAt: now, updatedAt: now, sequence: 0, releasedAt: null })
+    .values({
+      ...rest,
+      status: 'confirmed',
+      holdExpiresAt: null,
+      createdAt: now,
+      updatedAt: now,
+      sequence: 0,
+      releasedAt: null,
+      policy: CURRENT_POLICY,
+    })
     .onConflictDoNothing()
     .returning({ id: bookings.id });
   return row?.id;

@@ -13,6 +13,9 @@ import {
   ZRescheduleBookingRequest,
   ZRescheduleBookingResponse,
   ZSeriesResponse,
+  DISPUTE_MSG,
+  ZDisputeRequest,
+  ZDisputeResponse,
 } from '@spotter/shared';
 import type { RateLimits } from '../../platform/rate-limits';
 import { callerOf, type Auth } from '../../plugins/auth';
@@ -23,6 +26,7 @@ import { bookFromBalance } from './book-from-balance';
 import { HoldCooldown, holdSlot } from './hold-slot';
 import { bookSeries, holdSeries } from './weekly-series';
 import { markNoShow } from './mark-no-show';
+import { openDispute } from './disputes';
 import { releaseBooking } from './release-booking';
 import { rescheduleBooking } from './reschedule-booking';
 
@@ -142,6 +146,25 @@ export function bookingsRoutes(service: BookingsService, ctx: BookingsContext, a
         preHandler: [auth.requireAuth(), ...limits.writes],
       },
       async (req) => markNoShow(ctx, { caller: callerOf(req), bookingId: req.params.id }),
+    );
+
+    r.post(
+      '/bookings/:id/dispute',
+      {
+        schema: {
+          tags: ['bookings'],
+          summary:
+            'Dispute a paid session within 48 hours after it ends (its user): decided by rule where the facts decide, otherwise by an operator; its payout waits meanwhile',
+          params: ZIdParam(DISPUTE_MSG.notFound),
+          body: ZDisputeRequest,
+          response: { 201: ZDisputeResponse, ...errors },
+        },
+        preHandler: [auth.requireAuth('user'), ...limits.writes],
+      },
+      async (req, reply) => {
+        const { status, body } = await openDispute(ctx, { userId: callerOf(req).id, bookingId: req.params.id, input: req.body });
+        return reply.status(status).send(body);
+      },
     );
   };
 }

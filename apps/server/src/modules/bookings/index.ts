@@ -14,3 +14,4 @@ export { packagesOf } from './packages';
 // the operator console's sessions and refunds (docs/product.md#refunds-by-operators)
 export { searchBookingsForOperators } from './operator-bookings.repo';
 export { refundByOperator } from './refund-by-operator';
+export { decideDispute, listDisputes } from './disputes';

@@ -19,6 +19,10 @@ import {
   ZConsoleLedgerResponse,
   ZConsoleRefundRequest,
   ZConsoleRefundResponse,
+  ZConsoleDisputesQuery,
+  ZConsoleDisputesResponse,
+  ZConsoleDisputeDecisionResponse,
+  ZDisputeDecision,
 } from '@spotter/shared';
 import { z } from 'zod';
 import { addRetryAfter } from '../../platform/failure-limiter';
@@ -26,7 +30,7 @@ import { createLoginThrottle } from '../../platform/login-throttle';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
 import { auditCsv, listAudit, signIn, welcome } from './operators';
-import { ledgerFindings, refundBooking, type MoneyDeps } from './money';
+import { decideDispute, ledgerFindings, refundBooking, type MoneyDeps } from './money';
 import { deletePerson, personPage, restorePerson, searchPeople, suspendPerson, type PeopleDeps } from './people';
 import { requireOperator } from './require-operator';
 
@@ -226,6 +230,35 @@ export function consoleRoutes(deps: PeopleDeps & MoneyDeps, auth: Auth, limits: 
         preHandler: operatorOnly,
       },
       async () => ledgerFindings(deps),
+    );
+
+    r.get(
+      '/console/disputes',
+      {
+        schema: {
+          tags: ['console'],
+          summary: 'Disputes of sessions: open ones oldest first (what the rules could not decide), decided ones newest first',
+          querystring: ZConsoleDisputesQuery,
+          response: { 200: ZConsoleDisputesResponse, ...errors },
+        },
+        preHandler: operatorOnly,
+      },
+      async (req) => ({ disputes: await deps.money.listDisputes(req.query.status) }),
+    );
+
+    r.post(
+      '/console/disputes/:id/decide',
+      {
+        schema: {
+          tags: ['console'],
+          summary: 'Decide an open dispute: a full or part refund through the money layer, or none, with a reason',
+          params: z.object({ id: z.string().max(64) }),
+          body: ZDisputeDecision,
+          response: { 200: ZConsoleDisputeDecisionResponse, ...errors, 409: ZErrorResponse },
+        },
+        preHandler: operatorOnly,
+      },
+      async (req) => decideDispute(deps, { operatorId: req.operator!.id, disputeId: req.params.id, decision: req.body }),
     );
   };
 }

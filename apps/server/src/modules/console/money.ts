@@ -1,4 +1,12 @@
-import type { TConsoleBooking, TConsoleBookingsQuery, TConsoleLedgerResponse, TConsoleRefundResponse } from '@spotter/shared';
+import type {
+  TConsoleDispute,
+  TDisputeDecision,
+  TConsoleBooking,
+  TConsoleBookingsQuery,
+  TConsoleLedgerResponse,
+  TConsoleRefundResponse,
+} from '@spotter/shared';
+import { DISPUTE_MSG } from '@spotter/shared';
 import type { Tx } from '../../db/client';
 import { toCents } from '../../lib/money';
 import { writeAudit, type ConsoleDeps } from './operators';
@@ -16,6 +24,18 @@ export type MoneyHooks = {
   ): Promise<TConsoleRefundResponse>;
   /** The ledger check run now, without asking the providers. */
   ledger(): Promise<Pick<TConsoleLedgerResponse, 'differences'>>;
+  /** Disputes of sessions (docs/decisions/047-disputes-by-rule.md): the queue, and an operator's decision. */
+  listDisputes(status?: 'open' | 'decided'): Promise<TConsoleDispute[]>;
+  decideDispute(
+    d: {
+      operatorId: string;
+      disputeId: string;
+      outcome: 'refund-full' | 'refund-part' | 'no-refund';
+      amountCents?: number;
+      reason: string;
+    },
+    audit: (tx: Tx, entry: { before: object; after: object; bookingId: string }) => Promise<void>,
+  ): Promise<TConsoleDispute>;
 };
 
 export type MoneyDeps = ConsoleDeps & { money: MoneyHooks };
@@ -44,4 +64,32 @@ export function refundBooking(
 export async function ledgerFindings(deps: MoneyDeps): Promise<TConsoleLedgerResponse> {
   const checkedAt = deps.now().toISOString();
   return { checkedAt, ...(await deps.money.ledger()) };
+}
+
+/** An operator's decision of a dispute, with its audit entry in the decision's (and refund's) transaction. */
+export async function decideDispute(
+  deps: MoneyDeps,
+  { operatorId, disputeId, decision }: { operatorId: string; disputeId: string; decision: TDisputeDecision },
+) {
+  const dispute = await deps.money.decideDispute(
+    {
+      operatorId,
+      disputeId,
+      outcome: decision.outcome,
+      amountCents: decision.amount === undefined ? undefined : toCents(decision.amount),
+      reason: decision.reason,
+    },
+    (tx, e) =>
+      writeAudit(tx, {
+        at: deps.now(),
+        operatorId,
+        action: 'dispute.decide',
+        targetKind: 'dispute',
+        targetId: disputeId,
+        reason: decision.reason,
+        before: { ...e.before, bookingId: e.bookingId },
+        after: e.after,
+      }),
+  );
+  return { dispute, message: DISPUTE_MSG.decided };
 }

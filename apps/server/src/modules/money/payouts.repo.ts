@@ -53,6 +53,8 @@ export async function dueShares(db: Q, cutoff: Date, limit = 200): Promise<DueSh
       and not exists (select 1 from ledger_transactions x where x.booking_id = b.id and x.kind = 'payable')
       -- a refund written and not finished yet (the provider did not answer): the money may be going back
       and not exists (select 1 from refunds r where r.booking_id = b.id and r.status = 'requested')
+      -- a dispute of the session its user opened in Spotter, not decided yet (docs/decisions/047-disputes-by-rule.md)
+      and not exists (select 1 from disputes d where d.booking_id = b.id and d.status = 'open')
       -- a dispute the payer opened and that is not resolved yet: the money may be going back
       and not exists (
         select 1 from payments p

@@ -38,6 +38,8 @@ const fromPackage = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelReason: null,
   canMarkNoShow: false,
   canReschedule: true,
+  disputableUntil: null,
+  disputeStatus: null,
   paidFromBalance: true,
   seriesId: null,
   releasedAt: null,

@@ -36,6 +36,8 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => {
     cancelReason: null,
     canMarkNoShow: false,
     canReschedule: false,
+    disputableUntil: null,
+    disputeStatus: null,
     paidFromBalance: false,
     seriesId: null,
     releasedAt: null,

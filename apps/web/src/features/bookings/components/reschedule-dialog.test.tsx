@@ -45,6 +45,8 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelReason: null,
   canMarkNoShow: false,
   canReschedule: true,
+  disputableUntil: null,
+  disputeStatus: null,
   paidFromBalance: false,
   seriesId: null,
   releasedAt: null,

@@ -25,6 +25,8 @@ const booking = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelReason: null,
   canMarkNoShow: false,
   canReschedule: false,
+  disputableUntil: null,
+  disputeStatus: null,
   paidFromBalance: false,
   seriesId: null,
   releasedAt: null,

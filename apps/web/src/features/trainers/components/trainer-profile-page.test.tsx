@@ -50,6 +50,8 @@ const hold = (overrides: Partial<TBooking> = {}): TBooking => ({
   cancelReason: null,
   canMarkNoShow: false,
   canReschedule: false,
+  disputableUntil: null,
+  disputeStatus: null,
   paidFromBalance: false,
   seriesId: null,
   releasedAt: null,
