@@ -35,6 +35,7 @@ import {
 } from './modules/accounts';
 import { avatarsRoutes } from './modules/avatars';
 import { consoleRoutes } from './modules/console';
+import { moderationRoutes } from './modules/moderation';
 import { bookingsModule, createBookingsServices } from './modules/bookings';
 import { moneyModule } from './modules/money';
 import { chatsModule } from './modules/chats';
@@ -322,6 +323,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       await api.register(avatarsRoutes);
       // the operator console's API (docs/product.md#the-operator-console)
       await api.register(consoleRoutes({ db: database.db, tokens, now: clock.now }, auth, limits));
+      await api.register(moderationRoutes({ db: database.db, tokens, now: clock.now, mailer: mail }, auth, limits));
       await api.register(imagesRoutes(images, auth, limits));
       await api.register(
         settingsRoutes(createSettingsService({ db: database.db, tokens, accounts, images, favourites }), auth, limits),
