@@ -317,11 +317,15 @@ describe('a hidden profile', () => {
     expect((await report(reporter2.token, 'profile', tr.id)).statusCode).toBe(404);
   });
 
-  it('three reports hide a profile; restore shows it again', async () => {
-    const tr = await insertTrainer(t);
+  it('three reports hide a profile, the trainer still reads their own account; restore shows it again', async () => {
+    const tr = await createAccount(t, 'trainer', { firstName: 'Reported', lastName: 'Trainer' });
     const ids: string[] = [];
     for (const r of [reporter1, reporter2, reporter3]) ids.push((await report(r.token, 'profile', tr.id)).json().report._id);
     expect((await get(`/api/trainerData/${tr.id}`)).statusCode).toBe(404);
+    const own = await get('/api/trainerData', tr.token);
+    expect(own.statusCode).toBe(200);
+    expect(own.json().trainerData._id).toBe(tr.id);
+    expect((await auditOf(tr.id)).map((e) => e.action)).toEqual(['report.auto-hide']);
     expect((await decide(ids[0], 'restore', operator.token, 'certificates checked')).statusCode).toBe(200);
     expect((await get(`/api/trainerData/${tr.id}`)).statusCode).toBe(200);
   });

@@ -305,7 +305,8 @@ export async function markRead(
 type UnreadGroup = { userId: string; trainerId: string; senderRole: Role; count: number };
 
 /**
- * Claims every message unread since `cutoff` (sets `mailed_at`) and answers, per conversation and
+ * Claims every message unread since `cutoff` (sets `mailed_at`; a hidden one is never mailed about,
+ * docs/product.md#reports-and-moderation) and answers, per conversation and
  * direction, how many were claimed — only for those with no earlier claimed message still unread,
  * so a conversation is mailed about once until it is read. Sweeps of all processes take turns on
  * one advisory lock, so two never claim the same message or mail one conversation twice.
@@ -322,7 +323,7 @@ export async function claimUnreadForMail(
         update messages set mailed_at = ${now.toISOString()}::timestamptz
         where mailed_at is null and read_at is null and id in (
           select id from messages
-          where read_at is null and mailed_at is null and created_at <= ${cutoff.toISOString()}::timestamptz
+          where read_at is null and mailed_at is null and hidden_at is null and created_at <= ${cutoff.toISOString()}::timestamptz
           order by created_at
           limit ${max}
         )
