@@ -8,11 +8,19 @@ import {
   ZOperatorReason,
 } from '@spotter/shared';
 import { z } from 'zod';
+import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
 import { requireOperator, type ConsoleDeps } from '../console';
 import { decideReport, listReports, type Decision, type ModerationDeps } from './moderation.service';
 
-const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 409: ZErrorResponse };
+const errors = {
+  400: ZErrorResponse,
+  401: ZErrorResponse,
+  403: ZErrorResponse,
+  404: ZErrorResponse,
+  409: ZErrorResponse,
+  429: ZErrorResponse,
+};
 
 const DECISIONS: Array<{ decision: Decision; summary: string }> = [
   { decision: 'hide', summary: 'Hide the reported item (only its author and operators see it) and close its open reports' },
@@ -24,7 +32,7 @@ const DECISIONS: Array<{ decision: Decision; summary: string }> = [
 ];
 
 /** The moderation queue under /api/console, operators only (docs/product.md#reports-and-moderation). */
-export function consoleReportsRoutes(deps: ModerationDeps & ConsoleDeps, auth: Auth) {
+export function consoleReportsRoutes(deps: ModerationDeps & ConsoleDeps, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const operatorOnly = requireOperator(deps, auth);
@@ -54,7 +62,7 @@ export function consoleReportsRoutes(deps: ModerationDeps & ConsoleDeps, auth: A
             body: ZOperatorReason,
             response: { 200: ZConsoleReportDecisionResponse, ...errors },
           },
-          preHandler: operatorOnly,
+          preHandler: [operatorOnly, ...limits.writes],
         },
         async (req) => decideReport(deps, req.operator!.id, req.params.id, decision, req.body.reason, req.log),
       );

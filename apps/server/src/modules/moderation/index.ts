@@ -13,6 +13,6 @@ export { listReports } from './moderation.service';
 export function moderationRoutes(deps: ModerationDeps & ConsoleDeps, auth: Auth, limits: Pick<RateLimits, 'writes'>) {
   return async function (app: FastifyInstance) {
     await app.register(reportsRoutes(deps, auth, limits));
-    await app.register(consoleReportsRoutes(deps, auth));
+    await app.register(consoleReportsRoutes(deps, auth, limits));
   };
 }
