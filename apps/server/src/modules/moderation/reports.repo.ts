@@ -10,7 +10,7 @@ type Q = Db | Tx;
  * locked for the transaction so reports and decisions of one item take turns. `subjectId`: whose
  * content it is; `parties`: who may see it (a message's two people; empty: everyone).
  */
-export type Item = { subjectId: string; hidden: boolean; parties: string[]; listed: boolean };
+type Item = { subjectId: string; hidden: boolean; parties: string[]; listed: boolean };
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
