@@ -258,6 +258,26 @@ describe('three reports', () => {
       ).toBe(true);
   });
 
+  it('two decisions of one item at once: one decides, the other answers 409; an edit of the review at the same time is kept', async () => {
+    const tr = await insertTrainer(t);
+    const reviewId = await postReview(author.token, tr.id, 1, 'Awful');
+    const ids: string[] = [];
+    for (const r of [reporter1, reporter2, reporter3]) ids.push((await report(r.token, 'review', reviewId)).json().report._id);
+    const [a, b, edit] = await Promise.all([
+      decide(ids[0], 'restore', operator.token),
+      decide(ids[1], 'hide', operator.token),
+      post('/api/reviews/new', { trainerId: tr.id, rating: 2, comment: 'Awful, edited' }, author.token),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    expect(edit.statusCode).toBe(201);
+    const winner = a.statusCode === 200 ? 'restored' : 'hidden';
+    for (const row of await db.select().from(reports).where(eq(reports.itemId, reviewId))) expect(row.status).toBe(winner);
+    expect(await ratingOf(tr.id)).toEqual(winner === 'restored' ? { rating: 2, ratingCount: 1 } : { rating: 0, ratingCount: 0 });
+    expect((await auditOf(reviewId)).map((e) => e.action).sort()).toEqual(
+      ['report.auto-hide', winner === 'restored' ? 'report.restore' : 'report.hide'].sort(),
+    );
+  });
+
   it('dismissing a report of a visible item leaves it visible', async () => {
     const tr = await insertTrainer(t);
     const reviewId = await postReview(author.token, tr.id, 3, 'Average');

@@ -142,10 +142,12 @@ export async function decideReport(
   const at = deps.now();
   const status = STATUS_OF[decision];
   const decided = await deps.db.transaction(async (tx) => {
-    const report = await repo.lockReport(tx, reportId);
-    if (!report) throw new AppError('NOT_FOUND', REPORT_MSG.notFound);
+    const found = await repo.findReport(tx, reportId);
+    if (!found) throw new AppError('NOT_FOUND', REPORT_MSG.notFound);
+    // the item first, then the report, as a report of it takes them: two decisions of one item take turns
+    const item = await repo.lockItem(tx, found.kind, found.itemId);
+    const report = (await repo.findReport(tx, reportId, true))!;
     if (report.status !== 'open') throw new AppError('CONFLICT', REPORT_MSG.closed);
-    const item = await repo.lockItem(tx, report.kind, report.itemId);
     const before = item?.hidden ?? false;
     let after = before;
     if (item) {

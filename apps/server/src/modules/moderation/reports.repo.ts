@@ -16,6 +16,10 @@ const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 export async function lockItem(tx: Tx, kind: ReportKind, id: string): Promise<Item | undefined> {
   if (kind === 'review') {
+    // its trainer's row first, as a new review and a rating recompute lock it, so the two never wait on each other
+    await tx.execute(
+      sql`select a.id from accounts a join reviews r on r.trainer_id = a.id where r.id = ${id}::uuid for update of a`,
+    );
     const [row] = rowsOf<{ userId: string; hidden: boolean }>(
       await tx.execute(sql`select user_id::text as "userId", hidden_at is not null as "hidden"
         from reviews where id = ${id}::uuid for update`),
@@ -90,11 +94,11 @@ export async function countReports(q: Q, kind: ReportKind, itemId: string): Prom
   return Number(row?.n ?? 0);
 }
 
-/** A report by id, locked for the decision's transaction. */
-export async function lockReport(tx: Tx, id: string) {
+/** A report by id; `lock`: for the decision's transaction (after its item's lock). */
+export async function findReport(tx: Tx, id: string, lock = false) {
   const [row] = rowsOf<{ id: string; kind: ReportKind; itemId: string; status: ReportStatus }>(
     await tx.execute(sql`select id::text as "id", kind, item_id::text as "itemId", status from reports
-      where id = ${id}::uuid for update`),
+      where id = ${id}::uuid ${lock ? sql`for update` : sql``}`),
   );
   return row;
 }
