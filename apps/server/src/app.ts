@@ -35,6 +35,7 @@ import {
 } from './modules/accounts';
 import { avatarsRoutes } from './modules/avatars';
 import { consoleRoutes, type MoneyHooks, type PeopleHooks } from './modules/console';
+import { listReports, moderationRoutes } from './modules/moderation';
 import {
   bookingsModule,
   createBookingsServices,
@@ -333,7 +334,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       const people: PeopleHooks = {
         accountLeft: (tx, who, reason) => bookingServices.accountLeft(tx, who, reason),
         deleteAccount: (tx, id) => settings.removeAccount(id, tx),
-        reportsAbout: async () => [],
+        reportsAbout: (subjectId) => listReports(database.db, { subjectId }),
       };
       const money: MoneyHooks = {
         searchBookings: (f) => searchBookingsForOperators(database.db, f),
@@ -343,6 +344,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
         decideDispute: (d, audit) => decideDispute(bookingServices.context, d, audit),
       };
       await api.register(consoleRoutes({ db: database.db, tokens, now: clock.now, people, money }, auth, limits));
+      await api.register(moderationRoutes({ db: database.db, tokens, now: clock.now, mailer: mail }, auth, limits));
       await api.register(imagesRoutes(images, auth, limits));
       await api.register(settingsRoutes(settings, auth, limits));
     },

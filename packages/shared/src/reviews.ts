@@ -17,6 +17,8 @@ export const ZReview = z.object({
   isMine: z.boolean().optional(),
   /** The reviewer had a paid session with the trainer that is over (docs/product.md#reviews). */
   verifiedSession: z.boolean().optional(),
+  /** Hidden by moderation: only its author gets it, marked (docs/product.md#reports-and-moderation). */
+  hidden: z.boolean().optional(),
 });
 export type TReview = z.infer<typeof ZReview>;
 export const ZReviewsResponse = z.object({ allReviews: z.array(ZReview) });

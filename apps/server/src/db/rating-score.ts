@@ -3,8 +3,8 @@ import { sql, type SQL } from 'drizzle-orm';
 /** C of docs/decisions/016-bayesian-rating.md: every trainer starts with this many reviews at the site's mean. */
 const PRIOR_REVIEWS = 5;
 
-/** m: the mean of every review on the site, read when a score is written. */
-const SITE_MEAN = sql`(select coalesce(avg(rating), 0) from reviews)`;
+/** m: the mean of every visible review on the site (docs/product.md#reports-and-moderation), read when a score is written. */
+const SITE_MEAN = sql`(select coalesce(avg(rating), 0) from reviews where hidden_at is null)`;
 
 /**
  * The Bayesian average (C·m + Σratings) / (C + n) of an accounts row, from its `rating_avg` and

@@ -136,6 +136,21 @@ export const ENDPOINTS: Record<string, Endpoint> = {
       } satisfies Endpoint,
     ]),
   ),
+  // reports and moderation (docs/product.md#reports-and-moderation)
+  'GET /api/console/reports': { access: 'operator', request: () => ({ url: '/api/console/reports?status=open' }) },
+  ...Object.fromEntries(
+    (['hide', 'restore', 'dismiss'] as const).map((d) => [
+      `POST /api/console/reports/:id/${d}`,
+      {
+        access: 'operator',
+        request: () => ({ url: `/api/console/reports/${randomUUID()}/${d}`, payload: { reason: 'checked' } }),
+      },
+    ]),
+  ),
+  'POST /api/reports': {
+    access: 'any',
+    request: (f) => ({ payload: { kind: 'profile', id: f.trainer2.id, reason: 'spam', note: 'matrix' } }),
+  },
   'GET /api/health/ready': { access: 'public', ok: 200 },
   // the API map (off in production unless API_DOCS=true)
   'GET /api/docs': { access: 'public', ok: 200 },

@@ -106,6 +106,12 @@ export type Scope = { trainerId: string; userId?: string } | { trainerId?: undef
 const inScope = ({ trainerId, userId }: Scope) =>
   and(trainerId ? eq(messages.trainerId, trainerId) : undefined, userId ? eq(messages.userId, userId) : undefined);
 
+/**
+ * A hidden message (docs/product.md#reports-and-moderation) is shown to its sender only: to the
+ * reader of role `viewer`, the visible ones and their own.
+ */
+const visibleTo = (viewer: Role) => sql`(${messages.hiddenAt} is null or ${messages.senderRole} = ${viewer})`;
+
 /** The `seq` of a message, only when it belongs to the scope. */
 export async function findSeqInScope(db: Q, id: string, scope: Scope): Promise<number | undefined> {
   const [row] = await db
@@ -121,8 +127,8 @@ export async function findSeqInScope(db: Q, id: string, scope: Scope): Promise<n
  * before `beforeSeq`, or the first `limit` after `afterSeq`. One more row is read to tell whether
  * there are more.
  */
-export async function findMessages(db: Q, scope: Scope & { beforeSeq?: number; afterSeq?: number; limit: number }) {
-  const where: SQL[] = [inScope(scope)!];
+export async function findMessages(db: Q, scope: Scope & { viewer: Role; beforeSeq?: number; afterSeq?: number; limit: number }) {
+  const where: SQL[] = [inScope(scope)!, visibleTo(scope.viewer)];
   if (scope.beforeSeq !== undefined) where.push(lt(messages.seq, scope.beforeSeq));
   if (scope.afterSeq !== undefined) where.push(gt(messages.seq, scope.afterSeq));
   const rows = await db
@@ -164,14 +170,14 @@ function conversationsQuery(db: Db, role: Role) {
         seq: messages.seq,
       })
       .from(messages)
-      .where(eq(mine, accountId))
+      .where(and(eq(mine, accountId), visibleTo(role)))
       .orderBy(desc(theirs), desc(messages.seq)),
   );
   const unread = db.$with('unread').as(
     db
       .select({ counterpartId: sql<string>`${theirs}`.as('unread_counterpart_id'), n: sql<number>`count(*)::int`.as('n') })
       .from(messages)
-      .where(and(eq(mine, accountId), eq(messages.senderRole, theirRole), isNull(messages.readAt)))
+      .where(and(eq(mine, accountId), eq(messages.senderRole, theirRole), isNull(messages.readAt), isNull(messages.hiddenAt)))
       .groupBy(theirs),
   );
   return db
@@ -230,7 +236,7 @@ export async function findInboxPages(
       select ${theirs} as counterpart_id, count(*) over () as conversations,
         sum(least(count(*), ${pageSize})) over (order by max(seq) desc rows unbounded preceding) as messages_upto
       from messages
-      where ${mine} = ${accountId}::uuid
+      where ${mine} = ${accountId}::uuid and (hidden_at is null or sender_role = ${role})
       group by ${theirs}
       order by max(seq) desc
       limit ${CONVERSATIONS_MAX}
@@ -251,6 +257,7 @@ export async function findInboxPages(
         row_number() over (order by m.seq desc) as n
       from messages m
       where m.${mine} = ${accountId}::uuid and m.${theirs} = conv.counterpart_id
+        and (m.hidden_at is null or m.sender_role = ${role})
       order by m.seq desc
       limit ${pageSize + 1}
     ) p
@@ -298,7 +305,8 @@ export async function markRead(
 type UnreadGroup = { userId: string; trainerId: string; senderRole: Role; count: number };
 
 /**
- * Claims every message unread since `cutoff` (sets `mailed_at`) and answers, per conversation and
+ * Claims every message unread since `cutoff` (sets `mailed_at`; a hidden one is never mailed about,
+ * docs/product.md#reports-and-moderation) and answers, per conversation and
  * direction, how many were claimed — only for those with no earlier claimed message still unread,
  * so a conversation is mailed about once until it is read. Sweeps of all processes take turns on
  * one advisory lock, so two never claim the same message or mail one conversation twice.
@@ -315,7 +323,7 @@ export async function claimUnreadForMail(
         update messages set mailed_at = ${now.toISOString()}::timestamptz
         where mailed_at is null and read_at is null and id in (
           select id from messages
-          where read_at is null and mailed_at is null and created_at <= ${cutoff.toISOString()}::timestamptz
+          where read_at is null and mailed_at is null and hidden_at is null and created_at <= ${cutoff.toISOString()}::timestamptz
           order by created_at
           limit ${max}
         )

@@ -185,6 +185,7 @@ export function createChatsService({ db, events }: { db: Db; events: ChatEvents 
       }
       const page = await repo.findMessages(db, {
         ...scope,
+        viewer: caller.role,
         limit: CHAT_LIMITS.pageSize,
         ...(query.before !== undefined ? { beforeSeq: seq } : {}),
         ...(query.after !== undefined ? { afterSeq: seq } : {}),

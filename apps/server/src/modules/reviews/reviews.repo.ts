@@ -1,4 +1,4 @@
-import { and, desc, eq, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { accounts, reviews } from '../../db/schema';
 import { refreshRatingScores } from '../../db/rating-score';
@@ -36,6 +36,7 @@ function reviewsQuery(db: Db) {
       lastName: accounts.lastName,
       picture: accounts.picture,
       deletedAt: accounts.deletedAt,
+      hiddenAt: reviews.hiddenAt,
       verified: completedSessionOf(reviews.userId, reviews.trainerId, sql`${sql.placeholder('now')}::timestamptz`).as('verified'),
     })
     .from(reviews)
@@ -48,7 +49,7 @@ function reviewsQuery(db: Db) {
     'id', ${newest.id}, 'userId', ${newest.userId}, 'rating', ${newest.rating}, 'comment', ${newest.comment},
     'createdAt', ${isoText(newest.createdAt)}, 'updatedAt', ${isoText(newest.updatedAt)},
     'firstName', ${newest.firstName}, 'lastName', ${newest.lastName}, 'picture', ${newest.picture},
-    'gone', ${newest.deletedAt} is not null, 'verified', ${newest.verified})`;
+    'gone', ${newest.deletedAt} is not null, 'hidden', ${newest.hiddenAt} is not null, 'verified', ${newest.verified})`;
   return db
     .select({
       trainerId: sql<string>`wanted.trainer_id`,
@@ -71,6 +72,8 @@ export type ReviewRow = {
   picture: string;
   /** The reviewer's account was deleted. */
   gone: boolean;
+  /** Hidden by moderation (docs/product.md#reports-and-moderation): shown to its author only. */
+  hidden: boolean;
   verified: boolean;
 };
 
@@ -115,14 +118,15 @@ export async function upsertReview(tx: Tx, values: { trainerId: string; userId: 
 
 /**
  * Average, count and the Bayesian score the list sorts by, recomputed in SQL in the same
- * transaction as the review (docs/decisions/016-bayesian-rating.md).
+ * transaction as the review (docs/decisions/016-bayesian-rating.md), of the visible reviews only: a
+ * hidden one does not count (docs/product.md#reports-and-moderation).
  */
 export async function refreshTrainerRating(tx: Tx, trainerId: string) {
   await tx
     .update(accounts)
     .set({
-      ratingAvg: sql`(select coalesce(round(avg(rating), 2), 0) from reviews where trainer_id = ${trainerId})`,
-      ratingCount: sql`(select count(*)::int from reviews where trainer_id = ${trainerId})`,
+      ratingAvg: sql`(select coalesce(round(avg(rating), 2), 0) from reviews where trainer_id = ${trainerId} and hidden_at is null)`,
+      ratingCount: sql`(select count(*)::int from reviews where trainer_id = ${trainerId} and hidden_at is null)`,
     })
     .where(eq(accounts.id, trainerId));
   await tx.execute(refreshRatingScores(sql`id = ${trainerId}`));
@@ -132,6 +136,21 @@ export async function ratingDistribution(db: Q, trainerId: string) {
   return db
     .select({ rating: reviews.rating, n: sql<number>`count(*)::int` })
     .from(reviews)
-    .where(and(eq(reviews.trainerId, trainerId)))
+    .where(and(eq(reviews.trainerId, trainerId), isNull(reviews.hiddenAt)))
     .groupBy(reviews.rating);
+}
+
+/**
+ * Hides (`at`) or shows again (null) a review and recomputes its trainer's rating, in the caller's
+ * transaction (docs/product.md#reports-and-moderation). The trainer's row is locked first, as a new
+ * review locks it, so the two recompute one after another. Answers the trainer's id, or nothing when
+ * there is no such review.
+ */
+export async function setReviewHidden(tx: Tx, reviewId: string, at: Date | null): Promise<string | undefined> {
+  const [review] = await tx.select({ trainerId: reviews.trainerId }).from(reviews).where(eq(reviews.id, reviewId));
+  if (!review) return undefined;
+  await tx.execute(sql`select id from accounts where id = ${review.trainerId} for update`);
+  await tx.update(reviews).set({ hiddenAt: at }).where(eq(reviews.id, reviewId));
+  await refreshTrainerRating(tx, review.trainerId);
+  return review.trainerId;
 }

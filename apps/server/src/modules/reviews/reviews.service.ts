@@ -19,6 +19,7 @@ function toReview(trainerId: string, row: repo.ReviewRow, callerId?: string): TR
     updatedAt: row.updatedAt,
     verifiedSession: row.verified,
     ...(callerId ? { isMine: row.userId === callerId } : {}),
+    ...(row.hidden ? { hidden: true } : {}),
   };
 }
 
@@ -37,7 +38,8 @@ export function createReviewsService({ db, accounts, bookings, concurrentReads }
     /** Reviews of a trainer whose id the route validated (ZIdParam). */
     async listReviews(trainerId: string, callerId?: string): Promise<TReview[]> {
       const rows = await reviewsOf(trainerId);
-      return rows.map((r) => toReview(trainerId, r, callerId));
+      // a hidden review is its author's alone (docs/product.md#reports-and-moderation)
+      return rows.filter((r) => !r.hidden || r.userId === callerId).map((r) => toReview(trainerId, r, callerId));
     },
 
     /** Verified users only; one review per trainer, a second post edits the first (docs/product.md#reviews). */
