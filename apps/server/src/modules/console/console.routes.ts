@@ -39,7 +39,7 @@ const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 
 const CSV_MAX = 10_000;
 
 /** The operator console's API under /api/console (docs/product.md#the-operator-console). */
-export function consoleRoutes(deps: PeopleDeps & MoneyDeps, auth: Auth, limits: Pick<RateLimits, 'perIp'>) {
+export function consoleRoutes(deps: PeopleDeps & MoneyDeps, auth: Auth, limits: Pick<RateLimits, 'perIp' | 'writes'>) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const operatorOnly = requireOperator(deps, auth);
@@ -176,7 +176,7 @@ export function consoleRoutes(deps: PeopleDeps & MoneyDeps, auth: Auth, limits: 
             body: ZOperatorReason,
             response: { 200: ZPersonActionResponse, ...errors, 409: ZErrorResponse },
           },
-          preHandler: operatorOnly,
+          preHandler: [operatorOnly, ...limits.writes],
         },
         async (req) => action.run(deps, { operatorId: req.operator!.id, id: req.params.id, reason: req.body.reason }),
       );
@@ -208,7 +208,7 @@ export function consoleRoutes(deps: PeopleDeps & MoneyDeps, auth: Auth, limits: 
           body: ZConsoleRefundRequest,
           response: { 200: ZConsoleRefundResponse, ...errors, 409: ZErrorResponse },
         },
-        preHandler: operatorOnly,
+        preHandler: [operatorOnly, ...limits.writes],
       },
       async (req) =>
         refundBooking(deps, {
@@ -256,7 +256,7 @@ export function consoleRoutes(deps: PeopleDeps & MoneyDeps, auth: Auth, limits: 
           body: ZDisputeDecision,
           response: { 200: ZConsoleDisputeDecisionResponse, ...errors, 409: ZErrorResponse },
         },
-        preHandler: operatorOnly,
+        preHandler: [operatorOnly, ...limits.writes],
       },
       async (req) => decideDispute(deps, { operatorId: req.operator!.id, disputeId: req.params.id, decision: req.body }),
     );
