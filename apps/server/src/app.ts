@@ -35,6 +35,7 @@ import {
 } from './modules/accounts';
 import { avatarsRoutes } from './modules/avatars';
 import { consoleRoutes, type PeopleHooks } from './modules/console';
+import { certificatesModule } from './modules/certificates';
 import { bookingsModule, createBookingsServices } from './modules/bookings';
 import { moneyModule } from './modules/money';
 import { chatsModule } from './modules/chats';
@@ -329,6 +330,8 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
         reportsAbout: async () => [],
       };
       await api.register(consoleRoutes({ db: database.db, tokens, now: clock.now, people }, auth, limits));
+      const operators = { db: database.db, tokens, now: clock.now };
+      await api.register(certificatesModule({ console: operators, auth, limits, jobs, mailer: mail, images, config }));
       await api.register(imagesRoutes(images, auth, limits));
       await api.register(settingsRoutes(settings, auth, limits));
     },
