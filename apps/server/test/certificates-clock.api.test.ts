@@ -3,6 +3,7 @@
 // (docs/testing.md#the-test-clock), so on a database of its own.
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CERTIFICATE_MSG } from '@spotter/shared';
 import { accounts, certificates } from '../src/db/schema';
 import { buildTestApp, createAccount, createFreshPgDatabase } from './helper';
 import { inDays, pdf, uploadCertificate } from './support/certificates';
@@ -12,6 +13,8 @@ import { until } from './support/until';
 const DAY = 24 * 60 * 60_000;
 const fresh = await createFreshPgDatabase();
 const t = await buildTestApp({ TEST_CLOCK: '1' }, { databaseUrl: fresh?.url ?? '' });
+// signed in before the clock moves (a welcome link lasts a day on the app's clock)
+const operator = await signedInOperator(t);
 afterAll(async () => {
   await t.close();
   await fresh?.drop();
@@ -29,7 +32,6 @@ const reminders = (email: string) => t.outbox().filter((m) => m.to === email && 
 
 describe('a verified coach over time', () => {
   it('is reminded once 30 days before the last day, and loses the badge the day after it', async () => {
-    const operator = await signedInOperator(t);
     const trainer = await createAccount(t, 'trainer');
     const expiresOn = inDays(40);
     const up = await uploadCertificate(t, trainer.token, { issuer: 'Egyptian Fitness Federation', expiresOn }, { data: pdf() });
@@ -72,5 +74,39 @@ describe('a verified coach over time', () => {
     });
     expect(own.json()).toMatchObject({ verified: false, certificates: [{ _id: id, status: 'approved', current: false }] });
     expect(reminders(trainer.email)).toHaveLength(1);
+  });
+
+  it('reminds nobody while a later approved certificate carries the badge on, and will not approve one that expired while waiting', async () => {
+    const trainer = await createAccount(t, 'trainer');
+    const now = Date.parse((await advanceDays(0)).now);
+    const approve = (id: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/console/certificates/${id}/approve`,
+        headers: { authorization: operator.token },
+        payload: {},
+      });
+    const upload = async (days: number) => {
+      const res = await uploadCertificate(t, trainer.token, { issuer: 'Academy', expiresOn: inDays(days, now) }, { data: pdf() });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().certificate._id as string;
+    };
+    const [soon, later, waiting] = [await upload(40), await upload(200), await upload(3)];
+    expect((await approve(soon)).statusCode).toBe(200);
+    expect((await approve(later)).statusCode).toBe(200);
+
+    // past the first one's reminder day and its waiting sibling's last day
+    const moved = await advanceDays(11);
+    expect(moved.jobsRun).toBeGreaterThan(0);
+    expect(reminders(trainer.email)).toEqual([]);
+    const refused = await approve(waiting);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(CERTIFICATE_MSG.expired);
+
+    // the first one's last day passes; the later one keeps the badge
+    await advanceDays(30);
+    expect((await profile(trainer.id)).verified).toBe(true);
+    const [account] = await t.database.db.select().from(accounts).where(eq(accounts.id, trainer.id));
+    expect(account.verifiedUntil).toBe(inDays(200, now));
   });
 });
