@@ -11,6 +11,7 @@ import {
   ZIdParam,
   ZOperatorReason,
 } from '@spotter/shared';
+import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
 import { requireOperator, type ConsoleDeps } from '../console';
 import type { CertificatesService } from './certificates.service';
@@ -19,7 +20,12 @@ import { sendCertificateFile } from './file-reply';
 const errors = { 400: ZErrorResponse, 401: ZErrorResponse, 403: ZErrorResponse, 404: ZErrorResponse, 429: ZErrorResponse };
 
 /** The operators' queue of certificates (docs/product.md#verified-coaches): read the file, approve or reject with a reason. */
-export function consoleCertificatesRoutes(service: CertificatesService, deps: ConsoleDeps, auth: Auth) {
+export function consoleCertificatesRoutes(
+  service: CertificatesService,
+  deps: ConsoleDeps,
+  auth: Auth,
+  limits: Pick<RateLimits, 'writes'>,
+) {
   return async function (app: FastifyInstance) {
     const r = app.withTypeProvider<ZodTypeProvider>();
     const operatorOnly = requireOperator(deps, auth);
@@ -63,7 +69,7 @@ export function consoleCertificatesRoutes(service: CertificatesService, deps: Co
           body: ZApproveCertificateRequest,
           response: { 200: ZConsoleCertificateDecisionResponse, ...errors, 409: ZErrorResponse },
         },
-        preHandler: operatorOnly,
+        preHandler: [operatorOnly, ...limits.writes],
       },
       async (req) =>
         service.decide({
@@ -84,7 +90,7 @@ export function consoleCertificatesRoutes(service: CertificatesService, deps: Co
           body: ZOperatorReason,
           response: { 200: ZConsoleCertificateDecisionResponse, ...errors, 409: ZErrorResponse },
         },
-        preHandler: operatorOnly,
+        preHandler: [operatorOnly, ...limits.writes],
       },
       async (req) =>
         service.decide({

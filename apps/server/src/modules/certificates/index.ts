@@ -44,6 +44,6 @@ export function certificatesModule(deps: Deps) {
     deps.jobs.register(CERTIFICATE_JOBS.remind, ({ certificateId }, { now }) => service.remind(certificateId, now));
     deps.jobs.register(CERTIFICATE_JOBS.expired, ({ trainerId }, { now }) => service.expire(trainerId, now));
     await app.register(certificatesRoutes(service, deps.auth, deps.limits));
-    await app.register(consoleCertificatesRoutes(service, deps.console, deps.auth));
+    await app.register(consoleCertificatesRoutes(service, deps.console, deps.auth, deps.limits));
   };
 }
