@@ -45,6 +45,7 @@ import {
   searchBookingsForOperators,
 } from './modules/bookings';
 import { checkLedger, moneyModule } from './modules/money';
+import { certificatesModule } from './modules/certificates';
 import { chatsModule } from './modules/chats';
 import { createFavouritesService, favouritesRoutes } from './modules/favourites';
 import { createImagesService, imagesRoutes } from './modules/images';
@@ -345,6 +346,8 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       };
       await api.register(consoleRoutes({ db: database.db, tokens, now: clock.now, people, money }, auth, limits));
       await api.register(moderationRoutes({ db: database.db, tokens, now: clock.now, mailer: mail }, auth, limits));
+      const operators = { db: database.db, tokens, now: clock.now };
+      await api.register(certificatesModule({ console: operators, auth, limits, jobs, mailer: mail, images, config }));
       await api.register(imagesRoutes(images, auth, limits));
       await api.register(settingsRoutes(settings, auth, limits));
     },

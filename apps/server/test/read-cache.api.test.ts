@@ -225,6 +225,7 @@ describe('answers from memory', () => {
         'ratingCount',
         'subscribers',
         'title',
+        'verified',
       ].sort(),
     );
     expect(hit.body).not.toMatch(/not-a-login|passwordHash|email/);

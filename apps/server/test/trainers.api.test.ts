@@ -80,9 +80,11 @@ describe('GET /api/trainers', () => {
         'rating',
         'ratingCount',
         'title',
+        // a 'Verified coach' (docs/product.md#verified-coaches)
+        'verified',
       ].sort(),
     );
-    expect(first).toMatchObject({ price: 150, rating: 4.8, nextFreeAt: null });
+    expect(first).toMatchObject({ price: 150, rating: 4.8, nextFreeAt: null, verified: false });
   });
 
   it('sorts by price both ways and by newest', async () => {
@@ -312,8 +314,11 @@ describe('public answers never read private columns', () => {
     const [row] = await repo.findTrainers(t.database.db, { filters: { city }, sort: 'rating', limit: 1, offset: 0 });
     const one = await repo.trainerProfileReader(t.database.db)(row.id);
     // and the next free slot's start, from the free slots stored for the list
-    expect(Object.keys(row).sort()).toEqual([...Object.keys(repo.publicTrainerColumns), 'nextFreeAt'].sort());
-    expect(Object.keys(one!).sort()).toEqual([...Object.keys(repo.publicTrainerColumns), 'subscribers', 'nextFreeAt'].sort());
+    // and whether they are a verified coach (docs/product.md#verified-coaches)
+    expect(Object.keys(row).sort()).toEqual([...Object.keys(repo.publicTrainerColumns), 'nextFreeAt', 'verified'].sort());
+    expect(Object.keys(one!).sort()).toEqual(
+      [...Object.keys(repo.publicTrainerColumns), 'subscribers', 'nextFreeAt', 'verified'].sort(),
+    );
     expect(Object.keys(repo.publicTrainerColumns)).not.toEqual(expect.arrayContaining(['passwordHash']));
   });
 

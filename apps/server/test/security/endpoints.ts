@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import type { Role } from '@spotter/shared';
 import { createAccount, uniqueEmail, validSignUp, validTrainerSignUp, type TestApp } from '../helper';
 import { bookableTrainer, createOrder, hold, hourFromNow } from '../support/bookings';
+import { certificateForm, inDays, pdf } from '../support/certificates';
 import { signedInOperator } from '../support/console';
 
 /**
@@ -28,6 +29,8 @@ export type Fixture = {
   waitlistId: string;
   imageUrl: string;
   png: Buffer;
+  /** the victim trainer's certificate, waiting for review */
+  certificateId: string;
 };
 
 /**
@@ -150,6 +153,32 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'POST /api/reports': {
     access: 'any',
     request: (f) => ({ payload: { kind: 'profile', id: f.trainer2.id, reason: 'spam', note: 'matrix' } }),
+  },
+  // certificates and the 'Verified coach' badge (docs/product.md#verified-coaches)
+  'POST /api/trainer/certificates': {
+    access: 'trainer',
+    request: () => certificateForm({ issuer: 'Matrix Academy', expiresOn: inDays(200) }, { data: pdf() }),
+    stranger: { own: 201 },
+  },
+  'GET /api/trainer/certificates': { access: 'trainer', stranger: { own: 200 } },
+  'GET /api/trainer/certificates/:id/file': {
+    access: 'trainer',
+    request: (f) => ({ url: `/api/trainer/certificates/${f.certificateId}/file` }),
+    // another trainer's certificate is not found
+    stranger: 404,
+  },
+  'GET /api/console/certificates': { access: 'operator', request: () => ({ url: '/api/console/certificates?status=pending' }) },
+  'GET /api/console/certificates/:id/file': {
+    access: 'operator',
+    request: (f) => ({ url: `/api/console/certificates/${f.certificateId}/file` }),
+  },
+  'POST /api/console/certificates/:id/approve': {
+    access: 'operator',
+    request: (f) => ({ url: `/api/console/certificates/${f.certificateId}/approve`, payload: { reason: 'Matrix check' } }),
+  },
+  'POST /api/console/certificates/:id/reject': {
+    access: 'operator',
+    request: (f) => ({ url: `/api/console/certificates/${f.certificateId}/reject`, payload: { reason: 'Matrix check' } }),
   },
   'GET /api/health/ready': { access: 'public', ok: 200 },
   // the API map (off in production unless API_DOCS=true)
@@ -391,6 +420,14 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
   });
   expect(wait.statusCode).toBe(201);
   const operator = await signedInOperator(t);
+  const form = certificateForm({ issuer: 'Fixture Academy', expiresOn: inDays(300) }, { data: pdf() });
+  const certificate = await t.app.inject({
+    method: 'POST',
+    url: '/api/trainer/certificates',
+    payload: form.payload,
+    headers: { ...form.headers, authorization: trainer.token },
+  });
+  expect(certificate.statusCode, certificate.body).toBe(201);
   const f: Fixture = {
     user,
     user2,
@@ -402,6 +439,7 @@ export async function createFixture(t: TestApp): Promise<Fixture> {
     waitlistId: wait.json().entry._id,
     imageUrl: uploaded.json().url,
     png,
+    certificateId: certificate.json().certificate._id,
   };
   // the victims' conversation (unread on both sides), review and favourite
   const send = (from: Account, to: Account) =>

@@ -66,8 +66,12 @@ function guard(input: Buffer): { format: ImageFormat; data: Buffer } {
   }
 }
 
-/** Decodes bytes the guard already checked and stripped: at most 512 px, WebP, no metadata. */
-async function decode(format: ImageFormat, input: Buffer): Promise<{ data: Buffer; width: number; height: number }> {
+/** Decodes bytes the guard already checked and stripped: at most `maxEdge` px (512 for photos), WebP, no metadata. */
+async function decode(
+  format: ImageFormat,
+  input: Buffer,
+  maxEdge: number = IMAGE_MAX_EDGE,
+): Promise<{ data: Buffer; width: number; height: number }> {
   const sharp = await loadSharp();
   let meta: Metadata;
   try {
@@ -82,7 +86,7 @@ async function decode(format: ImageFormat, input: Buffer): Promise<{ data: Buffe
   try {
     const { data, info } = await sharp(input, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
       .rotate()
-      .resize({ width: IMAGE_MAX_EDGE, height: IMAGE_MAX_EDGE, fit: 'inside', withoutEnlargement: true })
+      .resize({ width: maxEdge, height: maxEdge, fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 82 })
       .toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };
@@ -131,6 +135,20 @@ export function createImagesService({ db, options = {} }: { db: Db; options?: Im
       return imageUrl(sha256);
     },
     find: (sha256: string) => repo.findImage(db, sha256),
+    /**
+     * The same checks and re-encoding as `store` (guard, pixel limit, a decode slot) without storing:
+     * WebP without metadata, at most `maxEdge` px. For documents such as trainers' certificates
+     * (docs/product.md#verified-coaches), which need more pixels than a profile photo to be read.
+     */
+    async reencode(input: Buffer, { maxEdge }: { maxEdge: number }): Promise<{ data: Buffer; width: number; height: number }> {
+      const { format, data: checked } = guard(input);
+      try {
+        return await queue.run(() => decode(format, checked, maxEdge));
+      } catch (err) {
+        if (err instanceof QueueFullError) throw new RetryLaterError(IMAGES_MSG.busy, 5);
+        throw err;
+      }
+    },
     /**
      * The relative address `/api/images/<sha256>.webp` when `url` (relative, or absolute on any
      * http(s) host) names one of this owner's stored images; otherwise null.

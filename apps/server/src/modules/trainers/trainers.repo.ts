@@ -110,6 +110,13 @@ function availableWhere(f: TrainerFilters, at: number): SQL | undefined {
   return sql`(case when ${summaryHolds(at)} then ${fromSummary} else ${fromSlots} end)`;
 }
 
+/**
+ * A 'Verified coach' at `at`: verified_until (the last day of their latest approved certificate) is
+ * on or after that UTC date (docs/product.md#verified-coaches).
+ */
+const verifiedAt = (at: SQLWrapper | number): SQL => sql`${accounts.verifiedUntil} >= (${timeOf(at)} at time zone 'UTC')::date`;
+const verifiedOf = (at: SQLWrapper | number): SQL<boolean> => sql<boolean>`coalesce(${verifiedAt(at)}, false)`;
+
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function whereOf(f: TrainerFilters, at: number): SQL {
@@ -126,6 +133,7 @@ function whereOf(f: TrainerFilters, at: number): SQL {
   if (f.minRating !== undefined) parts.push(gte(accounts.ratingAvg, f.minRating));
   if (f.gender) parts.push(eq(accounts.gender, f.gender));
   if (f.city) parts.push(sql`lower(${accounts.city}) = lower(${f.city})`);
+  if (f.verified) parts.push(verifiedAt(at));
   if (f.ids) parts.push(f.ids.length ? inArray(accounts.id, f.ids) : sql`false`);
   return and(...parts)!;
 }
@@ -161,12 +169,15 @@ export function findTrainers(
     .orderBy(...order)
     .limit(opts.limit)
     .offset(opts.offset);
-  return db
-    .select({ ...publicTrainerColumns, nextFreeAt: nextFreeOf(at) })
-    .from(accounts)
-    .leftJoin(summary, eq(summary.trainerId, accounts.id))
-    .where(inArray(accounts.id, pageIds))
-    .orderBy(...order);
+  return (
+    db
+      // verified for the page's rows only, after the index-only scan chose them
+      .select({ ...publicTrainerColumns, nextFreeAt: nextFreeOf(at), verified: verifiedOf(at) })
+      .from(accounts)
+      .leftJoin(summary, eq(summary.trainerId, accounts.id))
+      .where(inArray(accounts.id, pageIds))
+      .orderBy(...order)
+  );
 }
 export type PublicTrainerRow = Awaited<ReturnType<typeof findTrainers>>[number];
 
@@ -199,6 +210,7 @@ export function findTrainerProfilesQuery(db: Db) {
       ...publicTrainerColumns,
       subscribers: subscriberCount(sql`${accounts}.${sql.identifier(accounts.id.name)}`),
       nextFreeAt: nextFreeOf(sql.placeholder('at')),
+      verified: verifiedOf(sql.placeholder('at')),
     })
     .from(accounts)
     .leftJoin(summary, eq(summary.trainerId, accounts.id))

@@ -51,7 +51,11 @@ export function createTrainersService({ db, bookings, concurrentReads }: Deps) {
         repo.countTrainers(db, filters, COUNT_CAP, at),
       ]);
       return {
-        viewAllTrainers: rows.map((row) => ({ ...toPublicTrainer(row), nextFreeAt: isoOrNull(row.nextFreeAt) })),
+        viewAllTrainers: rows.map((row) => ({
+          ...toPublicTrainer(row),
+          nextFreeAt: isoOrNull(row.nextFreeAt),
+          verified: row.verified === true,
+        })),
         total,
         totalIsEstimate: total > COUNT_CAP,
         page,
@@ -65,7 +69,13 @@ export function createTrainersService({ db, bookings, concurrentReads }: Deps) {
       const row = await profileOf(id);
       if (!row) throw new AppError('NOT_FOUND', SERVER_MSG.trainerNotFound);
       const packages = (await packagesOf(db, [row.id])).get(row.id) ?? [];
-      return { ...toPublicTrainer(row), nextFreeAt: isoOrNull(row.nextFreeAt), subscribers: row.subscribers, packages };
+      return {
+        ...toPublicTrainer(row),
+        nextFreeAt: isoOrNull(row.nextFreeAt),
+        verified: row.verified === true,
+        subscribers: row.subscribers,
+        packages,
+      };
     },
   };
 }
