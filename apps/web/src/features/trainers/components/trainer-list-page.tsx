@@ -113,6 +113,8 @@ export function TrainerListPage() {
   const data = useDeferredValue(trainers.data);
   const isStale = trainers.isPlaceholderData || data !== trainers.data;
   const pageCount = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
+  // 'verified coaches' only of an answer to the verified filter, not of the one still shown while it loads
+  const isVerifiedShown = search.verified && !isStale;
 
   const filters = <TrainerFilters search={search} onChange={update} onClear={clearFilters} favoriteCount={favoriteIds.length} />;
   const filterCount = activeFilterCount(search);
@@ -125,7 +127,7 @@ export function TrainerListPage() {
   // On an error the alert below says it, once.
   let status = 'Loading trainers…';
   if (trainers.isError) status = '';
-  else if (data) status = resultCountText(data, search.verified);
+  else if (data) status = resultCountText(data, isVerifiedShown);
 
   return (
     <div className="mx-auto w-full max-w-7xl px-4 py-10 sm:px-6 lg:py-14">
@@ -185,7 +187,7 @@ export function TrainerListPage() {
                     isOpen={isSheetOpen}
                     onOpenChange={setIsSheetOpen}
                     returnFocusTo={filtersButtonRef}
-                    showLabel={data ? `Show ${resultCountText(data, search.verified)}` : 'Show results'}
+                    showLabel={data ? `Show ${resultCountText(data, isVerifiedShown)}` : 'Show results'}
                   >
                     {filters}
                   </FiltersSheet>
