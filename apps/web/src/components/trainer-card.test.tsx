@@ -19,6 +19,15 @@ describe('TrainerCard', () => {
     expect(link).toHaveAccessibleDescription('Nadia Samir');
   });
 
+  it("shows the 'Verified coach' badge in words only for a verified coach, its icon hidden", () => {
+    const { unmount } = renderWithProviders(<TrainerCard trainer={makeTrainer({ verified: true })} />);
+    const badge = screen.getByText('Verified coach');
+    expect(badge.querySelector('svg')).toHaveAttribute('aria-hidden', 'true');
+    unmount();
+    renderWithProviders(<TrainerCard trainer={makeTrainer({ verified: false })} />);
+    expect(screen.queryByText('Verified coach')).not.toBeInTheDocument();
+  });
+
   it('loads the picture lazily, or at once and first when the card opens a list', () => {
     const { unmount } = renderWithProviders(<TrainerCard trainer={makeTrainer()} />);
     expect(screen.getByRole('img', { name: 'Nadia Samir' })).toHaveAttribute('loading', 'lazy');

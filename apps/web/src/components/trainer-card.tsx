@@ -7,11 +7,15 @@ import { formatPrice, initials } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { FavoriteButton } from './favorite-button';
 import { RatingBadge } from './rating-badge';
+import { VerifiedBadge } from './verified-badge';
 
 type TrainerSummary = Pick<
   TPublicTrainer,
   '_id' | 'firstName' | 'lastName' | 'title' | 'description' | 'picture' | 'city' | 'price' | 'rating' | 'ratingCount'
->;
+> & {
+  /** A 'Verified coach' (docs/product.md#verified-coaches): the badge shows only then. */
+  verified?: boolean;
+};
 
 /**
  * The one trainer card (docs/product.md#design): the list, the landing page's top trainers and
@@ -64,6 +68,7 @@ export function TrainerCard({
           </h3>
           <RatingBadge rating={trainer.rating} ratingCount={trainer.ratingCount} className="shrink-0 pt-0.5" />
         </div>
+        {trainer.verified && <VerifiedBadge />}
         {trainer.title && <p className="truncate text-sm font-medium text-muted">{trainer.title}</p>}
         {trainer.city && (
           <p className="flex items-center gap-1 text-sm text-subtle">

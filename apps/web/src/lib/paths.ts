@@ -62,6 +62,8 @@ export const paths = {
     people: fixed('/console/people'),
     person: { path: '/console/people/:id', getHref: (id: string) => `/console/people/${encodeURIComponent(id)}` },
     reports: fixed('/console/reports'),
+    /** Trainers' certificates: the queue operators approve or reject (docs/product.md#verified-coaches). */
+    certificates: fixed('/console/certificates'),
     /** The one-time link `npm run operator -- add` prints. */
     welcome: { path: '/console/welcome', getHref: (token: string) => withQuery('/console/welcome', { token }) },
   },

@@ -18,6 +18,7 @@ export const makeTrainer = (overrides: Partial<TTrainerProfile> = {}): TTrainerP
   subscribers: 7,
   packages: [],
   nextFreeAt: null,
+  verified: false,
   ...overrides,
 });
 

@@ -1,7 +1,10 @@
 import { useSyncExternalStore } from 'react';
 import {
   CONSOLE_MSG,
+  type CertificateStatus,
   type TAuditResponse,
+  type TConsoleCertificateDecisionResponse,
+  type TConsoleCertificatesResponse,
   type TConsoleLoginRequest,
   type TConsoleWelcomeRequest,
   type TConsoleWelcomeResponse,
@@ -87,9 +90,14 @@ const retryAfterOf = (response: Response) => {
  */
 async function consoleFetch(
   path: string,
-  { method = 'GET', body, signedIn = false }: { method?: 'GET' | 'POST'; body?: unknown; signedIn?: boolean },
+  {
+    method = 'GET',
+    body,
+    signedIn = false,
+    accept = 'application/json',
+  }: { method?: 'GET' | 'POST'; body?: unknown; signedIn?: boolean; accept?: string },
 ): Promise<Response> {
-  const headers: Record<string, string> = { Accept: signedIn && path.endsWith('.csv') ? 'text/csv' : 'application/json' };
+  const headers: Record<string, string> = { Accept: signedIn && path.endsWith('.csv') ? 'text/csv' : accept };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = session.token;
   if (signedIn) {
@@ -154,12 +162,26 @@ export const consoleApi = {
     json<TConsoleReportDecisionResponse>(
       consoleFetch(`/reports/${encodeURIComponent(id)}/${decision}`, { method: 'POST', body, signedIn: true }),
     ),
+  /** Trainers' certificates with this status: pending ones oldest first (the queue), the others newest first. */
+  certificates: (status: CertificateStatus) =>
+    json<TConsoleCertificatesResponse>(consoleFetch(`/certificates${searchOf({ status })}`, { signedIn: true })),
+  /** Approve (a reason is optional) or reject (a reason is required) a pending certificate. */
+  decideCertificate: (id: string, decision: CertificateDecision, body: { reason?: string }) =>
+    json<TConsoleCertificateDecisionResponse>(
+      consoleFetch(`/certificates/${encodeURIComponent(id)}/${decision}`, { method: 'POST', body, signedIn: true }),
+    ),
+  /** A certificate's file, as a blob: it is opened through an object URL, since a plain link cannot send the token. */
+  certificateFile: async (id: string) =>
+    (await consoleFetch(`/certificates/${encodeURIComponent(id)}/file`, { signedIn: true, accept: '*/*' })).blob(),
 };
 
 /** What an operator can do to a person's account. */
 export type PersonAction = 'suspend' | 'restore' | 'delete';
 /** What an operator decides about a reported item: every open report of it closes. */
 export type ReportDecision = 'hide' | 'restore' | 'dismiss';
+
+/** What an operator decides about a pending certificate. */
+export type CertificateDecision = 'approve' | 'reject';
 
 /** The audit log's filters, as the page keeps them in its address. */
 export type AuditFilters = { action?: string; operatorId?: string; targetId?: string };

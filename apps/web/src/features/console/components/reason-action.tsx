@@ -25,6 +25,8 @@ type ReasonActionProps = {
   /** Destructive: the buttons are red. */
   danger?: boolean;
   reasonHint?: string;
+  /** The reason may be left empty (an approval); the action is then given ''. */
+  isReasonOptional?: boolean;
   /** Does the action; the server's message is announced. */
   act: (reason: string) => Promise<{ message: string }>;
   onDone: (message: string) => void;
@@ -44,6 +46,7 @@ export function ReasonAction({
   confirmLabel,
   danger = false,
   reasonHint,
+  isReasonOptional = false,
   act,
   onDone,
   focusAfter,
@@ -62,6 +65,7 @@ export function ReasonAction({
           confirmLabel={confirmLabel}
           danger={danger}
           reasonHint={reasonHint}
+          isReasonOptional={isReasonOptional}
           act={act}
           onDone={(message) => {
             returnTo.current = focusAfter.current;
@@ -74,9 +78,16 @@ export function ReasonAction({
   );
 }
 
-type ReasonFormProps = Pick<ReasonActionProps, 'confirmLabel' | 'danger' | 'reasonHint' | 'act' | 'onDone'>;
+type ReasonFormProps = Pick<ReasonActionProps, 'confirmLabel' | 'danger' | 'reasonHint' | 'isReasonOptional' | 'act' | 'onDone'>;
 
-function ReasonForm({ confirmLabel, danger, reasonHint = 'Kept in the audit log.', act, onDone }: ReasonFormProps) {
+function ReasonForm({
+  confirmLabel,
+  danger,
+  reasonHint = 'Kept in the audit log.',
+  isReasonOptional,
+  act,
+  onDone,
+}: ReasonFormProps) {
   const [reason, setReason] = useState('');
   const [invalid, setInvalid] = useState<string | undefined>();
   const field = useRef<HTMLTextAreaElement>(null);
@@ -87,6 +98,12 @@ function ReasonForm({ confirmLabel, danger, reasonHint = 'Kept in the audit log.
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // an optional reason is taken as written (the field holds 500 characters at most), or none
+    if (isReasonOptional) {
+      setInvalid(undefined);
+      action.mutate(reason.trim());
+      return;
+    }
     const parsed = ZOperatorReason.safeParse({ reason });
     if (!parsed.success) {
       setInvalid(parsed.error.issues[0]?.message);
@@ -101,13 +118,13 @@ function ReasonForm({ confirmLabel, danger, reasonHint = 'Kept in the audit log.
     <form onSubmit={submit} noValidate className="space-y-4">
       <div>
         <label htmlFor={id} className="mb-1.5 block text-sm font-semibold text-ink">
-          Reason
+          {isReasonOptional ? 'Reason (optional)' : 'Reason'}
         </label>
         <textarea
           ref={field}
           id={id}
           rows={3}
-          required
+          required={!isReasonOptional}
           maxLength={500}
           value={reason}
           onChange={(event) => setReason(event.target.value)}

@@ -1,4 +1,11 @@
-import type { TAuditEntry, TConsoleReport, TPersonDetail, TPersonPageResponse, TPersonSummary } from '@spotter/shared';
+import type {
+  TAuditEntry,
+  TConsoleCertificate,
+  TConsoleReport,
+  TPersonDetail,
+  TPersonPageResponse,
+  TPersonSummary,
+} from '@spotter/shared';
 import { jsonResponse } from '@/testing/render';
 
 export const TOKEN = 'console.token.1';
@@ -78,5 +85,22 @@ export const makePersonPage = (overrides: Partial<TPersonPageResponse> = {}): TP
   reviews: [],
   reports: [],
   audit: [],
+  ...overrides,
+});
+
+export const makeCertificate = (overrides: Partial<TConsoleCertificate> = {}): TConsoleCertificate => ({
+  _id: 'c1',
+  issuer: 'National Academy of Sports Medicine',
+  expiresOn: '2027-06-30',
+  status: 'pending',
+  current: false,
+  mime: 'application/pdf',
+  bytes: 120_000,
+  createdAt: '2026-11-28T10:00:00.000Z',
+  decidedAt: null,
+  decisionReason: null,
+  trainerId: 'p1',
+  trainerName: 'Nadia Samir',
+  trainerEmail: 'nadia@example.com',
   ...overrides,
 });

@@ -31,6 +31,7 @@ describe('SettingsPage navigation', () => {
           trainerData: makeTrainer({ packages: [{ _id: 'p1', sessions: 5, price: 900, perSession: 180, validityMonths: 3 }] }),
         });
       if (url.pathname === '/api/trainer/payout') return jsonResponse({ email: 'karim@paypal.example' });
+      if (url.pathname === '/api/trainer/certificates') return jsonResponse({ certificates: [], verified: false });
       if (url.pathname === '/api/payouts')
         return jsonResponse({
           payouts: [
@@ -58,6 +59,7 @@ describe('SettingsPage navigation', () => {
       'Availability',
       'Packages',
       'Payouts',
+      'Certificates',
       'Change password',
       'Notifications',
       'Delete Account',
@@ -76,9 +78,13 @@ describe('SettingsPage navigation', () => {
     expect(within(history).getByRole('listitem')).toHaveTextContent(
       '20 Nov 2026For 2 sessionsPaid to karim@paypal.example.$450Paid',
     );
+    expect(within(nav).getByRole('link', { name: 'Certificates' })).toHaveAttribute('href', '#certificates');
+    const certificates = screen.getByRole('region', { name: 'Certificates' });
+    expect(certificates).toHaveAttribute('id', 'certificates');
+    expect(await within(certificates).findByText('You have not uploaded a certificate yet.')).toBeInTheDocument();
   });
 
-  it('leaves availability and payouts out of a user’s settings', async () => {
+  it('leaves availability, payouts and certificates out of a user’s settings', async () => {
     logIn('user');
     stubApi((url) => (url.pathname === '/api/userData' ? jsonResponse({ userData: testUser() }) : undefined));
     renderWithProviders(<SettingsPage role="user" />, { route: '/user/settings' });
@@ -90,5 +96,7 @@ describe('SettingsPage navigation', () => {
     expect(screen.queryByRole('region', { name: 'Payouts' })).not.toBeInTheDocument();
     expect(within(nav).queryByRole('link', { name: 'Packages' })).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Packages' })).not.toBeInTheDocument();
+    expect(within(nav).queryByRole('link', { name: 'Certificates' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Certificates' })).not.toBeInTheDocument();
   });
 });

@@ -6,6 +6,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import type { OwnAccount } from '@/lib/api/accounts';
 import type { Role } from '@/lib/paths';
 import { AvailabilitySection } from './availability-section';
+import { CertificatesSection } from './certificates-section';
 import { ContactForm } from './contact-form';
 import { DeleteAccountSection } from './delete-account-section';
 import { NotificationsForm } from './notifications-form';
@@ -24,6 +25,7 @@ const sections = [
   { id: 'availability', label: 'Availability', trainerOnly: true },
   { id: 'packages', label: 'Packages', trainerOnly: true },
   { id: 'payouts', label: 'Payouts', trainerOnly: true },
+  { id: 'certificates', label: 'Certificates', trainerOnly: true },
   { id: 'password', label: 'Change password' },
   { id: 'notifications', label: 'Notifications' },
   { id: 'delete-account', label: 'Delete Account' },
@@ -96,6 +98,7 @@ function SettingsContent({ role, account }: { role: Role; account: OwnAccount })
       {role === 'trainer' && <AvailabilitySection />}
       {role === 'trainer' && 'price' in account && <PackagesSection trainerId={account._id} sessionPrice={account.price} />}
       {role === 'trainer' && <PayoutsSection />}
+      {role === 'trainer' && <CertificatesSection />}
       <SettingsSection
         id="password"
         title={labelOf('password')}

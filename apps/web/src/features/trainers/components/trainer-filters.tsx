@@ -1,3 +1,4 @@
+import { BadgeCheck } from 'lucide-react';
 import { useId, useRef, type ChangeEvent } from 'react';
 import { EGYPT_CITIES } from '@spotter/shared';
 import { Button } from '@/components/ui/button';
@@ -81,12 +82,19 @@ function PriceField({
   );
 }
 
-/** Price range, minimum rating, gender, city and favourites (docs/product.md#trainer-list-search). */
+/**
+ * Price range, minimum rating, gender, city, verified coaches and favourites (docs/product.md#trainer-list-search,
+ * docs/product.md#verified-coaches).
+ */
 export function TrainerFilters({ search, onChange, onClear, favoriteCount }: TrainerFiltersProps) {
   const favoritesId = useId();
   const favoritesBox = useRef<HTMLInputElement>(null);
   const onFavoritesOnly = (event: ChangeEvent<HTMLInputElement>) => onChange({ favoritesOnly: event.target.checked });
   useKeepEarlyInput(favoritesBox, { checked: search.favoritesOnly, onChange: onFavoritesOnly });
+  const verifiedId = useId();
+  const verifiedBox = useRef<HTMLInputElement>(null);
+  const onVerifiedOnly = (event: ChangeEvent<HTMLInputElement>) => onChange({ verified: event.target.checked });
+  useKeepEarlyInput(verifiedBox, { checked: search.verified, onChange: onVerifiedOnly });
   // today in the viewer's zone, which the server that rendered the page does not know
   const isHydrating = useIsHydrating();
   return (
@@ -140,6 +148,21 @@ export function TrainerFilters({ search, onChange, onClear, favoriteCount }: Tra
         value={search.availableOn ?? ''}
         onChange={(event) => onChange({ availableOn: event.target.value || undefined }, { replace: true })}
       />
+
+      <div className="flex min-h-11 items-center gap-3">
+        <input
+          ref={verifiedBox}
+          id={verifiedId}
+          type="checkbox"
+          checked={search.verified}
+          onChange={onVerifiedOnly}
+          className="size-5 cursor-pointer accent-ink"
+        />
+        <label htmlFor={verifiedId} className="cursor-pointer text-sm font-semibold text-ink">
+          Verified coaches only
+        </label>
+        <BadgeCheck className="ml-auto size-5 text-success" aria-hidden="true" />
+      </div>
 
       <div className="flex min-h-11 items-center gap-3">
         <input

@@ -129,6 +129,38 @@ describe('TrainerListPage', () => {
     await waitFor(() => expect(callsOf(fetchMock)).toContain('GET /api/trainers?sort=rating&page=1&limit=24&ids=a%2Cb'));
   });
 
+  it('"Verified coaches only" writes verified=1 into the address, asks for verified=true and says "verified coaches"', async () => {
+    const fetchMock = stubApi(
+      trainersRoute(() =>
+        jsonResponse(listAnswer([makeTrainer({ verified: true }), makeTrainer({ _id: 't2', firstName: 'Salma' })], 2)),
+      ),
+    );
+    const { user, router } = renderList('/trainers?page=2');
+    expect(await screen.findByText('2 trainers')).toBeInTheDocument();
+    const [nadia, salma] = screen.getAllByRole('article');
+    expect(within(nadia).getByText('Verified coach')).toBeInTheDocument();
+    expect(within(salma).queryByText('Verified coach')).not.toBeInTheDocument();
+
+    const box = screen.getByLabelText('Verified coaches only');
+    expect(box).not.toBeChecked();
+    await user.click(box);
+    await waitFor(() => expect(router.state.location.search).toBe('?verified=1'));
+    await waitFor(() => expect(callsOf(fetchMock)).toContain('GET /api/trainers?verified=true&sort=rating&page=1&limit=24'));
+    expect(await screen.findByText('2 verified coaches')).toBeInTheDocument();
+    expect(box).toBeChecked();
+    expect(screen.queryByText(/certified/i)).not.toBeInTheDocument();
+  });
+
+  it('reads verified=1 from the address, and says when no verified coach matches', async () => {
+    const fetchMock = stubApi(trainersRoute(() => jsonResponse(listAnswer([]))));
+    const { user, router } = renderList('/trainers?verified=1&city=Luxor');
+    expect(await screen.findByRole('heading', { name: 'No verified coaches match your search' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Verified coaches only')).toBeChecked();
+    expect(callsOf(fetchMock)).toEqual(['GET /api/trainers?city=Luxor&verified=true&sort=rating&page=1&limit=24']);
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
   it('opens the filters of small screens in a sheet, loaded on first use, and returns focus on closing', async () => {
     stubApi(trainersRoute(() => jsonResponse(listAnswer([makeTrainer()], 48))));
     const { user } = renderList('/trainers?gender=female');

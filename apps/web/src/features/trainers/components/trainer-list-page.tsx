@@ -38,10 +38,15 @@ const sortOptions: Array<{ value: TrainerSort; label: string }> = [
 
 const SKELETON_CARDS = 6;
 
-/** "48 trainers", or "about 50,000 trainers" when the server estimated the total. */
-function resultCountText(data: Pick<TTrainersResponse, 'total' | 'totalIsEstimate'>) {
+/**
+ * "48 trainers", or "about 50,000 trainers" when the server estimated the total; "3 verified coaches"
+ * when only verified coaches are shown (the list calls no one else certified or verified).
+ */
+function resultCountText(data: Pick<TTrainersResponse, 'total' | 'totalIsEstimate'>, isVerifiedOnly = false) {
   const number = `${data.totalIsEstimate ? 'about ' : ''}${formatCount(data.total)}`;
-  return `${number} ${data.total === 1 && !data.totalIsEstimate ? 'trainer' : 'trainers'}`;
+  const isOne = data.total === 1 && !data.totalIsEstimate;
+  if (isVerifiedOnly) return `${number} ${isOne ? 'verified coach' : 'verified coaches'}`;
+  return `${number} ${isOne ? 'trainer' : 'trainers'}`;
 }
 
 const activeFilterCount = (search: TrainerSearch) =>
@@ -52,6 +57,7 @@ const activeFilterCount = (search: TrainerSearch) =>
     search.city !== undefined,
     search.available !== undefined || search.availableOn !== undefined,
     search.favoritesOnly,
+    search.verified,
   ].filter(Boolean).length;
 
 function EmptyState({ search, onClear, firstPageHref }: { search: TrainerSearch; onClear: () => void; firstPageHref?: string }) {
@@ -64,6 +70,9 @@ function EmptyState({ search, onClear, firstPageHref }: { search: TrainerSearch;
   } else if (isFavouritesOnly) {
     title = 'No favourites here yet';
     text = 'Tap the heart on a trainer to keep them in your favourites.';
+  } else if (search.verified) {
+    title = 'No verified coaches match your search';
+    text = 'A verified coach has a certificate an operator checked. Try without “Verified coaches only”, or fewer filters.';
   } else if (!hasActiveFilters(search)) {
     title = 'No trainers yet';
     text = 'Trainers appear here as soon as they join Spotter.';
@@ -104,6 +113,8 @@ export function TrainerListPage() {
   const data = useDeferredValue(trainers.data);
   const isStale = trainers.isPlaceholderData || data !== trainers.data;
   const pageCount = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
+  // 'verified coaches' only of an answer to the verified filter, not of the one still shown while it loads
+  const isVerifiedShown = search.verified && !isStale;
 
   const filters = <TrainerFilters search={search} onChange={update} onClear={clearFilters} favoriteCount={favoriteIds.length} />;
   const filterCount = activeFilterCount(search);
@@ -116,7 +127,7 @@ export function TrainerListPage() {
   // On an error the alert below says it, once.
   let status = 'Loading trainers…';
   if (trainers.isError) status = '';
-  else if (data) status = resultCountText(data);
+  else if (data) status = resultCountText(data, isVerifiedShown);
 
   return (
     <div className="mx-auto w-full max-w-7xl px-4 py-10 sm:px-6 lg:py-14">
@@ -176,7 +187,7 @@ export function TrainerListPage() {
                     isOpen={isSheetOpen}
                     onOpenChange={setIsSheetOpen}
                     returnFocusTo={filtersButtonRef}
-                    showLabel={data ? `Show ${resultCountText(data)}` : 'Show results'}
+                    showLabel={data ? `Show ${resultCountText(data, isVerifiedShown)}` : 'Show results'}
                   >
                     {filters}
                   </FiltersSheet>

@@ -101,6 +101,19 @@ describe('TrainerProfilePage', () => {
     expect(screen.queryByText(/Next free/)).not.toBeInTheDocument();
   });
 
+  it("shows 'Verified coach' under the name only for a verified coach", async () => {
+    stubApi(routes({ trainer: makeTrainer({ verified: true }) }));
+    const { unmount } = renderProfile();
+    await screen.findByRole('heading', { level: 1, name: 'Nadia Samir' });
+    expect(screen.getByText('Verified coach').querySelector('svg')).toHaveAttribute('aria-hidden', 'true');
+    unmount();
+
+    stubApi(routes({ trainer: makeTrainer({ verified: false }) }));
+    renderProfile();
+    await screen.findByRole('heading', { level: 1, name: 'Nadia Samir' });
+    expect(screen.queryByText('Verified coach')).not.toBeInTheDocument();
+  });
+
   it("reads 'Continue to payment' for a person's own unpaid hold with this trainer, not for a lapsed one", async () => {
     logInAsUser();
     stubApi(routes({ bookings: [hold()] }));

@@ -18,6 +18,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { FavoriteButton } from '@/components/favorite-button';
 import { ReportButton } from '@/components/report-button';
 import { Stars } from '@/components/stars';
+import { VerifiedBadge } from '@/components/verified-badge';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { useOwnAccount } from '@/lib/api/accounts';
 import { useBookings } from '@/lib/api/bookings';
@@ -258,6 +259,7 @@ function TrainerProfile({ trainer, sections }: { trainer: TTrainerProfile; secti
           </div>
           <div className="min-w-0">
             <h1 className="text-4xl font-bold break-words text-ink sm:text-5xl">{fullName}</h1>
+            {trainer.verified && <VerifiedBadge size="md" className="mt-3" />}
             {trainer.title && <p className="mt-2 text-lg font-medium text-muted">{trainer.title}</p>}
             {trainer.city && (
               <p className="mt-2 flex items-center gap-1.5 text-subtle">

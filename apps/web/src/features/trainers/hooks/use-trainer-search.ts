@@ -46,6 +46,7 @@ export function useTrainerSearch() {
         available: undefined,
         availableOn: undefined,
         favoritesOnly: false,
+        verified: false,
       }),
     [update],
   );

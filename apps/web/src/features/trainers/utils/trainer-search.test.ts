@@ -18,6 +18,7 @@ const KEYS = [
   'sort',
   'page',
   'favorites',
+  'verified',
 ] as const;
 /** What the shared schema makes of an address (as parseTrainerSearch did before it was written out). */
 const bySchema = (params: URLSearchParams) => {
@@ -81,6 +82,7 @@ describe('the trainer list address', () => {
       sort: ['', 'rating', 'price_asc', 'price_desc', 'newest', 'soonest', 'cheapest', 'RATING', ' newest', 'newest ', 'Soonest'],
       page: [...numbers, '100000', '100001'],
       favorites: ['', '0', '1', 'true', ' 1'],
+      verified: ['', '0', '1', 'true', ' 1', '1 '],
     };
     let checked = 0;
     for (const [key, list] of Object.entries(values)) {
@@ -98,7 +100,7 @@ describe('the trainer list address', () => {
       }
     }
     const all = new URLSearchParams(
-      'q=run&minPrice=10&maxPrice=5&minRating=4&gender=male&city=Luxor&available=evenings&availableOn=2030-01-07&sort=soonest&page=9&favorites=1',
+      'q=run&minPrice=10&maxPrice=5&minRating=4&gender=male&city=Luxor&available=evenings&availableOn=2030-01-07&sort=soonest&page=9&favorites=1&verified=1',
     );
     expect(parseTrainerSearch(all)).toEqual(bySchema(all));
     expect(parseTrainerSearch(new URLSearchParams())).toEqual(bySchema(new URLSearchParams()));
@@ -143,7 +145,7 @@ describe('the trainer list address', () => {
   it('reads every filter', () => {
     expect(
       parse(
-        'q=yoga%20&minPrice=100&maxPrice=300&minRating=4.5&gender=female&city=Giza&available=mornings&availableOn=2030-01-07&sort=soonest&page=3&favorites=1',
+        'q=yoga%20&minPrice=100&maxPrice=300&minRating=4.5&gender=female&city=Giza&available=mornings&availableOn=2030-01-07&sort=soonest&page=3&favorites=1&verified=1',
       ),
     ).toEqual({
       q: 'yoga ',
@@ -157,6 +159,7 @@ describe('the trainer list address', () => {
       sort: 'soonest',
       page: 3,
       favoritesOnly: true,
+      verified: true,
     });
   });
 
@@ -180,6 +183,14 @@ describe('the trainer list address', () => {
     const query = toTrainersQuery(parse(''), []);
     expect(trainersPath(query)).toBe(trainersPath(FIRST_TRAINERS_QUERY));
     expect(trainersPath(query)).toBe('/trainers?sort=rating&page=1&limit=24');
+  });
+
+  it('keeps "verified coaches only" in the address as verified=1 and asks the server for verified=true', () => {
+    const search = parse('verified=1');
+    expect(search.verified).toBe(true);
+    expect(writeTrainerSearch(search).toString()).toBe('verified=1');
+    expect(trainersPath(toTrainersQuery(search, []))).toBe('/trainers?verified=true&sort=rating&page=1&limit=24');
+    expect(trainersPath(toTrainersQuery(parse('verified=0'), []))).toBe('/trainers?sort=rating&page=1&limit=24');
   });
 
   it('asks the server for a backwards price range the right way round', () => {

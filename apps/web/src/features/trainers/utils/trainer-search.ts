@@ -36,6 +36,7 @@ const SEARCH_KEYS = [
   'sort',
   'page',
   'favorites',
+  'verified',
 ] as const;
 
 /** A whole number in [min, max] as the shared schema coerces it (`Number`), or undefined; empty is missing. */
@@ -74,6 +75,7 @@ export function parseTrainerSearch(params: URLSearchParams): TrainerSearch {
     sort: TRAINER_SORTS.find((sort) => sort === get('sort')) ?? DEFAULT_SORT,
     page: wholeNumber(get('page'), 1, TRAINER_LIST_LIMITS.pageMax) ?? 1,
     favoritesOnly: get('favorites') === '1',
+    verified: get('verified') === '1',
   };
 }
 
@@ -93,6 +95,7 @@ export function writeTrainerSearch(search: TrainerSearch, params = new URLSearch
     sort: search.sort === DEFAULT_SORT ? undefined : search.sort,
     page: search.page > 1 ? String(search.page) : undefined,
     favorites: search.favoritesOnly ? '1' : undefined,
+    verified: search.verified ? '1' : undefined,
   };
   for (const key of SEARCH_KEYS) {
     const value = values[key];
@@ -118,6 +121,8 @@ export function toTrainersQuery(search: TrainerSearch, favoriteIds: string[]): T
     city: search.city,
     available: search.available,
     availableOn: search.availableOn,
+    // verified coaches only (docs/product.md#verified-coaches); no filter is no parameter
+    verified: search.verified ? 'true' : undefined,
     sort: search.sort,
     page: search.page,
     limit: PAGE_SIZE,
@@ -135,4 +140,5 @@ export const hasActiveFilters = (search: TrainerSearch) =>
   search.city !== undefined ||
   search.available !== undefined ||
   search.availableOn !== undefined ||
-  search.favoritesOnly;
+  search.favoritesOnly ||
+  search.verified;
