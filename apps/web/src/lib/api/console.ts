@@ -2,6 +2,11 @@ import { useSyncExternalStore } from 'react';
 import {
   CONSOLE_MSG,
   type TAuditResponse,
+  type TConsoleBookingsQuery,
+  type TConsoleBookingsResponse,
+  type TConsoleLedgerResponse,
+  type TConsoleRefundRequest,
+  type TConsoleRefundResponse,
   type TConsoleLoginRequest,
   type TConsoleWelcomeRequest,
   type TConsoleWelcomeResponse,
@@ -154,6 +159,16 @@ export const consoleApi = {
     json<TConsoleReportDecisionResponse>(
       consoleFetch(`/reports/${encodeURIComponent(id)}/${decision}`, { method: 'POST', body, signedIn: true }),
     ),
+  /** Sessions by id, or a person's name or e-mail, and status: newest first, 50 at most. */
+  bookings: (query: TConsoleBookingsQuery) =>
+    json<TConsoleBookingsResponse>(consoleFetch(`/bookings${searchOf(query)}`, { signedIn: true })),
+  /** Gives back a session's card payment, `amount` dollars or (without it) all that is left. */
+  refundBooking: (id: string, body: TConsoleRefundRequest) =>
+    json<TConsoleRefundResponse>(
+      consoleFetch(`/bookings/${encodeURIComponent(id)}/refund`, { method: 'POST', body, signedIn: true }),
+    ),
+  /** The ledger check, run now. */
+  ledger: () => json<TConsoleLedgerResponse>(consoleFetch('/ledger', { signedIn: true })),
 };
 
 /** What an operator can do to a person's account. */
