@@ -51,6 +51,10 @@ export const routes: RouteObject[] = [
             path: paths.console.reports.path,
             lazy: () => screens.consoleReports().then((m) => ({ Component: m.ConsoleReportsPage })),
           },
+          {
+            path: paths.console.bookings.path,
+            lazy: () => screens.consoleBookings().then((m) => ({ Component: m.ConsoleBookingsPage })),
+          },
         ],
       },
     ],
