@@ -169,6 +169,28 @@ describe('refunding a session', () => {
     expect(screen.getByRole('dialog')).toBeInTheDocument();
   });
 
+  it('shows the server’s word about the reason by the reason', async () => {
+    moneyServer(() =>
+      jsonResponse(
+        {
+          statusCode: 400,
+          code: 'VALIDATION_FAILED',
+          message: 'Invalid request',
+          errors: { reason: 'Keep the reason under 500 characters' },
+        },
+        400,
+      ),
+    );
+    const { user, dialog } = await openDialog();
+    const reason = within(dialog).getByLabelText('Reason');
+    await user.type(reason, 'trainer did not come');
+    await user.click(within(dialog).getByRole('button', { name: 'Send the refund' }));
+    expect(await within(dialog).findByText('Keep the reason under 500 characters')).toBeInTheDocument();
+    expect(reason).toHaveAttribute('aria-invalid', 'true');
+    expect(reason).toHaveFocus();
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('shows a 409 in the dialog (nothing left, or no card payment)', async () => {
     moneyServer(() => jsonResponse({ statusCode: 409, code: 'CONFLICT', message: MONEY_MSG.nothingLeft }, 409));
     const { user, dialog } = await openDialog();

@@ -58,6 +58,13 @@ export function RefundAction({ booking, onDone, focusAfter }: RefundActionProps)
 
 type Errors = { amount?: string; reason?: string };
 
+/** The server's words about the amount or the reason (a 400), if it named either. */
+const fieldErrorsOf = (error: unknown): Errors | null => {
+  if (!(error instanceof ApiError) || !error.errors) return null;
+  const { amount, reason } = error.errors;
+  return amount || reason ? { amount, reason } : null;
+};
+
 /** The amount typed, in dollars ("$25.50" and "25.5" alike); NaN when it is not a number. */
 const dollarsOf = (text: string) => {
   const trimmed = text.trim().replace(/^\$/, '').replace(/,/g, '');
@@ -79,10 +86,11 @@ function RefundForm({ booking, onDone }: { booking: TConsoleBooking; onDone: (re
     mutationFn: (body: { amount?: number; reason: string }) => consoleApi.refundBooking(booking._id, body),
     onSuccess: onDone,
     onError: (error) => {
-      if (error instanceof ApiError && error.errors) {
-        setErrors({ amount: error.errors.amount, reason: error.errors.reason });
-        if (error.errors.amount && !all) amountField.current?.focus();
-        else if (error.errors.reason) reasonField.current?.focus();
+      const fields = fieldErrorsOf(error);
+      if (fields) {
+        setErrors(fields);
+        if (fields.amount && !all) amountField.current?.focus();
+        else if (fields.reason) reasonField.current?.focus();
       }
     },
     onSettled: () => {
@@ -116,8 +124,8 @@ function RefundForm({ booking, onDone }: { booking: TConsoleBooking; onDone: (re
     refund.mutate(all ? { reason: parsed.data.reason } : { amount: parsed.data.amount, reason: parsed.data.reason });
   };
 
-  const serverMessage =
-    refund.isError && !(refund.error instanceof ApiError && refund.error.errors) ? errorMessage(refund.error) : null;
+  // a refusal about a field is shown by it; any other above the buttons
+  const serverMessage = refund.isError && !fieldErrorsOf(refund.error) ? errorMessage(refund.error) : null;
   const sum = all ? formatMoney(left) : Number.isFinite(dollarsOf(amount)) ? formatMoney(dollarsOf(amount)) : 'the amount';
 
   return (
