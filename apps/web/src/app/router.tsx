@@ -55,6 +55,10 @@ export const routes: RouteObject[] = [
             path: paths.console.certificates.path,
             lazy: () => screens.consoleCertificates().then((m) => ({ Component: m.ConsoleCertificatesPage })),
           },
+          {
+            path: paths.console.bookings.path,
+            lazy: () => screens.consoleBookings().then((m) => ({ Component: m.ConsoleBookingsPage })),
+          },
         ],
       },
     ],

@@ -36,6 +36,7 @@ export const screens = {
   consolePerson: () => import('@/features/console/components/console-person-page'),
   consoleReports: () => import('@/features/console/components/console-reports-page'),
   consoleCertificates: () => import('@/features/console/components/console-certificates-page'),
+  consoleBookings: () => import('@/features/console/components/console-bookings-page'),
 };
 
 export type Screen = keyof typeof screens;
@@ -74,6 +75,7 @@ const screenOfPath: ReadonlyArray<readonly [string, Screen]> = [
   [paths.console.person.path, 'consolePerson'],
   [paths.console.reports.path, 'consoleReports'],
   [paths.console.certificates.path, 'consoleCertificates'],
+  [paths.console.bookings.path, 'consoleBookings'],
 ];
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

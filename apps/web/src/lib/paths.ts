@@ -64,6 +64,7 @@ export const paths = {
     reports: fixed('/console/reports'),
     /** Trainers' certificates: the queue operators approve or reject (docs/product.md#verified-coaches). */
     certificates: fixed('/console/certificates'),
+    bookings: fixed('/console/bookings'),
     /** The one-time link `npm run operator -- add` prints. */
     welcome: { path: '/console/welcome', getHref: (token: string) => withQuery('/console/welcome', { token }) },
   },

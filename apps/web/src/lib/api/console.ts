@@ -5,6 +5,11 @@ import {
   type TAuditResponse,
   type TConsoleCertificateDecisionResponse,
   type TConsoleCertificatesResponse,
+  type TConsoleBookingsQuery,
+  type TConsoleBookingsResponse,
+  type TConsoleLedgerResponse,
+  type TConsoleRefundRequest,
+  type TConsoleRefundResponse,
   type TConsoleLoginRequest,
   type TConsoleWelcomeRequest,
   type TConsoleWelcomeResponse,
@@ -173,6 +178,16 @@ export const consoleApi = {
   /** A certificate's file, as a blob: it is opened through an object URL, since a plain link cannot send the token. */
   certificateFile: async (id: string) =>
     (await consoleFetch(`/certificates/${encodeURIComponent(id)}/file`, { signedIn: true, accept: '*/*' })).blob(),
+  /** Sessions by id, or a person's name or e-mail, and status: newest first, 50 at most. */
+  bookings: (query: TConsoleBookingsQuery) =>
+    json<TConsoleBookingsResponse>(consoleFetch(`/bookings${searchOf(query)}`, { signedIn: true })),
+  /** Gives back a session's card payment, `amount` dollars or (without it) all that is left. */
+  refundBooking: (id: string, body: TConsoleRefundRequest) =>
+    json<TConsoleRefundResponse>(
+      consoleFetch(`/bookings/${encodeURIComponent(id)}/refund`, { method: 'POST', body, signedIn: true }),
+    ),
+  /** The ledger check, run now. */
+  ledger: () => json<TConsoleLedgerResponse>(consoleFetch('/ledger', { signedIn: true })),
 };
 
 /** What an operator can do to a person's account. */

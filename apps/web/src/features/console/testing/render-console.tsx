@@ -5,6 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { paths } from '@/lib/paths';
 import { ConsoleAuditPage } from '../components/console-audit-page';
 import { ConsoleCertificatesPage } from '../components/console-certificates-page';
+import { ConsoleBookingsPage } from '../components/console-bookings-page';
 import { ConsoleLayout } from '../components/console-layout';
 import { ConsoleLoginPage } from '../components/console-login-page';
 import { ConsolePeoplePage } from '../components/console-people-page';
@@ -30,6 +31,7 @@ export function renderConsole(url: string) {
           { path: paths.console.person.path, Component: ConsolePersonPage },
           { path: paths.console.reports.path, Component: ConsoleReportsPage },
           { path: paths.console.certificates.path, Component: ConsoleCertificatesPage },
+          { path: paths.console.bookings.path, Component: ConsoleBookingsPage },
         ],
       },
       { path: '*', Component: () => <p data-testid="location">elsewhere</p> },
