@@ -22,3 +22,4 @@ export * from './packages';
 export * from './console';
 export * from './reports';
 export * from './certificates';
+export * from './overview';
