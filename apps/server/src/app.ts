@@ -35,6 +35,7 @@ import {
 } from './modules/accounts';
 import { avatarsRoutes } from './modules/avatars';
 import { consoleRoutes, type MoneyHooks, type PeopleHooks } from './modules/console';
+import { overviewRoutes } from './modules/console';
 import { bookingsModule, createBookingsServices, refundByOperator, searchBookingsForOperators } from './modules/bookings';
 import { checkLedger, moneyModule } from './modules/money';
 import { chatsModule } from './modules/chats';
@@ -334,6 +335,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
         ledger: () => checkLedger({ db: database.db, now: clock.now }),
       };
       await api.register(consoleRoutes({ db: database.db, tokens, now: clock.now, people, money }, auth, limits));
+      await api.register(overviewRoutes({ db: database.db, tokens, now: clock.now }, auth));
       await api.register(imagesRoutes(images, auth, limits));
       await api.register(settingsRoutes(settings, auth, limits));
     },
