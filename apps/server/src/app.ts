@@ -34,7 +34,7 @@ import {
   type OnDeleted,
 } from './modules/accounts';
 import { avatarsRoutes } from './modules/avatars';
-import { consoleRoutes, type MoneyHooks, type PeopleHooks } from './modules/console';
+import { consoleRoutes, overviewRoutes, type MoneyHooks, type PeopleHooks } from './modules/console';
 import { listReports, moderationRoutes } from './modules/moderation';
 import {
   bookingsModule,
@@ -348,6 +348,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       await api.register(moderationRoutes({ db: database.db, tokens, now: clock.now, mailer: mail }, auth, limits));
       const operators = { db: database.db, tokens, now: clock.now };
       await api.register(certificatesModule({ console: operators, auth, limits, jobs, mailer: mail, images, config }));
+      await api.register(overviewRoutes({ db: database.db, tokens, now: clock.now }, auth));
       await api.register(imagesRoutes(images, auth, limits));
       await api.register(settingsRoutes(settings, auth, limits));
     },

@@ -23,3 +23,4 @@ export * from './console';
 export * from './reports';
 export * from './certificates';
 export * from './disputes';
+export * from './overview';

@@ -111,6 +111,7 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/console/me': { access: 'operator' },
   'GET /api/console/audit': { access: 'operator' },
   'GET /api/console/audit.csv': { access: 'operator' },
+  'GET /api/console/overview': { access: 'operator' },
   'GET /api/console/people': { access: 'operator', request: (f) => ({ url: `/api/console/people?q=${f.trainer.email}` }) },
   'GET /api/console/people/:id': { access: 'operator', request: (f) => ({ url: `/api/console/people/${f.trainer.id}` }) },
   'GET /api/console/bookings': { access: 'operator', request: (f) => ({ url: `/api/console/bookings?q=${f.bookingId}` }) },

@@ -32,6 +32,10 @@ export const routes: RouteObject[] = [
             lazy: () => screens.consoleAudit().then((m) => ({ Component: m.ConsoleAuditPage })),
           },
           {
+            path: paths.console.overview.path,
+            lazy: () => screens.consoleOverview().then((m) => ({ Component: m.ConsoleOverviewPage })),
+          },
+          {
             path: paths.console.welcome.path,
             lazy: () => screens.consoleWelcome().then((m) => ({ Component: m.ConsoleWelcomePage })),
           },

@@ -59,6 +59,7 @@ export const paths = {
   console: {
     audit: fixed('/console'),
     login: fixed('/console/login'),
+    overview: fixed('/console/overview'),
     people: fixed('/console/people'),
     person: { path: '/console/people/:id', getHref: (id: string) => `/console/people/${encodeURIComponent(id)}` },
     reports: fixed('/console/reports'),

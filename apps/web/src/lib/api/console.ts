@@ -11,6 +11,7 @@ import {
   type TConsoleRefundRequest,
   type TConsoleRefundResponse,
   type TConsoleLoginRequest,
+  type TConsoleOverviewResponse,
   type TConsoleWelcomeRequest,
   type TConsoleWelcomeResponse,
   type TConsoleReportDecisionResponse,
@@ -144,6 +145,8 @@ export const consoleApi = {
   welcome: (body: TConsoleWelcomeRequest) => json<TConsoleWelcomeResponse>(consoleFetch('/welcome', { method: 'POST', body })),
   login: (body: TConsoleLoginRequest) => json<{ token: string }>(consoleFetch('/login', { method: 'POST', body })),
   me: () => json<{ operator: { _id: string; email: string } }>(consoleFetch('/me', { signedIn: true })),
+  /** The last 30 days by UTC day, their sums and what waits for an operator. */
+  overview: () => json<TConsoleOverviewResponse>(consoleFetch('/overview', { signedIn: true })),
   audit: (query: AuditQuery) => json<TAuditResponse>(consoleFetch(`/audit${searchOf(query)}`, { signedIn: true })),
   /** The CSV file of the audit log with these filters, and the name the server gives it. */
   auditCsv: async (filters: AuditFilters) => {

@@ -77,6 +77,7 @@ export function ConsoleLayout({ announcer }: { announcer?: ReactNode }) {
 }
 
 const NAV = [
+  { to: paths.console.overview.getHref(), label: 'Overview', end: true },
   { to: paths.console.people.getHref(), label: 'People', end: false },
   { to: paths.console.reports.getHref(), label: 'Reports', end: false },
   { to: paths.console.certificates.getHref(), label: 'Certificates', end: false },

@@ -8,6 +8,7 @@ import { ConsoleCertificatesPage } from '../components/console-certificates-page
 import { ConsoleBookingsPage } from '../components/console-bookings-page';
 import { ConsoleLayout } from '../components/console-layout';
 import { ConsoleLoginPage } from '../components/console-login-page';
+import { ConsoleOverviewPage } from '../components/console-overview-page';
 import { ConsolePeoplePage } from '../components/console-people-page';
 import { ConsolePersonPage } from '../components/console-person-page';
 import { ConsoleReportsPage } from '../components/console-reports-page';
@@ -27,6 +28,7 @@ export function renderConsole(url: string) {
           { index: true, Component: ConsoleAuditPage },
           { path: paths.console.welcome.path, Component: ConsoleWelcomePage },
           { path: paths.console.login.path, Component: ConsoleLoginPage },
+          { path: paths.console.overview.path, Component: ConsoleOverviewPage },
           { path: paths.console.people.path, Component: ConsolePeoplePage },
           { path: paths.console.person.path, Component: ConsolePersonPage },
           { path: paths.console.reports.path, Component: ConsoleReportsPage },
