@@ -67,7 +67,7 @@ export function toBooking(row: BookingRow, now: Date, viewer: BookingViewer): TB
  * (confirmed, completed or marked a no-show) that has ended and has no dispute, until the frozen
  * policy's window after its end; null otherwise.
  */
-export function disputableUntil(
+function disputableUntil(
   row: Pick<BookingRow, 'status' | 'endsAt' | 'policy' | 'disputeStatus'>,
   now: Date,
 ): string | null {

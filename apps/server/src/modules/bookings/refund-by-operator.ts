@@ -11,7 +11,7 @@ import { refundPart } from './refunds';
 const dollars = (cents: number) => `$${fromCents(cents).toFixed(2)}`;
 
 /** What the console's audit entry of the refund needs, written in the refund's own transaction. */
-export type RefundAudit = (tx: Tx, entry: { before: object; after: object; refundId: string }) => Promise<void>;
+type RefundAudit = (tx: Tx, entry: { before: object; after: object; refundId: string }) => Promise<void>;
 
 /**
  * An operator refunds a session's card payment in full or in part, at any time, with a reason

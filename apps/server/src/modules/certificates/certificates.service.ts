@@ -22,7 +22,7 @@ const DAY_MS = 24 * 60 * 60_000;
 /** An image certificate is re-encoded to WebP at most this many pixels on its longer edge: enough to read it. */
 const IMAGE_MAX_EDGE = 2400;
 
-export type CertificatesDeps = {
+type CertificatesDeps = {
   db: Db;
   jobs: JobRunner;
   mailer: Mailer;
@@ -34,12 +34,12 @@ export type CertificatesDeps = {
 };
 
 /** The UTC date of `at`, YYYY-MM-DD: a certificate counts through its last day (docs/product.md#verified-coaches). */
-export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 const startOf = (day: string) => new Date(`${day}T00:00:00Z`);
 
 const isCurrent = (row: repo.CertificateRow, today: string) => row.status === 'approved' && row.expiresOn >= today;
 
-export const toCertificate = (row: repo.CertificateRow, today: string): TCertificate => ({
+const toCertificate = (row: repo.CertificateRow, today: string): TCertificate => ({
   _id: row.id,
   issuer: row.issuer,
   expiresOn: row.expiresOn,
