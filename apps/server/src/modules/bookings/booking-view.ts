@@ -67,10 +67,7 @@ export function toBooking(row: BookingRow, now: Date, viewer: BookingViewer): TB
  * (confirmed, completed or marked a no-show) that has ended and has no dispute, until the frozen
  * policy's window after its end; null otherwise.
  */
-function disputableUntil(
-  row: Pick<BookingRow, 'status' | 'endsAt' | 'policy' | 'disputeStatus'>,
-  now: Date,
-): string | null {
+function disputableUntil(row: Pick<BookingRow, 'status' | 'endsAt' | 'policy' | 'disputeStatus'>, now: Date): string | null {
   const paid = row.status === 'confirmed' || row.status === 'completed' || row.status === 'no-show';
   if (!paid || row.disputeStatus || row.endsAt > now) return null;
   const until = row.endsAt.getTime() + (row.policy ?? POLICY_V1).disputeHours * HOUR;
