@@ -2,6 +2,9 @@ import { useSyncExternalStore } from 'react';
 import {
   CONSOLE_MSG,
   type TAuditResponse,
+  type TConsoleDispute,
+  type TConsoleDisputesResponse,
+  type TDisputeDecision,
   type TConsoleLoginRequest,
   type TConsoleWelcomeRequest,
   type TConsoleWelcomeResponse,
@@ -154,12 +157,23 @@ export const consoleApi = {
     json<TConsoleReportDecisionResponse>(
       consoleFetch(`/reports/${encodeURIComponent(id)}/${decision}`, { method: 'POST', body, signedIn: true }),
     ),
+  /** The disputes with this status (docs/product.md#disputes): each with its session, both people, what was paid and what is left. */
+  disputes: (status: DisputeStatus) =>
+    json<TConsoleDisputesResponse>(consoleFetch(`/disputes${searchOf({ status })}`, { signedIn: true })),
+  /** An operator's decision of an open dispute: a full, part (`amount`, dollars) or no refund, with the reason both people read. */
+  decideDispute: (id: string, body: TDisputeDecision) =>
+    json<{ dispute: TConsoleDispute; message: string }>(
+      consoleFetch(`/disputes/${encodeURIComponent(id)}/decide`, { method: 'POST', body, signedIn: true }),
+    ),
 };
 
 /** What an operator can do to a person's account. */
 export type PersonAction = 'suspend' | 'restore' | 'delete';
 /** What an operator decides about a reported item: every open report of it closes. */
 export type ReportDecision = 'hide' | 'restore' | 'dismiss';
+
+/** The disputes' queue: open ones wait for an operator, decided ones are kept. */
+export type DisputeStatus = 'open' | 'decided';
 
 /** The audit log's filters, as the page keeps them in its address. */
 export type AuditFilters = { action?: string; operatorId?: string; targetId?: string };
