@@ -51,6 +51,10 @@ export const routes: RouteObject[] = [
             path: paths.console.reports.path,
             lazy: () => screens.consoleReports().then((m) => ({ Component: m.ConsoleReportsPage })),
           },
+          {
+            path: paths.console.disputes.path,
+            lazy: () => screens.consoleDisputes().then((m) => ({ Component: m.ConsoleDisputesPage })),
+          },
         ],
       },
     ],

@@ -35,6 +35,7 @@ export const screens = {
   consolePeople: () => import('@/features/console/components/console-people-page'),
   consolePerson: () => import('@/features/console/components/console-person-page'),
   consoleReports: () => import('@/features/console/components/console-reports-page'),
+  consoleDisputes: () => import('@/features/console/components/console-disputes-page'),
 };
 
 export type Screen = keyof typeof screens;
@@ -72,6 +73,7 @@ const screenOfPath: ReadonlyArray<readonly [string, Screen]> = [
   [paths.console.people.path, 'consolePeople'],
   [paths.console.person.path, 'consolePerson'],
   [paths.console.reports.path, 'consoleReports'],
+  [paths.console.disputes.path, 'consoleDisputes'],
 ];
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -62,6 +62,7 @@ export const paths = {
     people: fixed('/console/people'),
     person: { path: '/console/people/:id', getHref: (id: string) => `/console/people/${encodeURIComponent(id)}` },
     reports: fixed('/console/reports'),
+    disputes: fixed('/console/disputes'),
     /** The one-time link `npm run operator -- add` prints. */
     welcome: { path: '/console/welcome', getHref: (token: string) => withQuery('/console/welcome', { token }) },
   },

@@ -79,6 +79,7 @@ export function ConsoleLayout({ announcer }: { announcer?: ReactNode }) {
 const NAV = [
   { to: paths.console.people.getHref(), label: 'People', end: false },
   { to: paths.console.reports.getHref(), label: 'Reports', end: false },
+  { to: paths.console.disputes.getHref(), label: 'Disputes', end: false },
   { to: paths.console.audit.getHref(), label: 'Audit log', end: true },
 ] as const;
 

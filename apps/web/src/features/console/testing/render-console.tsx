@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { paths } from '@/lib/paths';
 import { ConsoleAuditPage } from '../components/console-audit-page';
+import { ConsoleDisputesPage } from '../components/console-disputes-page';
 import { ConsoleLayout } from '../components/console-layout';
 import { ConsoleLoginPage } from '../components/console-login-page';
 import { ConsolePeoplePage } from '../components/console-people-page';
@@ -28,6 +29,7 @@ export function renderConsole(url: string) {
           { path: paths.console.people.path, Component: ConsolePeoplePage },
           { path: paths.console.person.path, Component: ConsolePersonPage },
           { path: paths.console.reports.path, Component: ConsoleReportsPage },
+          { path: paths.console.disputes.path, Component: ConsoleDisputesPage },
         ],
       },
       { path: '*', Component: () => <p data-testid="location">elsewhere</p> },
