@@ -63,6 +63,10 @@ export const routes: RouteObject[] = [
             path: paths.console.bookings.path,
             lazy: () => screens.consoleBookings().then((m) => ({ Component: m.ConsoleBookingsPage })),
           },
+          {
+            path: paths.console.disputes.path,
+            lazy: () => screens.consoleDisputes().then((m) => ({ Component: m.ConsoleDisputesPage })),
+          },
         ],
       },
     ],

@@ -38,6 +38,7 @@ export const screens = {
   consoleReports: () => import('@/features/console/components/console-reports-page'),
   consoleCertificates: () => import('@/features/console/components/console-certificates-page'),
   consoleBookings: () => import('@/features/console/components/console-bookings-page'),
+  consoleDisputes: () => import('@/features/console/components/console-disputes-page'),
 };
 
 export type Screen = keyof typeof screens;
@@ -78,6 +79,7 @@ const screenOfPath: ReadonlyArray<readonly [string, Screen]> = [
   [paths.console.reports.path, 'consoleReports'],
   [paths.console.certificates.path, 'consoleCertificates'],
   [paths.console.bookings.path, 'consoleBookings'],
+  [paths.console.disputes.path, 'consoleDisputes'],
 ];
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -66,6 +66,7 @@ export const paths = {
     /** Trainers' certificates: the queue operators approve or reject (docs/product.md#verified-coaches). */
     certificates: fixed('/console/certificates'),
     bookings: fixed('/console/bookings'),
+    disputes: fixed('/console/disputes'),
     /** The one-time link `npm run operator -- add` prints. */
     welcome: { path: '/console/welcome', getHref: (token: string) => withQuery('/console/welcome', { token }) },
   },

@@ -4,6 +4,8 @@ import type {
   TAvailabilityRequest,
   TBooking,
   TCreateBookingRequest,
+  TDisputeRequest,
+  TDisputeResponse,
   TRescheduleBookingRequest,
   TSeriesResponse,
 } from '@spotter/shared';
@@ -218,5 +220,30 @@ export function useReleaseBooking() {
     },
     // a 409 (released already, too early, started) means the list on screen is stale too
     onSettled: (_answer, _error, booking) => refresh(booking.trainerId),
+  });
+}
+
+/**
+ * POST /api/bookings/:id/dispute: its user reports a problem with a paid session that has ended
+ * (docs/product.md#disputes). 201 with the dispute and the server's words: decided at once by a rule, or open
+ * for an operator; 409 when it was disputed already or cannot be.
+ */
+const disputeBooking = (bookingId: string, input: TDisputeRequest) =>
+  apiRequest<TDisputeResponse>(`/bookings/${encodeURIComponent(bookingId)}/dispute`, { method: 'POST', body: input });
+
+export function useDisputeBooking() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshBookings();
+  const lists = { queryKey: [...bookingKeys.all, 'list'] };
+  return useMutation({
+    mutationFn: ({ booking, input }: { booking: Pick<TBooking, '_id' | 'trainerId'>; input: TDisputeRequest }) =>
+      disputeBooking(booking._id, input),
+    // the card says it is disputed at once (its Report a problem gone), before the lists are asked again
+    onSuccess: ({ dispute }, { booking }) =>
+      queryClient.setQueriesData<TBooking[]>(lists, (rows) =>
+        rows?.map((row) => (row._id === booking._id ? { ...row, disputableUntil: null, disputeStatus: dispute.status } : row)),
+      ),
+    // a refund by rule changes the payments too; a 409 (disputed already) means the list on screen is stale
+    onSettled: (_answer, _error, { booking }) => refresh(booking.trainerId),
   });
 }

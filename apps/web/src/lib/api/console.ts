@@ -10,6 +10,9 @@ import {
   type TConsoleLedgerResponse,
   type TConsoleRefundRequest,
   type TConsoleRefundResponse,
+  type TConsoleDispute,
+  type TConsoleDisputesResponse,
+  type TDisputeDecision,
   type TConsoleLoginRequest,
   type TConsoleOverviewResponse,
   type TConsoleWelcomeRequest,
@@ -191,6 +194,14 @@ export const consoleApi = {
     ),
   /** The ledger check, run now. */
   ledger: () => json<TConsoleLedgerResponse>(consoleFetch('/ledger', { signedIn: true })),
+  /** The disputes with this status (docs/product.md#disputes): each with its session, both people, what was paid and what is left. */
+  disputes: (status: DisputeStatus) =>
+    json<TConsoleDisputesResponse>(consoleFetch(`/disputes${searchOf({ status })}`, { signedIn: true })),
+  /** An operator's decision of an open dispute: a full, part (`amount`, dollars) or no refund, with the reason both people read. */
+  decideDispute: (id: string, body: TDisputeDecision) =>
+    json<{ dispute: TConsoleDispute; message: string }>(
+      consoleFetch(`/disputes/${encodeURIComponent(id)}/decide`, { method: 'POST', body, signedIn: true }),
+    ),
 };
 
 /** What an operator can do to a person's account. */
@@ -200,6 +211,8 @@ export type ReportDecision = 'hide' | 'restore' | 'dismiss';
 
 /** What an operator decides about a pending certificate. */
 export type CertificateDecision = 'approve' | 'reject';
+/** The disputes' queue: open ones wait for an operator, decided ones are kept. */
+export type DisputeStatus = 'open' | 'decided';
 
 /** The audit log's filters, as the page keeps them in its address. */
 export type AuditFilters = { action?: string; operatorId?: string; targetId?: string };

@@ -1,5 +1,5 @@
 import { CalendarDays, CalendarPlus, MapPin } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { zoneLabel, type TBooking } from '@spotter/shared';
 import { cardLinkClass, SectionCard } from '@/components/section-card';
@@ -15,6 +15,7 @@ import { useSession } from '@/lib/session';
 import { googleCalendarUrl, icsHref, placeOf, policyText } from '../utils/session-words';
 import { BookingStatus } from './booking-status';
 import { CancelBookingDialog } from './cancel-booking-dialog';
+import { DisputeDialog, DisputeStatusLine } from './dispute-dialog';
 import { PaySeriesDialog, type HeldSeries } from './pay-series-dialog';
 import { ReleaseBookingDialog, RELEASED_LINE } from './release-booking-dialog';
 import { RescheduleDialog } from './reschedule-dialog';
@@ -160,6 +161,7 @@ function SessionItem({
   const trainerName = `${booking.trainerFirstName} ${booking.trainerLastName}`.trim();
   const place = placeOf(booking.location, { showLink: booking.status === 'confirmed' });
   const isCancellable = isUpcomingSession && booking.canCancel;
+  const disputeLine = useRef<HTMLParagraphElement>(null);
   return (
     <li className="flex flex-wrap items-start justify-between gap-3 py-4">
       <div className="min-w-0 space-y-1">
@@ -205,6 +207,7 @@ function SessionItem({
         {booking.status === 'no-show' && (
           <p className="text-sm text-muted">{booking.trainerFirstName} marked that you did not come. No refund.</p>
         )}
+        {booking.disputeStatus && <DisputeStatusLine ref={disputeLine} status={booking.disputeStatus} />}
         {isUpcomingSession && booking.status === 'confirmed' && (
           <p className="flex flex-wrap items-center gap-x-3 text-sm">
             <CalendarPlus className="size-4 text-subtle" aria-hidden="true" />
@@ -235,6 +238,8 @@ function SessionItem({
         {isCancellable && <CancelBookingDialog booking={booking} withName={trainerName} />}
         {/* shown while the server says it can be released (paid, inside 24 hours, not started, not released) */}
         {isUpcomingSession && <ReleaseBookingDialog booking={booking} withName={trainerName} timeZone={timeZone} />}
+        {/* shown while the server says it can be disputed (paid, ended, within 48 hours, not disputed yet) */}
+        <DisputeDialog booking={booking} withName={trainerName} timeZone={timeZone} returnFocusTo={disputeLine} />
       </div>
     </li>
   );

@@ -82,6 +82,7 @@ const NAV = [
   { to: paths.console.reports.getHref(), label: 'Reports', end: false },
   { to: paths.console.certificates.getHref(), label: 'Certificates', end: false },
   { to: paths.console.bookings.getHref(), label: 'Sessions', end: false },
+  { to: paths.console.disputes.getHref(), label: 'Disputes', end: false },
   { to: paths.console.audit.getHref(), label: 'Audit log', end: true },
 ] as const;
 

@@ -6,6 +6,7 @@ import { paths } from '@/lib/paths';
 import { ConsoleAuditPage } from '../components/console-audit-page';
 import { ConsoleCertificatesPage } from '../components/console-certificates-page';
 import { ConsoleBookingsPage } from '../components/console-bookings-page';
+import { ConsoleDisputesPage } from '../components/console-disputes-page';
 import { ConsoleLayout } from '../components/console-layout';
 import { ConsoleLoginPage } from '../components/console-login-page';
 import { ConsoleOverviewPage } from '../components/console-overview-page';
@@ -34,6 +35,7 @@ export function renderConsole(url: string) {
           { path: paths.console.reports.path, Component: ConsoleReportsPage },
           { path: paths.console.certificates.path, Component: ConsoleCertificatesPage },
           { path: paths.console.bookings.path, Component: ConsoleBookingsPage },
+          { path: paths.console.disputes.path, Component: ConsoleDisputesPage },
         ],
       },
       { path: '*', Component: () => <p data-testid="location">elsewhere</p> },
