@@ -11,7 +11,10 @@ const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
  */
 process.env.E2E_OPERATOR_EMAIL ??= 'console-operator@spotter.test';
 process.env.E2E_OPERATOR_LINK ??= `${E2E_DATA_DIR}-operator-link.txt`;
-const { E2E_OPERATOR_EMAIL, E2E_OPERATOR_LINK } = process.env;
+/** A second operator for e2e/console-journey.spec.ts: each welcome link is used once. */
+process.env.E2E_JOURNEY_OPERATOR_EMAIL ??= 'console-journey@spotter.test';
+process.env.E2E_JOURNEY_OPERATOR_LINK ??= `${E2E_DATA_DIR}-journey-operator-link.txt`;
+const { E2E_OPERATOR_EMAIL, E2E_OPERATOR_LINK, E2E_JOURNEY_OPERATOR_EMAIL, E2E_JOURNEY_OPERATOR_LINK } = process.env;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -52,8 +55,10 @@ export default defineConfig({
   ],
   webServer: {
     command:
-      `rm -rf ${E2E_DATA_DIR} ${E2E_OPERATOR_LINK} && mkdir -p ${dirname(E2E_OPERATOR_LINK!)} && ` +
+      `rm -rf ${E2E_DATA_DIR} ${E2E_OPERATOR_LINK} ${E2E_JOURNEY_OPERATOR_LINK} && mkdir -p ${dirname(E2E_OPERATOR_LINK!)} && ` +
+      `mkdir -p ${dirname(E2E_JOURNEY_OPERATOR_LINK!)} && ` +
       `node scripts/operator.mjs add --email ${E2E_OPERATOR_EMAIL} > ${E2E_OPERATOR_LINK} && ` +
+      `node scripts/operator.mjs add --email ${E2E_JOURNEY_OPERATOR_EMAIL} > ${E2E_JOURNEY_OPERATOR_LINK} && ` +
       'node apps/server/dist/main.js',
     url: `http://127.0.0.1:${PORT}/api/health/ready`,
     // the command line (tsx, migrations) runs before the server starts
