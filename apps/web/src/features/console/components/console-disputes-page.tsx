@@ -15,7 +15,7 @@ const STATUS_WORDS: Record<DisputeStatus, string> = { open: 'Open', decided: 'De
 const statusOf = (value: string | null): DisputeStatus => STATUSES.find((status) => status === value) ?? 'open';
 
 /**
- * `/console/disputes`, the disputes' queue (docs/product.md#disputes): what the rules of decision 047
+ * `/console/disputes`, the disputes' queue (docs/product.md#disputes): what the rules (docs/decisions/047-disputes-by-rule.md)
  * could not decide waits here for an operator, who refunds all, part or nothing, with a reason both
  * people read; the decided ones, by rule or by an operator, are kept.
  */
