@@ -145,7 +145,7 @@ const OPENERS: Array<(focus: string) => string> = [
 /** What follows the useful part: experience and how the sessions run. */
 const CLOSERS = [
   (years: string) => `${years} years of coaching.`,
-  (years: string) => `Certified, ${years.toLowerCase()} years in the job.`,
+  (years: string) => `In the job for ${years.toLowerCase()} years, one client at a time.`,
   (years: string) => `${years} years on the gym floor; sessions in English or Arabic.`,
   (years: string) => `Coaching for ${years.toLowerCase()} years, with progress checks every month.`,
   () => 'First session is a free movement check.',
