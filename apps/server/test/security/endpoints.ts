@@ -117,7 +117,8 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   'GET /api/console/bookings': { access: 'operator', request: (f) => ({ url: `/api/console/bookings?q=${f.bookingId}` }) },
   'POST /api/console/bookings/:id/refund': {
     access: 'operator',
-    request: (f) => ({ url: `/api/console/bookings/${f.bookingId}/refund`, payload: { amount: 1, reason: 'Matrix check' } }),
+    // an unknown session: the fuzzer's accepted requests must not refund the fixture's booking
+    request: () => ({ url: `/api/console/bookings/${randomUUID()}/refund`, payload: { amount: 1, reason: 'Matrix check' } }),
   },
   'GET /api/console/ledger': { access: 'operator' },
   'GET /api/console/disputes': { access: 'operator' },
@@ -133,8 +134,9 @@ export const ENDPOINTS: Record<string, Endpoint> = {
       `POST /api/console/people/:id/${action}`,
       {
         access: 'operator',
-        request: (f: Fixture, role: Role) => ({
-          url: `/api/console/people/${(role === 'trainer' ? f.trainer : f.user).id}/${action}`,
+        request: () => ({
+          // an unknown person: the fuzzer's accepted requests must not suspend the fixture's accounts
+          url: `/api/console/people/${randomUUID()}/${action}`,
           payload: { reason: 'Matrix check' },
         }),
       } satisfies Endpoint,
@@ -175,11 +177,11 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   },
   'POST /api/console/certificates/:id/approve': {
     access: 'operator',
-    request: (f) => ({ url: `/api/console/certificates/${f.certificateId}/approve`, payload: { reason: 'Matrix check' } }),
+    request: () => ({ url: `/api/console/certificates/${randomUUID()}/approve`, payload: { reason: 'Matrix check' } }),
   },
   'POST /api/console/certificates/:id/reject': {
     access: 'operator',
-    request: (f) => ({ url: `/api/console/certificates/${f.certificateId}/reject`, payload: { reason: 'Matrix check' } }),
+    request: () => ({ url: `/api/console/certificates/${randomUUID()}/reject`, payload: { reason: 'Matrix check' } }),
   },
   'GET /api/health/ready': { access: 'public', ok: 200 },
   // the API map (off in production unless API_DOCS=true)
