@@ -57,13 +57,6 @@ function toDispute(d: repo.DisputeRow): TDispute {
   };
 }
 
-/** What of the session's card payment was asked back so far (requested or completed refunds). */
-async function askedOf(ctx: BookingsContext, payment: { provider: 'paypal' | 'demo'; providerOrderId: string }) {
-  return (await paymentsRepo.refundsOfOrder(ctx.db, payment.provider, payment.providerOrderId))
-    .filter((r) => r.status !== 'failed')
-    .reduce((sum, r) => sum + r.amountCents, 0);
-}
-
 /**
  * The session's user disputes it (POST /api/bookings/:id/dispute): recorded once per session with the
  * rule that decides it where the facts decide (a refund made at once for a trainer's cancellation),
@@ -81,7 +74,7 @@ export async function openDispute(
   const now = ctx.now();
   if (booking.status === 'confirmed' && booking.endsAt > now) throw new AppError('CONFLICT', DISPUTE_MSG.notOver);
   const policy = booking.policy ?? POLICY_V1;
-  const asked = await askedOf(ctx, payment);
+  const asked = await paymentsRepo.askedRefundsOf(ctx.db, payment.provider, payment.providerOrderId);
   const decided = decideByRule({
     now,
     endsAt: booking.endsAt,
@@ -177,7 +170,7 @@ export async function decideDispute(ctx: BookingsContext, d: Decision, audit: De
   if (!found) throw new AppError('NOT_FOUND', DISPUTE_MSG.disputeNotFound);
   if (found.status !== 'open') throw new AppError('CONFLICT', DISPUTE_MSG.decidedAlready);
   const payment = await paymentsRepo.findPaymentOfBooking(ctx.db, found.bookingId);
-  const asked = payment ? await askedOf(ctx, payment) : 0;
+  const asked = payment ? await paymentsRepo.askedRefundsOf(ctx.db, payment.provider, payment.providerOrderId) : 0;
   const left = payment ? payment.amountCents - asked : 0;
   const cents = d.outcome === 'no-refund' ? 0 : d.outcome === 'refund-full' ? left : d.amountCents!;
   if (cents > left) {

@@ -4,12 +4,10 @@ import { isId, type TConsoleBooking, type TConsoleBookingsQuery } from '@spotter
 import type { Db } from '../../db/client';
 import { accounts, bookings, disputes, payments, refunds } from '../../db/schema';
 import { fromCents } from '../../lib/money';
+import { containsPattern } from '../../lib/like-pattern';
 
 const trainer = alias(accounts, 'trainer');
 const member = alias(accounts, 'member');
-
-/** `%`, `_` and `\` typed by an operator are matched as themselves. */
-const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The console's booking search (docs/product.md#refunds-by-operators): by a booking's id, or its
@@ -19,7 +17,7 @@ const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 export async function searchBookingsForOperators(db: Db, f: TConsoleBookingsQuery): Promise<TConsoleBooking[]> {
   const where: SQL[] = [];
   if (f.q) {
-    const like = likeOf(f.q);
+    const like = containsPattern(f.q);
     const byPerson = (p: { firstName: SQLWrapper; lastName: SQLWrapper; email: SQLWrapper }) =>
       or(ilike(sql`${p.firstName} || ' ' || ${p.lastName}`, like), ilike(sql`${p.email}`, like))!;
     where.push(isId(f.q) ? eq(bookings.id, f.q) : or(byPerson(trainer), byPerson(member))!);

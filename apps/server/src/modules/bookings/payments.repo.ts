@@ -79,6 +79,13 @@ export async function refundsOfOrder(db: Q, provider: 'paypal' | 'demo', provide
     .where(and(eq(refunds.provider, provider), eq(refunds.providerOrderId, providerOrderId)));
 }
 
+/** What the refunds of an order asked back so far, requested or completed (not failed), in cents. */
+export async function askedRefundsOf(db: Q, provider: 'paypal' | 'demo', providerOrderId: string): Promise<number> {
+  return (await refundsOfOrder(db, provider, providerOrderId))
+    .filter((r) => r.status !== 'failed')
+    .reduce((sum, r) => sum + r.amountCents, 0);
+}
+
 /** What the completed refunds of an order gave back, in cents. */
 export async function completedRefundsOf(db: Q, provider: 'paypal' | 'demo', providerOrderId: string): Promise<number> {
   const [row] = await db

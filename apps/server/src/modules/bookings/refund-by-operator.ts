@@ -29,9 +29,7 @@ export async function refundByOperator(
   const payment = await paymentsRepo.findPaymentOfBooking(ctx.db, bookingId);
   if (!payment) throw new AppError('CONFLICT', MONEY_MSG.notCardPaid);
   // asked for so far (requested or completed): the key of this request, and the ceiling
-  const asked = (await paymentsRepo.refundsOfOrder(ctx.db, payment.provider, payment.providerOrderId))
-    .filter((r) => r.status !== 'failed')
-    .reduce((sum, r) => sum + r.amountCents, 0);
+  const asked = await paymentsRepo.askedRefundsOf(ctx.db, payment.provider, payment.providerOrderId);
   const left = payment.amountCents - asked;
   if (left <= 0) throw new AppError('CONFLICT', MONEY_MSG.nothingLeft);
   const cents = amountCents ?? left;

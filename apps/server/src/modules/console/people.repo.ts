@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { PersonStatus } from '@spotter/shared';
 import type { Db, Tx } from '../../db/client';
 import { accounts, bookings, payments, refunds, reports, reviews } from '../../db/schema';
+import { containsPattern } from '../../lib/like-pattern';
 
 type Q = Db | Tx;
 
@@ -33,14 +34,11 @@ const summaryColumns = {
   openReports,
 };
 
-/** `%`, `_` and `\` typed by an operator are matched as themselves. */
-const likeOf = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** People by name, e-mail or city, role and status; newest first, 50 at most. */
 export async function searchPeople(q: Q, f: { q?: string; role?: 'user' | 'trainer'; status?: PersonStatus }) {
   const where: SQL[] = [];
   if (f.q) {
-    const like = likeOf(f.q);
+    const like = containsPattern(f.q);
     where.push(
       or(
         ilike(sql`${accounts.firstName} || ' ' || ${accounts.lastName}`, like),
