@@ -53,6 +53,8 @@ export const ZChatMessage = z.object({
   senderLastName: z.string(),
   senderPicture: z.string(),
   readAt: z.string().nullable().optional(),
+  /** The sender's `clientMessageId`, when it sent one: how its client matches a pending message. */
+  clientMessageId: z.string().nullable().optional(),
 });
 export type TChatMessage = z.infer<typeof ZChatMessage>;
 
@@ -70,6 +72,11 @@ export const ChatBodySchema = z
 export const ZSendChatRequest = z.object({
   message: ChatBodySchema,
   recipientId: z.string({ error: CHAT_MSG.chooseRecipient }).min(1, CHAT_MSG.chooseRecipient).max(64, CHAT_MSG.recipientNotFound),
+  /**
+   * A UUID the client picks for this message (docs/product.md#offline): sending it again (a message
+   * typed offline, retried after reconnecting) answers the message already stored, never a second one.
+   */
+  clientMessageId: z.uuid({ error: 'clientMessageId must be a UUID' }).optional(),
   messageDate: z.unknown().optional(),
   senderFirstName: z.unknown().optional(),
   senderLastName: z.unknown().optional(),

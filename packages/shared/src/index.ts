@@ -24,3 +24,4 @@ export * from './reports';
 export * from './certificates';
 export * from './disputes';
 export * from './overview';
+export * from './push';

@@ -259,9 +259,16 @@ export const messages = pgTable(
     mailedAt: timestamp('mailed_at', { withTimezone: true }),
     /** Hidden by an operator or by three reports (docs/product.md#reports-and-moderation): shown only to its sender and operators. */
     hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    /** The sender client's id for it (docs/product.md#offline): a retried send answers this row. */
+    clientMessageId: uuid('client_message_id'),
+    /** Set when a process pushed it to an open socket of its recipient: then no Web Push goes out for it. */
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('messages_seq_uq').on(t.seq),
+    uniqueIndex('messages_client_id_uq')
+      .on(t.userId, t.trainerId, t.senderRole, t.clientMessageId)
+      .where(sql`client_message_id is not null`),
     index('messages_conversation_idx').on(t.trainerId, t.userId, t.seq),
     index('messages_trainer_seq_idx').on(t.trainerId, t.seq),
     index('messages_user_idx').on(t.userId, t.trainerId, t.seq),
@@ -975,4 +982,28 @@ export const disputes = pgTable(
     index('disputes_status_idx').on(t.status, t.createdAt),
     check('disputes_status_ck', sql`${t.status} in ('open', 'decided')`),
   ],
+);
+
+/**
+ * A device's Web Push subscription (docs/product.md#notifications): the push service's endpoint (on an
+ * allowed host), the keys its messages are encrypted with, and the kinds this device wants.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    kinds: text('kinds').array().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint_uq').on(t.endpoint), index('push_subscriptions_account_idx').on(t.accountId)],
 );
