@@ -282,7 +282,9 @@ function localVapidKeys(dataDir: string): { publicKey: string; privateKey: strin
   }
   const pair = JSON.parse(readFileSync(file, 'utf8')) as { publicKey?: unknown; privateKey?: unknown };
   if (typeof pair.publicKey !== 'string' || typeof pair.privateKey !== 'string') {
-    throw new ConfigError([`${file}: not a VAPID key pair; delete it to have a new one generated (browsers then subscribe again)`]);
+    throw new ConfigError([
+      `${file}: not a VAPID key pair; delete it to have a new one generated (browsers then subscribe again)`,
+    ]);
   }
   return { publicKey: pair.publicKey, privateKey: pair.privateKey };
 }

@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
+import { generateVAPIDKeys } from 'web-push';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PUSH_MSG, ZPushPayload, type TPushPayload } from '@spotter/shared';
 import { messages } from '../src/db/schema';
 import { buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
 import { buildTestApp, createAccount, useTestApp } from './helper';
 import { auth, bookAndPay, bookableTrainer, hourFromNow } from './support/bookings';
 import { startPushService, type PushDevice } from './support/push-service';
@@ -42,6 +47,27 @@ describe('GET /api/push/config', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/);
     expect(Buffer.from(res.json().publicKey, 'base64url')[0]).toBe(4);
+    // generated once into DATA_DIR: another process (or a restart) on the folder signs with the same pair
+    const again = loadConfig({ NODE_ENV: 'test', DATA_DIR: t.config.dataDir });
+    expect(again.push.vapid?.publicKey).toBe(res.json().publicKey);
+    expect(statSync(join(t.config.dataDir, 'vapid-keys.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('takes VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY from the environment, both or neither', () => {
+    const pair = generateVAPIDKeys();
+    const dir = mkdtempSync(join(tmpdir(), 'spotter-vapid-'));
+    try {
+      const cfg = loadConfig({
+        NODE_ENV: 'test',
+        DATA_DIR: dir,
+        VAPID_PUBLIC_KEY: pair.publicKey,
+        VAPID_PRIVATE_KEY: pair.privateKey,
+      });
+      expect(cfg.push.vapid).toMatchObject(pair);
+      expect(() => loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, VAPID_PUBLIC_KEY: pair.publicKey })).toThrow(/set both/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is null on a server with PUSH=false, which refuses subscriptions with 503', async () => {
@@ -73,7 +99,9 @@ describe('POST and DELETE /api/push/subscriptions', () => {
     expect(first.json().subscription.kinds).toEqual(['message', 'booking', 'reminder', 'waitlist']);
     const again = await subscribe(u.token, { ...device.subscription, kinds: ['message', 'payout'] });
     expect(again.json().subscription.kinds).toEqual(['message']);
-    expect(await devicesOf(u.token)).toEqual([expect.objectContaining({ endpoint: device.subscription.endpoint, kinds: ['message'] })]);
+    expect(await devicesOf(u.token)).toEqual([
+      expect.objectContaining({ endpoint: device.subscription.endpoint, kinds: ['message'] }),
+    ]);
 
     const gone = await t.app.inject({
       method: 'DELETE',
@@ -92,7 +120,7 @@ describe('POST and DELETE /api/push/subscriptions', () => {
 
   it.each([
     ['a host not on the list', 'https://evil.example/push/1'],
-    ['the list host under another name', `http://${pushService.host}.evil.example/push/1`],
+    ['the list host under another name', `http://${pushService.host.replace(':', '.evil.example:')}/push/1`],
     ['another port of the same address', 'http://127.0.0.1:1/push/1'],
     ['HTTPS where the list says HTTP', `https://${pushService.host}/push/1`],
     ['credentials in the URL', `http://user:pw@${pushService.host}/push/1`],
@@ -167,7 +195,12 @@ describe('what is sent', () => {
     await runJobs();
     await until(() => phone.received.length >= 2, 'two message notifications');
     expect(shown(phone)).toEqual([
-      expect.objectContaining({ kind: 'message', title: 'Omar sent you a message', body: 'Are you free on Monday?', url: '/trainer/chat' }),
+      expect.objectContaining({
+        kind: 'message',
+        title: 'Omar sent you a message',
+        body: 'Are you free on Monday?',
+        url: '/trainer/chat',
+      }),
       expect.objectContaining({ kind: 'message', body: 'Morning works best', badge: 2, tag: `chat-${u.id}` }),
     ]);
     expect(phone.received[0].urgency).toBe('high');

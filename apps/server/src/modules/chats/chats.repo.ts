@@ -7,7 +7,7 @@ type Q = Db | Tx;
 type Role = 'user' | 'trainer';
 
 /** How long a message's push waits for an open socket to take it first (docs/product.md#notifications). */
-export const PUSH_GRACE = '5 seconds';
+const PUSH_GRACE = '5 seconds';
 
 /** Arbitrary, fixed: the namespace of the advisory locks below. */
 const INBOX_LOCK_SEED = 724_006;
@@ -120,10 +120,7 @@ export async function insertMessageAndNotify(
 }
 
 /** A sender's message by the id its client picked (a retried send). */
-export async function findByClientId(
-  db: Q,
-  m: { userId: string; trainerId: string; senderRole: Role; clientMessageId: string },
-) {
+export async function findByClientId(db: Q, m: { userId: string; trainerId: string; senderRole: Role; clientMessageId: string }) {
   const [row] = await db
     .select(messageColumns)
     .from(messages)

@@ -35,8 +35,7 @@ export function allowedEndpoint(endpoint: string, rules: Rule[]): URL | undefine
   if (url.username || url.password) return undefined;
   const host = url.host.toLowerCase();
   const ok = rules.some(
-    (r) =>
-      r.protocol === url.protocol && (r.subdomains ? host.endsWith(`.${r.host}`) && !host.includes(':') : host === r.host),
+    (r) => r.protocol === url.protocol && (r.subdomains ? host.endsWith(`.${r.host}`) && !host.includes(':') : host === r.host),
   );
   return ok ? url : undefined;
 }

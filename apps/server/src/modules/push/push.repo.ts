@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { PushKind } from '@spotter/shared';
 import type { Db, Tx } from '../../db/client';
 import { pushSubscriptions } from '../../db/schema';
@@ -78,11 +78,6 @@ export async function findSubscription(db: Q, id: string): Promise<SubscriptionR
 /** A subscription the push service says is gone (404, 410), or that expired. */
 export async function removeSubscription(db: Q, id: string): Promise<void> {
   await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id));
-}
-
-/** Subscriptions past their expiration time. */
-export async function removeExpired(db: Q, now: Date): Promise<void> {
-  await db.delete(pushSubscriptions).where(lt(pushSubscriptions.expiresAt, now));
 }
 
 /**

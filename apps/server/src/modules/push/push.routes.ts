@@ -34,7 +34,11 @@ export function pushRoutes(service: PushService, auth: Auth, limits: Pick<RateLi
     r.get(
       '/push/subscriptions',
       {
-        schema: { tags: ['push'], summary: 'Your devices that get notifications', response: { 200: ZPushSubscriptionsResponse, ...errors } },
+        schema: {
+          tags: ['push'],
+          summary: 'Your devices that get notifications',
+          response: { 200: ZPushSubscriptionsResponse, ...errors },
+        },
         preHandler: signedIn,
       },
       async (req) => ({ subscriptions: await service.list(callerOf(req).id) }),

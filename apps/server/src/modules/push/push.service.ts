@@ -34,7 +34,7 @@ const DELIVERY: Record<PushKind, { ttlSeconds: number; urgency: 'low' | 'normal'
 /** Answers a push service may give that retrying will not change: the notification is dropped. */
 const DROPPED = new Set([400, 401, 403, 413]);
 
-export type PushDeps = {
+type PushDeps = {
   db: Db;
   jobs: JobRunner;
   log: FastifyBaseLogger;
@@ -155,7 +155,8 @@ export function createPushService({ db, jobs, log, config, now, timeoutMs = 10_0
       input: Omit<TPushSubscriptionRequest, 'expirationTime'> & { expirationTime?: number | null },
     ): Promise<TPushSubscription> {
       if (!vapid) throw new AppError('NOT_CONFIGURED', PUSH_MSG.off);
-      if (!allowedEndpoint(input.endpoint, rules)) throw new AppError('VALIDATION_FAILED', PUSH_MSG.host, { endpoint: PUSH_MSG.host });
+      if (!allowedEndpoint(input.endpoint, rules))
+        throw new AppError('VALIDATION_FAILED', PUSH_MSG.host, { endpoint: PUSH_MSG.host });
       const p256dh = input.keys.p256dh.replace(/=+$/, '');
       if (!isCurvePoint(p256dh)) throw new AppError('VALIDATION_FAILED', PUSH_MSG.keys, { keys: PUSH_MSG.keys });
       const allowed = pushKindsFor(caller.role);
