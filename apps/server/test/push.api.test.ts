@@ -38,6 +38,8 @@ const sendChat = async (token: string, recipientId: string, message: string, cli
     headers: auth(token),
     payload: { recipientId, message, ...(clientMessageId ? { clientMessageId } : {}) },
   });
+const HOUR = 60 * 60_000;
+
 /** Runs every job due by `ms` from now (the chat push waits a few seconds for an open socket). */
 const runJobs = (ms = 60_000, app = t.app) => app.jobs.runDue({ now: new Date(Date.now() + ms) });
 
@@ -182,6 +184,38 @@ describe('what is sent', () => {
     expect(userPhone.received[0]).toMatchObject({ urgency: 'normal', ttl: 24 * 3600 });
     expect(userPhone.received[0].vapid.sub).toMatch(/^mailto:/);
     expect(quiet.received).toEqual([]);
+  });
+
+  it('the reminder before a session, and a payout sent, reach the devices that want them', async () => {
+    const trainer = await bookableTrainer(t, { price: 200 });
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/trainer/payout',
+      headers: auth(trainer.token),
+      payload: { email: 'coach.payouts@example.com' },
+    });
+    expect(saved.statusCode).toBe(200);
+    const u = await createAccount(t, 'user');
+    const userPhone = pushService.device();
+    const trainerPhone = pushService.device();
+    await subscribe(u.token, { ...userPhone.subscription, kinds: ['reminder'] });
+    await subscribe(trainer.token, { ...trainerPhone.subscription, kinds: ['payout'] });
+    const startsAt = hourFromNow(30);
+    await bookAndPay(t, u.token, trainer.id, startsAt);
+
+    // the reminder is due a day before
+    await t.app.jobs.runDue({ now: new Date(Date.parse(startsAt) - 23 * HOUR) });
+    await t.app.jobs.runDue({ now: new Date(Date.parse(startsAt) - 23 * HOUR) });
+    await until(() => userPhone.received.length === 1, 'the reminder');
+    expect(shown(userPhone)[0]).toMatchObject({ kind: 'reminder', url: '/user/profile' });
+    expect(shown(userPhone)[0].title).toMatch(/^Session with .+ soon$/);
+
+    // the session ends, its share is payable a day later, and the next payout round pays it
+    for (const hours of [26, 50, 74]) await t.app.jobs.runDue({ now: new Date(Date.parse(startsAt) + hours * HOUR) });
+    await until(() => trainerPhone.received.length === 1, 'the payout notification');
+    expect(shown(trainerPhone)[0]).toMatchObject({ kind: 'payout', title: 'Payout sent', url: '/trainer/payments' });
+    expect(shown(trainerPhone)[0].body).toMatch(/^\$\d+\.\d\d \(USD\) is in your PayPal account coach\.payouts@example\.com$/);
+    expect(trainerPhone.received[0].urgency).toBe('low');
   });
 
   it('a message to someone with no open socket: their device shows who wrote, the text and the unread count', async () => {
