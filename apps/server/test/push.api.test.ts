@@ -295,6 +295,24 @@ describe('what is sent', () => {
     expect(shown(flaky)[0]).toMatchObject({ body: 'Hello?' });
   });
 
+  it("a suspended account's devices get nothing more, and are forgotten", async () => {
+    const trainer = await createAccount(t, 'trainer');
+    const u = await createAccount(t, 'user');
+    const phone = pushService.device();
+    await subscribe(trainer.token, phone.subscription);
+    await sendChat(u.token, trainer.id, 'Before the suspension');
+    await t.database.db.execute(sql`update accounts set suspended_at = now() where id = ${trainer.id}`);
+    await runJobs();
+    await runJobs();
+    await until(async () => {
+      const rows = await t.database.db.execute(
+        sql`select count(*)::int as n from push_subscriptions where account_id = ${trainer.id}`,
+      );
+      return (rows as unknown as { rows: Array<{ n: number }> }).rows[0].n === 0;
+    }, 'the device forgotten');
+    expect(phone.received).toEqual([]);
+  });
+
   it('a queued notification survives a restart: the next process sends it', async () => {
     const trainer = await createAccount(t, 'trainer');
     const u = await createAccount(t, 'user');

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { PushKind } from '@spotter/shared';
 import type { Db, Tx } from '../../db/client';
-import { pushSubscriptions } from '../../db/schema';
+import { accounts, pushSubscriptions } from '../../db/schema';
 
 type Q = Db | Tx;
 
@@ -70,9 +70,18 @@ export async function deleteSubscription(db: Q, accountId: string, endpoint: str
     .where(and(eq(pushSubscriptions.accountId, accountId), eq(pushSubscriptions.endpoint, endpoint)));
 }
 
-export async function findSubscription(db: Q, id: string): Promise<SubscriptionRow | undefined> {
-  const [row] = await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.id, id)).limit(1);
-  return row;
+/** A subscription, and whether its account still gets notifications (neither deleted nor suspended). */
+export async function findSubscription(db: Q, id: string): Promise<(SubscriptionRow & { active: boolean }) | undefined> {
+  const [row] = await db
+    .select({
+      sub: pushSubscriptions,
+      active: sql<boolean>`(${accounts.deletedAt} is null and ${accounts.suspendedAt} is null)`,
+    })
+    .from(pushSubscriptions)
+    .innerJoin(accounts, eq(accounts.id, pushSubscriptions.accountId))
+    .where(eq(pushSubscriptions.id, id))
+    .limit(1);
+  return row && { ...row.sub, active: !!row.active };
 }
 
 /** A subscription the push service says is gone (404, 410), or that expired. */

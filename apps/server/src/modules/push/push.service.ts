@@ -102,7 +102,8 @@ export function createPushService({ db, jobs, log, config, now, timeoutMs = 10_0
     if (!vapid) return;
     const sub = await repo.findSubscription(db, subscriptionId);
     if (!sub) return;
-    if (sub.expiresAt && sub.expiresAt <= at) return repo.removeSubscription(db, sub.id);
+    // a deleted or suspended account's devices get nothing more, and an expired subscription is no use
+    if (!sub.active || (sub.expiresAt && sub.expiresAt <= at)) return repo.removeSubscription(db, sub.id);
     // PUSH_ENDPOINT_HOSTS may have changed since it was stored
     const url = allowedEndpoint(sub.endpoint, rules);
     if (!url || !sub.kinds.includes(notice.kind)) return;
