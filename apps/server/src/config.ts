@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createECDH, randomBytes } from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { generateVAPIDKeys } from 'web-push';
+import webPush from 'web-push';
 import { z } from 'zod';
 import { MIN_KEY_BYTES } from './lib/tokens';
 
@@ -203,6 +203,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (!!e.VAPID_PUBLIC_KEY !== !!e.VAPID_PRIVATE_KEY) {
     problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: set both, or neither (then a pair is generated into DATA_DIR)');
+  } else if (e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY && publicKeyOf(e.VAPID_PRIVATE_KEY) !== e.VAPID_PUBLIC_KEY) {
+    // every push service would refuse our notifications (RFC 8292 §4.2)
+    problems.push('VAPID_PUBLIC_KEY: is not the public key of VAPID_PRIVATE_KEY');
+  }
+  const vapidSubject = e.VAPID_SUBJECT ?? `mailto:${/<([^>]+)>/.exec(e.MAIL_FROM)?.[1] ?? e.MAIL_FROM}`;
+  if (e.PUSH && !isVapidSubject(vapidSubject)) {
+    problems.push(
+      e.VAPID_SUBJECT
+        ? `VAPID_SUBJECT=${JSON.stringify(e.VAPID_SUBJECT)}: must be mailto: and an e-mail address, or an https:// URL`
+        : `VAPID_SUBJECT: MAIL_FROM has no e-mail address to use; set VAPID_SUBJECT (mailto:you@example.com or an https:// URL)`,
+    );
   }
   if (problems.length) throw new ConfigError(problems);
 
@@ -255,13 +266,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             ...(e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
               ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
               : localVapidKeys(dataDir)),
-            subject: e.VAPID_SUBJECT ?? `mailto:${/<([^>]+)>/.exec(e.MAIL_FROM)?.[1] ?? e.MAIL_FROM}`,
+            subject: vapidSubject,
           }
         : undefined,
       endpointHosts: e.PUSH_ENDPOINT_HOSTS === undefined ? DEFAULT_PUSH_HOSTS : splitList(e.PUSH_ENDPOINT_HOSTS),
     },
   };
 }
+
+/** The base64url public key of a base64url P-256 private key; undefined when it is none. */
+function publicKeyOf(privateKey: string): string | undefined {
+  try {
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(Buffer.from(privateKey, 'base64url'));
+    return ecdh.getPublicKey().toString('base64url');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Who push services may contact (RFC 8292 §2.1): mailto: and an address, or an https: URL. */
+const isVapidSubject = (v: string) =>
+  /^mailto:[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(v) || (/^https:\/\/[^\s]+$/.test(v) && URL.canParse(v));
 
 /**
  * The VAPID key pair (RFC 8292) of a server without VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY:
@@ -272,12 +298,17 @@ function localVapidKeys(dataDir: string): { publicKey: string; privateKey: strin
   const file = join(dataDir, 'vapid-keys.json');
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    const pair = generateVAPIDKeys();
+    // written whole under another name, then linked in place: a process starting beside this one never
+    // reads half a file, and if it linked its own first, theirs is the pair
+    const pair = webPush.generateVAPIDKeys();
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(temp, JSON.stringify(pair), { mode: 0o600, flag: 'wx' });
     try {
-      writeFileSync(file, JSON.stringify(pair), { mode: 0o600, flag: 'wx' });
+      linkSync(temp, file);
     } catch (err) {
-      // another process wrote it first: theirs is the pair
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      unlinkSync(temp);
     }
   }
   const pair = JSON.parse(readFileSync(file, 'utf8')) as { publicKey?: unknown; privateKey?: unknown };

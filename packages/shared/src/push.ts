@@ -25,7 +25,7 @@ export const PUSH_LIMITS = {
   /** Browsers' push endpoints are a few hundred characters. */
   endpointMax: 2048,
   /** Devices one account may register; the oldest goes when a new one comes. */
-  subscriptionsPerAccount: 20,
+  subscriptionsPerAccount: 10,
   /** A notification's text, cut to fit the 4 KB a push service carries. */
   titleMax: 120,
   bodyMax: 300,
@@ -57,11 +57,19 @@ export type TPushConfig = z.infer<typeof ZPushConfig>;
  */
 export const ZPushSubscriptionRequest = z.object({
   endpoint: z.url({ error: PUSH_MSG.endpoint }).max(PUSH_LIMITS.endpointMax, PUSH_MSG.endpoint),
-  expirationTime: z.number({ error: 'expirationTime is a time in milliseconds, or null' }).nonnegative().nullable().optional(),
+  expirationTime: z
+    .number({ error: 'expirationTime is a time in milliseconds, or null' })
+    .nonnegative('expirationTime is a time in milliseconds, or null')
+    // the last date JavaScript can hold
+    .max(8.64e15, 'expirationTime is a time in milliseconds, or null')
+    .nullable()
+    .optional(),
   keys: z.object({ p256dh: base64urlKey(65), auth: base64urlKey(16) }, { error: PUSH_MSG.keys }),
   kinds: z
-    .array(z.enum(PUSH_KINDS, { error: `Each kind is one of ${PUSH_KINDS.join(', ')}` }))
-    .max(PUSH_KINDS.length * 2)
+    .array(z.enum(PUSH_KINDS, { error: `Each kind is one of ${PUSH_KINDS.join(', ')}` }), {
+      error: `kinds is a list of ${PUSH_KINDS.join(', ')}`,
+    })
+    .max(PUSH_KINDS.length * 2, `kinds is a list of ${PUSH_KINDS.join(', ')}`)
     .optional(),
 });
 export type TPushSubscriptionRequest = z.input<typeof ZPushSubscriptionRequest>;

@@ -1002,6 +1002,8 @@ export const pushSubscriptions = pgTable(
     auth: text('auth').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     kinds: text('kinds').array().notNull(),
+    /** The account's token version when it subscribed: a password change or 'sign out everywhere' ends the subscription too. */
+    tokenVersion: integer('token_version').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },

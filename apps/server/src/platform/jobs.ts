@@ -14,6 +14,11 @@ type JobKind<P extends JobPayload> = {
   readonly payload: z.ZodType<P>;
   /** `until-done`: never parked for its failures (money whose outcome must be known), retried at most hourly. */
   readonly retries?: 'until-done';
+  /**
+   * `low`: run only when no other job is due (notifications): a flood of them never delays a hold's
+   * expiry, a refund or a payout.
+   */
+  readonly priority?: 'low';
 };
 type JobPayload = Record<string, unknown>;
 
@@ -21,7 +26,7 @@ type JobPayload = Record<string, unknown>;
 export const defineJob = <P extends JobPayload>(
   name: string,
   payload: z.ZodType<P>,
-  options: { retries?: 'until-done' } = {},
+  options: { retries?: 'until-done'; priority?: 'low' } = {},
 ): JobKind<P> => ({ name, payload, ...options });
 
 type JobHandler<P> = (payload: P, ctx: { now: Date }) => Promise<void>;
@@ -67,16 +72,33 @@ export function createJobRunner({
   const handlers = new Map<string, JobHandler<unknown>>();
   /** Kinds retried until they succeed (`retries: 'until-done'`). */
   const untilDone = new Set<string>();
+  /** Kinds run only when nothing else is due (`priority: 'low'`). */
+  const lowPriority = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
 
-  async function claimDue(at: Date): Promise<ClaimedJob | undefined> {
+  /** The due job first in line: of the kinds of normal priority, or (`low`) of the low ones. */
+  async function claimDue(at: Date, low: boolean): Promise<ClaimedJob | undefined> {
+    const kinds = [...lowPriority];
+    const which = !kinds.length
+      ? sql``
+      : low
+        ? sql`and kind in (${sql.join(
+            kinds.map((k) => sql`${k}`),
+            sql`, `,
+          )})`
+        : sql`and kind not in (${sql.join(
+            kinds.map((k) => sql`${k}`),
+            sql`, `,
+          )})`;
+    if (low && !kinds.length) return undefined;
     const result = await db.execute(sql`
       update jobs set attempts = attempts + 1, locked_until = ${new Date(at.getTime() + lockMs).toISOString()}::timestamptz
       where id = (
         select id from jobs
         where failed_at is null and run_at <= ${at.toISOString()}::timestamptz
           and (locked_until is null or locked_until <= ${at.toISOString()}::timestamptz)
+          ${which}
         order by run_at, id
         limit 1
         for update skip locked
@@ -114,7 +136,7 @@ export function createJobRunner({
   async function runDue({ now: at = now(), max = 100 }: { now?: Date; max?: number } = {}): Promise<number> {
     let done = 0;
     while (done < max) {
-      const job = await claimDue(at);
+      const job = (await claimDue(at, false)) ?? (await claimDue(at, true));
       if (!job) break;
       await execute(job, at);
       done++;
@@ -140,6 +162,7 @@ export function createJobRunner({
     /** Runs `kind`'s jobs; a stored payload that does not parse fails the job like a throwing handler. */
     register<P extends JobPayload>(kind: JobKind<P>, handler: JobHandler<P>) {
       if (kind.retries === 'until-done') untilDone.add(kind.name);
+      if (kind.priority === 'low') lowPriority.add(kind.name);
       handlers.set(kind.name, async (stored, ctx) => {
         const payload = kind.payload.safeParse(stored);
         if (!payload.success) throw new MalformedPayload(kind.name, payload.error.message);

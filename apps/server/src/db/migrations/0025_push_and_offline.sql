@@ -7,6 +7,7 @@ CREATE TABLE "push_subscriptions" (
 	"auth" text NOT NULL,
 	"expires_at" timestamp with time zone,
 	"kinds" text[] NOT NULL,
+	"token_version" integer NOT NULL,
 	"created_at" timestamp with time zone NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL
 );

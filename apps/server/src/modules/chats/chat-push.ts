@@ -6,9 +6,9 @@ import * as repo from './chats.repo';
 
 /**
  * A new message's Web Push (docs/product.md#notifications), queued by the statement that stores it
- * when the recipient has a device that wants messages, due `repo.PUSH_GRACE` later.
+ * when the recipient has a device that wants messages, due a few seconds later (chats.repo.ts `PUSH_GRACE_MS`).
  */
-export const CHAT_PUSH_JOB = defineJob('chat.push', z.object({ messageId: z.string().uuid() }));
+export const CHAT_PUSH_JOB = defineJob('chat.push', z.object({ messageId: z.string().uuid() }), { priority: 'low' });
 
 /** Where a person's inbox is in the web app (apps/web/src/lib/paths.ts `inbox`). */
 const INBOX = { user: '/user/chatOfUser', trainer: '/trainer/chat' } as const;
@@ -28,7 +28,8 @@ export function registerChatPush(jobs: JobRunner, db: Db, notify: PushNotify) {
     await notify(db, recipientId, {
       kind: 'message',
       title: `${m.firstName.trim() || 'Someone'} sent you a message`,
-      body: m.body,
+      // a burst queues one job (chats.repo.ts): it tells of the newest message
+      body: (await repo.newestUnreadBody(db, m)) ?? m.body,
       url: INBOX[to],
       tag: `chat-${senderId}`,
       badge: await repo.countUnreadFor(db, recipientId, to),

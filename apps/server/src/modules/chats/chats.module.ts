@@ -77,7 +77,11 @@ export function chatsModule(deps: ChatsDeps) {
       if (!delivered.size) return Promise.resolve();
       const ids = [...delivered];
       delivered.clear();
-      return markDelivered(database.db, ids).catch((err) => app.log.warn({ err }, 'marking messages delivered failed'));
+      return markDelivered(database.db, ids).catch((err) => {
+        // kept for the next round; their jobs may go first, and send what the socket showed already
+        for (const id of ids) delivered.add(id);
+        app.log.warn({ err }, 'marking messages delivered failed');
+      });
     };
     const deliveredTimer = setInterval(() => void flushDelivered(), DELIVERED_FLUSH_MS);
     deliveredTimer.unref();

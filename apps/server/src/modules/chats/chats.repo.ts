@@ -7,7 +7,7 @@ type Q = Db | Tx;
 type Role = 'user' | 'trainer';
 
 /** How long a message's push waits for an open socket to take it first (docs/product.md#notifications). */
-const PUSH_GRACE = '5 seconds';
+const PUSH_GRACE_MS = 5_000;
 
 /** Arbitrary, fixed: the namespace of the advisory locks below. */
 const INBOX_LOCK_SEED = 724_006;
@@ -65,10 +65,13 @@ export async function findAccounts(db: Q, ids: string[]) {
  * send: `findByClientId` has it).
  *
  * When the recipient has a device that wants message notifications, the same statement queues the
- * push job (`pushJob`), due `PUSH_GRACE` later: by then a process that pushed the message to an open
- * socket of the recipient has marked it delivered, and no notification goes out
- * (docs/product.md#notifications). The check is one index lookup; a second statement per message
- * would cost the chat benchmark its throughput.
+ * push job (`pushJob`), due `PUSH_GRACE_MS` later: by then a process that pushed the message to an
+ * open socket of the recipient has marked it delivered, and no notification goes out
+ * (docs/product.md#notifications). A burst is one notification: no job is queued while an earlier
+ * message of the sender's in the conversation, from the last minute, is still unread and undelivered
+ * (its job tells of the newest). The announcement says whether a job was queued (`p`), so only those
+ * messages are marked delivered. The checks are index lookups; a second statement per message would
+ * cost the chat benchmark its throughput.
  */
 export async function insertMessageAndNotify(
   db: Q,
@@ -102,14 +105,22 @@ export async function insertMessageAndNotify(
       returning id, created_at
     ), push as (
       insert into jobs (kind, run_at, payload)
-      select ${m.pushJob}, clock_timestamp() + ${PUSH_GRACE}::interval, json_build_object('messageId', ins.id)::jsonb from ins
+      select ${m.pushJob}, ${new Date(Date.now() + PUSH_GRACE_MS).toISOString()}::timestamptz,
+        json_build_object('messageId', ins.id)::jsonb from ins
       where exists (
         select 1 from push_subscriptions p where p.account_id = ${recipientId}::uuid and 'message' = any(p.kinds)
+      ) and not exists (
+        select 1 from messages e
+        where e.trainer_id = ${m.trainerId}::uuid and e.user_id = ${m.userId}::uuid and e.sender_role = ${m.senderRole}
+          and e.read_at is null and e.delivered_at is null and e.id <> ins.id
+          and e.created_at > clock_timestamp() - interval '1 minute'
       )
+      returning id
     )
     select ins.id::text as "id", ins.created_at as "createdAt", s.first_name as "firstName", s.last_name as "lastName",
       s.picture as "picture",
-      pg_notify(${m.channel}, json_build_object('k', 'm', 'id', ins.id, 'u', ${m.userId}::text, 't', ${m.trainerId}::text)::text)
+      pg_notify(${m.channel}, json_build_object('k', 'm', 'id', ins.id, 'u', ${m.userId}::text, 't', ${m.trainerId}::text,
+        'p', exists (select 1 from push))::text)
     from ins, s`);
   const [row] = (
     result as unknown as {
@@ -168,6 +179,28 @@ export async function findForPush(db: Q, id: string) {
     .where(eq(messages.id, id))
     .limit(1);
   return row;
+}
+
+/** The text of the newest message of a burst: the sender's newest in the conversation, unread and not hidden. */
+export async function newestUnreadBody(
+  db: Q,
+  m: { userId: string; trainerId: string; senderRole: Role },
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ body: messages.body })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.trainerId, m.trainerId),
+        eq(messages.userId, m.userId),
+        eq(messages.senderRole, m.senderRole),
+        isNull(messages.readAt),
+        isNull(messages.hiddenAt),
+      ),
+    )
+    .orderBy(desc(messages.seq))
+    .limit(1);
+  return row?.body;
 }
 
 /** Messages to `accountId` that they have not read (the app icon's badge). */

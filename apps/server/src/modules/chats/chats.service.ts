@@ -30,7 +30,8 @@ export const UNREAD_MAIL_AFTER_MS = 15 * 60_000;
 const RECENT_TTL_MS = 30_000;
 
 /** What goes through `spotter_chat`: ids only, far below NOTIFY's 8000-byte limit. */
-export type ChatEvent = { k: 'm'; id: string; u: string; t: string } | { k: 'r'; u: string; t: string; by: string; at: string };
+export type ChatEvent =
+  { k: 'm'; id: string; u: string; t: string; p?: boolean } | { k: 'r'; u: string; t: string; by: string; at: string };
 
 function toChatMessage(row: Omit<repo.MessageRow, 'seq'>): TChatMessage {
   const gone = row.deletedAt !== null;

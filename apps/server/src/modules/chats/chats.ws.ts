@@ -285,7 +285,8 @@ export function createChatHub(deps: {
         }
         if (!message) return;
         frame = { type: 'message', message };
-        if (byAccount.get(message.recipientId)?.size) deps.onDelivered?.(message._id);
+        // a push job waits for this message (`p`): its recipient has it now
+        if (event.p && byAccount.get(message.recipientId)?.size) deps.onDelivered?.(message._id);
       } else if (event.k === 'r') {
         frame = { type: 'read', userId: event.u, trainerId: event.t, readerId: event.by, readAt: event.at };
       } else {

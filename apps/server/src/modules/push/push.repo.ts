@@ -17,6 +17,7 @@ export async function upsertSubscription(
   s: { accountId: string; endpoint: string; p256dh: string; auth: string; expiresAt: Date | null; kinds: PushKind[]; now: Date },
   max: number,
 ): Promise<SubscriptionRow> {
+  const currentTokenVersion = sql<number>`(select token_version from accounts where id = ${s.accountId}::uuid)`;
   const [row] = await tx
     .insert(pushSubscriptions)
     .values({
@@ -26,6 +27,7 @@ export async function upsertSubscription(
       auth: s.auth,
       expiresAt: s.expiresAt,
       kinds: s.kinds,
+      tokenVersion: currentTokenVersion,
       createdAt: s.now,
       updatedAt: s.now,
     })
@@ -37,6 +39,7 @@ export async function upsertSubscription(
         auth: s.auth,
         expiresAt: s.expiresAt,
         kinds: s.kinds,
+        tokenVersion: currentTokenVersion,
         updatedAt: s.now,
       },
     })
@@ -70,12 +73,15 @@ export async function deleteSubscription(db: Q, accountId: string, endpoint: str
     .where(and(eq(pushSubscriptions.accountId, accountId), eq(pushSubscriptions.endpoint, endpoint)));
 }
 
-/** A subscription, and whether its account still gets notifications (neither deleted nor suspended). */
+/**
+ * A subscription, and whether it still gets notifications: its account neither deleted nor
+ * suspended, and its tokens not ended since it subscribed (a password change, 'sign out everywhere').
+ */
 export async function findSubscription(db: Q, id: string): Promise<(SubscriptionRow & { active: boolean }) | undefined> {
   const [row] = await db
     .select({
       sub: pushSubscriptions,
-      active: sql<boolean>`(${accounts.deletedAt} is null and ${accounts.suspendedAt} is null)`,
+      active: sql<boolean>`(${accounts.deletedAt} is null and ${accounts.suspendedAt} is null and ${accounts.tokenVersion} = ${pushSubscriptions.tokenVersion})`,
     })
     .from(pushSubscriptions)
     .innerJoin(accounts, eq(accounts.id, pushSubscriptions.accountId))
@@ -100,7 +106,7 @@ export async function enqueueDeliveries(
   const result = await q.execute(sql`
     insert into jobs (kind, run_at, payload)
     select ${d.jobKind}, ${d.runAt.toISOString()}::timestamptz,
-      jsonb_build_object('subscriptionId', p.id, 'notice', ${JSON.stringify(d.notice)}::jsonb)
+      jsonb_build_object('subscriptionId', p.id, 'accountId', p.account_id, 'notice', ${JSON.stringify(d.notice)}::jsonb)
     from push_subscriptions p
     where p.account_id = ${d.accountId}::uuid and ${d.kind} = any(p.kinds)
     returning id`);

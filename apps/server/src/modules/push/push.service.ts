@@ -1,9 +1,10 @@
 import { createECDH, createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { generateRequestDetails } from 'web-push';
+import webPush from 'web-push';
 import {
   PUSH_LIMITS,
   PUSH_MSG,
+  WAITLIST_RULES,
   pushKindsFor,
   type PushKind,
   type TPushConfig,
@@ -27,12 +28,16 @@ const DELIVERY: Record<PushKind, { ttlSeconds: number; urgency: 'low' | 'normal'
   message: { ttlSeconds: 24 * 3600, urgency: 'high' },
   booking: { ttlSeconds: 24 * 3600, urgency: 'normal' },
   reminder: { ttlSeconds: 6 * 3600, urgency: 'high' },
-  waitlist: { ttlSeconds: 3600, urgency: 'high' },
+  // an offer is held for WAITLIST_RULES.offerMinutes: later it is no use
+  waitlist: { ttlSeconds: WAITLIST_RULES.offerMinutes * 60, urgency: 'high' },
   payout: { ttlSeconds: 72 * 3600, urgency: 'low' },
 };
 
-/** Answers a push service may give that retrying will not change: the notification is dropped. */
-const DROPPED = new Set([400, 401, 403, 413]);
+/**
+ * Answers that say the subscription cannot work (a malformed one; one made with another server key:
+ * RFC 8292 §4.2): it is forgotten, rather than costing a request per notification forever.
+ */
+const BROKEN = new Set([400, 401, 403]);
 
 type PushDeps = {
   db: Db;
@@ -61,7 +66,11 @@ function isCurvePoint(p256dh: string): boolean {
   }
 }
 
-const cut = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+/** At most `max` characters, cut between code points (half an emoji is no JSON a database takes). */
+function cut(s: string, max: number): string {
+  const points = Array.from(s);
+  return points.length > max ? `${points.slice(0, max - 1).join('')}…` : s;
+}
 
 /** A push service's Topic (RFC 8030 §5.4): a newer notification of the same thing replaces one not yet delivered. */
 const topicOf = (tag: string) => createHash('sha256').update(tag).digest('base64url').slice(0, 32);
@@ -72,7 +81,7 @@ const toSubscription = (row: repo.SubscriptionRow): TPushSubscription => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-export function createPushService({ db, jobs, log, config, now, timeoutMs = 10_000 }: PushDeps) {
+export function createPushService({ db, jobs, log, config, now, timeoutMs = 5_000 }: PushDeps) {
   const vapid = config.push.vapid;
   const rules = parseEndpointHosts(config.push.endpointHosts);
 
@@ -98,17 +107,22 @@ export function createPushService({ db, jobs, log, config, now, timeoutMs = 10_0
    * deadline). A device the push service no longer knows (404, 410) or that expired is forgotten; a
    * failure that may pass (429, 5xx, no answer) throws, so the job is retried.
    */
-  async function deliver({ subscriptionId, notice }: { subscriptionId: string; notice: TPushPayload }, at: Date) {
+  async function deliver(
+    { subscriptionId, accountId, notice }: { subscriptionId: string; accountId: string; notice: TPushPayload },
+    at: Date,
+  ) {
     if (!vapid) return;
     const sub = await repo.findSubscription(db, subscriptionId);
-    if (!sub) return;
-    // a deleted or suspended account's devices get nothing more, and an expired subscription is no use
+    // gone, or the browser is someone else's since (a shared device)
+    if (!sub || sub.accountId !== accountId) return;
+    // a deleted or suspended account's devices, or one whose tokens ended since, get nothing more; an
+    // expired subscription is no use
     if (!sub.active || (sub.expiresAt && sub.expiresAt <= at)) return repo.removeSubscription(db, sub.id);
     // PUSH_ENDPOINT_HOSTS may have changed since it was stored
     const url = allowedEndpoint(sub.endpoint, rules);
     if (!url || !sub.kinds.includes(notice.kind)) return;
     const { ttlSeconds, urgency } = DELIVERY[notice.kind];
-    const details = generateRequestDetails(
+    const details = webPush.generateRequestDetails(
       { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
       JSON.stringify(notice),
       {
@@ -132,7 +146,11 @@ export function createPushService({ db, jobs, log, config, now, timeoutMs = 10_0
       log.info({ subscriptionId, status: res.status }, 'push subscription gone; removed');
       return repo.removeSubscription(db, sub.id);
     }
-    if (DROPPED.has(res.status) || (res.status >= 300 && res.status < 400)) {
+    if (BROKEN.has(res.status)) {
+      log.warn({ subscriptionId, status: res.status }, 'push service refused the subscription; removed');
+      return repo.removeSubscription(db, sub.id);
+    }
+    if (res.status === 413 || (res.status >= 300 && res.status < 400)) {
       log.warn({ subscriptionId, status: res.status, kind: notice.kind }, 'push service refused a notification; dropped');
       return;
     }
@@ -156,8 +174,9 @@ export function createPushService({ db, jobs, log, config, now, timeoutMs = 10_0
       input: Omit<TPushSubscriptionRequest, 'expirationTime'> & { expirationTime?: number | null },
     ): Promise<TPushSubscription> {
       if (!vapid) throw new AppError('NOT_CONFIGURED', PUSH_MSG.off);
-      if (!allowedEndpoint(input.endpoint, rules))
-        throw new AppError('VALIDATION_FAILED', PUSH_MSG.host, { endpoint: PUSH_MSG.host });
+      // kept as the URL parser writes it, so one device is one row however its endpoint was spelled
+      const endpoint = allowedEndpoint(input.endpoint, rules)?.href;
+      if (!endpoint) throw new AppError('VALIDATION_FAILED', PUSH_MSG.host, { endpoint: PUSH_MSG.host });
       const p256dh = input.keys.p256dh.replace(/=+$/, '');
       if (!isCurvePoint(p256dh)) throw new AppError('VALIDATION_FAILED', PUSH_MSG.keys, { keys: PUSH_MSG.keys });
       const allowed = pushKindsFor(caller.role);
@@ -168,7 +187,7 @@ export function createPushService({ db, jobs, log, config, now, timeoutMs = 10_0
           tx,
           {
             accountId: caller.id,
-            endpoint: input.endpoint,
+            endpoint,
             p256dh,
             auth: input.keys.auth.replace(/=+$/, ''),
             expiresAt: input.expirationTime ? new Date(input.expirationTime) : null,
@@ -182,7 +201,7 @@ export function createPushService({ db, jobs, log, config, now, timeoutMs = 10_0
     },
 
     async unsubscribe(accountId: string, endpoint: string): Promise<void> {
-      await repo.deleteSubscription(db, accountId, endpoint);
+      await repo.deleteSubscription(db, accountId, allowedEndpoint(endpoint, rules)?.href ?? endpoint);
     },
   };
 }
