@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TChatMessage } from '@spotter/shared';
 import { ApiError } from './api-client';
-import { clearChatOutbox, createChatOutbox, OUTBOX_MAX, pendingFor, type ChatOutboxDeps } from './chat-outbox';
+import { createChatOutbox, OUTBOX_MAX, pendingFor, type ChatOutboxDeps } from './chat-outbox';
+import { clearChatOutbox } from './clear-chat-outbox';
 
 const memoryStore = () => {
   const data = new Map<string, string>();

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import type { TChatMessage } from '@spotter/shared';
 import { ApiError, errorMessage } from './api-client';
 import { receiveMessage, sendChatMessage, type ChatViewer } from './api/chats';
+import { onChatOutboxCleared, OUTBOX_KEY_PREFIX } from './clear-chat-outbox';
 
 /**
  * The chat outbox (docs/product.md#offline): messages written while offline, or whose send met a
@@ -27,7 +28,6 @@ export type OutboxEntry = {
 export const OUTBOX_MAX = 50;
 export const OUTBOX_FULL_MESSAGE = `${OUTBOX_MAX} messages are waiting to be sent. Send more once you are back online.`;
 
-const KEY_PREFIX = 'chatOutbox:';
 /** A transient failure while online (the server down, 5xx, 408, 429) tries again after 2 s, 4 s, … up to a minute. */
 const RETRY = { baseMs: 2000, capMs: 60_000 } as const;
 
@@ -50,6 +50,7 @@ type ChatOutbox = {
   /** Queues a message; null when the outbox is full. */
   add(request: { recipientId: string; message: string; clientMessageId?: string }): OutboxEntry | null;
   retry(clientMessageId: string): Promise<void>;
+  /** Deletes a message that waits (not one being sent), and sends what waited behind it. */
   remove(clientMessageId: string): void;
   /** Sends what waits, once and in order; one run at a time (a call during a run makes it go round again). */
   flush(): Promise<void>;
@@ -87,7 +88,7 @@ const isTransientSendError = (error: unknown) =>
   !(error instanceof ApiError) || error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
 
 export function createChatOutbox(accountId: string, deps: ChatOutboxDeps): ChatOutbox {
-  const key = KEY_PREFIX + accountId;
+  const key = OUTBOX_KEY_PREFIX + accountId;
   const store = deps.store ?? window.localStorage;
   const isOnline = deps.isOnline ?? (() => navigator.onLine);
   const later =
@@ -205,6 +206,8 @@ export function createChatOutbox(accountId: string, deps: ChatOutboxDeps): ChatO
     },
     remove(clientMessageId) {
       set(entries.filter((e) => e.clientMessageId !== clientMessageId || e.state === 'sending'));
+      // what waited behind a refused message may go now
+      void flush();
     },
     flush,
     reload() {
@@ -250,21 +253,12 @@ function outboxOf(accountId: string): ChatOutbox {
   return current.outbox;
 }
 
-/**
- * Logout (lib/logout.ts): the messages still waiting are dropped, so the next person on this device
- * neither sees nor sends them. Every account's stored queue goes.
- */
-export function clearChatOutbox() {
+// logout drops the queue in memory too (clear-chat-outbox.ts removes the stored ones)
+onChatOutboxCleared(() => {
   current?.outbox.clear();
   current?.outbox.dispose();
   current = null;
-  try {
-    const keys = Array.from({ length: window.localStorage.length }, (_, i) => window.localStorage.key(i));
-    for (const k of keys) if (k?.startsWith(KEY_PREFIX)) window.localStorage.removeItem(k);
-  } catch {
-    // storage disabled: nothing was stored
-  }
-}
+});
 
 const noEntries: readonly OutboxEntry[] = [];
 const noSubscribe = () => () => undefined;
@@ -283,7 +277,7 @@ export function useChatOutbox(viewer: ChatViewer | null) {
     const stopSent = outbox.onSent((message) => receiveMessage(queryClient, viewer, message));
     const flush = () => void outbox.flush();
     const onStorage = (event: StorageEvent) => {
-      if (event.key === KEY_PREFIX + viewer.id) outbox.reload();
+      if (event.key === OUTBOX_KEY_PREFIX + viewer.id) outbox.reload();
     };
     window.addEventListener('online', flush);
     window.addEventListener('storage', onStorage);

@@ -54,6 +54,9 @@ const browserStore: KeyValueStore = {
   },
 };
 
+const WORKER_WAIT_MS = 10_000;
+const NO_WORKER_MESSAGE = 'Spotter is not fully loaded in this browser yet. Reload the page and try again.';
+
 function browserPushEnv(): PushEnv {
   const isSupported =
     typeof window !== 'undefined' && 'PushManager' in window && 'serviceWorker' in navigator && 'Notification' in window;
@@ -61,7 +64,18 @@ function browserPushEnv(): PushEnv {
     isSupported,
     permission: () => (isSupported ? Notification.permission : 'denied'),
     requestPermission: () => Notification.requestPermission(),
-    pushManager: async () => (await navigator.serviceWorker.ready).pushManager,
+    pushManager: async () => {
+      // `ready` never settles where no service worker was registered: say so rather than wait forever
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(NO_WORKER_MESSAGE)), WORKER_WAIT_MS);
+      });
+      try {
+        return (await Promise.race([navigator.serviceWorker.ready, timeout])).pushManager;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     api: {
       getConfig: getPushConfig,
       getSubscriptions: getPushSubscriptions,

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { clearChatOutbox } from '@/lib/chat-outbox';
+import { clearChatOutbox } from '@/lib/clear-chat-outbox';
 import { callsOf, stubApi } from '@/testing/fake-api';
 import { jsonResponse, renderWithProviders } from '@/testing/render';
 import { logInAs, makeMessage, UUID } from '../testing';
@@ -104,8 +104,17 @@ describe('Conversation offline', () => {
     expect(item.closest('li')).toHaveAttribute('data-state', 'failed');
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(callsOf(fetchMock).filter((c) => c === 'POST /api/chats')).toHaveLength(2));
-    await user.click(await screen.findByRole('button', { name: 'Delete' }));
-    expect(screen.queryByTestId('pending-message')).not.toBeInTheDocument();
-    expect(screen.getByText('Say hi')).toBeInTheDocument();
+    await screen.findByText('Not sent: You cannot message this trainer');
+
+    // a later message of the conversation waits behind it, to keep the order
+    await user.type(screen.getByLabelText('Your message'), 'Next one');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Waiting for the message above')).toBeInTheDocument();
+    expect(callsOf(fetchMock).filter((c) => c === 'POST /api/chats')).toHaveLength(2);
+
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByTestId('pending-message')).not.toBeInTheDocument());
+    expect(within(screen.getByRole('log')).getByText('Next one')).toBeInTheDocument();
+    expect(screen.queryByText('Not allowed')).not.toBeInTheDocument();
   });
 });

@@ -75,11 +75,14 @@ function MessageItem({ message, isMine, senderName }: { message: TChatMessage; i
 function PendingItem({
   entry,
   isOnline,
+  isBehindFailed,
   onRetry,
   onDelete,
 }: {
   entry: OutboxEntry;
   isOnline: boolean;
+  /** An earlier message of this conversation was refused: this one waits for its Retry or Delete. */
+  isBehindFailed: boolean;
   onRetry: () => void;
   onDelete: () => void;
 }) {
@@ -88,6 +91,7 @@ function PendingItem({
   let status = 'Sending…';
   if (isFailed) status = `Not sent: ${entry.error ?? 'the server refused it'}`;
   else if (!isOnline) status = 'Waiting for connection';
+  else if (isBehindFailed) status = 'Waiting for the message above';
   return (
     <li data-testid="pending-message" data-state={entry.state} className="ml-auto flex max-w-[85%] flex-col items-end gap-1">
       <p
@@ -232,11 +236,12 @@ export function Conversation({
               {messages.map((m) => (
                 <MessageItem key={m._id} message={m} isMine={m.senderId !== counterpart.id} senderName={counterpart.firstName} />
               ))}
-              {pending.map((entry) => (
+              {pending.map((entry, i) => (
                 <PendingItem
                   key={entry.clientMessageId}
                   entry={entry}
                   isOnline={isOnline}
+                  isBehindFailed={pending.slice(0, i).some((e) => e.state === 'failed')}
                   onRetry={() => void outbox?.retry(entry.clientMessageId)}
                   onDelete={() => outbox?.remove(entry.clientMessageId)}
                 />
