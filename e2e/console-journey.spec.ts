@@ -213,14 +213,18 @@ test('an operator signs in with TOTP, approves a certificate, hides a reported r
   await expect(suspend).toBeHidden();
   await expect(page.getByText('Suspended', { exact: true }).first()).toBeVisible();
 
-  // the refund is a durable job: wait for it as the server stores it
+  // the refund is a durable job, which a poller runs within its 15-second round: wait for it as the
+  // server stores it
   await expect
-    .poll(async () => {
-      const answer = await request.get('/api/bookings', authorised(booker.token));
-      return ((await answer.json()) as { bookings: Array<{ _id: string; status: string }> }).bookings.find(
-        (b) => b._id === booking._id,
-      )?.status;
-    })
+    .poll(
+      async () => {
+        const answer = await request.get('/api/bookings', authorised(booker.token));
+        return ((await answer.json()) as { bookings: Array<{ _id: string; status: string }> }).bookings.find(
+          (b) => b._id === booking._id,
+        )?.status;
+      },
+      { timeout: 45_000 },
+    )
     .toBe('refunded');
 
   // the user who booked sees the session refunded in their sessions (My sessions, on their profile)

@@ -48,6 +48,7 @@ import { checkLedger, moneyModule } from './modules/money';
 import { certificatesModule } from './modules/certificates';
 import { chatsModule } from './modules/chats';
 import { createFavouritesService, favouritesRoutes } from './modules/favourites';
+import { createPushService, pushRoutes } from './modules/push';
 import { createImagesService, imagesRoutes } from './modules/images';
 import { createMailer, type Mailer } from './modules/mail';
 import { createNewsletterService, newsletterRoutes } from './modules/newsletter';
@@ -193,6 +194,10 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   await app.register(rateLimits, { max: config.rateLimitMax, redisUrl: config.redis.url, redisPrefix: config.redis.prefix });
   const limits = app.rateLimits;
 
+  // Web Push (docs/product.md#notifications): modules queue a notification in their transactions; its
+  // durable job encrypts and sends it to each device that wants its kind
+  const push = createPushService({ db: database.db, jobs, log: app.log, config, now: clock.now });
+
   // reviews read verified sessions from the bookings module's service
   // PGlite runs one statement at a time; PostgreSQL's pool runs a few batched reads side by side
   const concurrentReads = database.kind === 'postgres' ? 3 : 1;
@@ -205,6 +210,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
     log: app.log,
     events: app.events,
     concurrentReads,
+    notify: push.notify,
   });
   // a trainer's deletion (or retirement) enqueues, in its transaction, the bookings module's job that
   // refunds their upcoming sessions (docs/decisions/042-money-ledger.md#a-trainer-who-leaves): a
@@ -298,8 +304,11 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           config,
           limits,
           countSockets: metrics.countSockets,
+          jobs,
+          notify: push.notify,
         }),
       );
+      await api.register(pushRoutes(push, auth, limits));
       await api.register(
         bookingsModule({
           database,
@@ -325,6 +334,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
           countDifferences: metrics.ledgerDifferences,
           countRefusedBatch: metrics.payoutBatchRefused,
           now: clock.now,
+          notify: push.notify,
         }),
       );
       if (clock.advance) await api.register(testClockRoutes({ now: clock.now, advance: clock.advance }, jobs));

@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { generateVAPIDKeys } from 'web-push';
 import { z } from 'zod';
 import { MIN_KEY_BYTES } from './lib/tokens';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const SECRET_VARIABLES = ['JWT_SECRET', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'METRICS_TOKEN'];
+const SECRET_VARIABLES = ['JWT_SECRET', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'METRICS_TOKEN', 'VAPID_PRIVATE_KEY'];
 const SECRET_HINT = 'generate one with `openssl rand -base64 48`';
 
 /** Named ranges that Fastify's trustProxy (proxy-addr) understands. */
@@ -96,6 +97,26 @@ const EnvSchema = z.object({
   GOOGLE_JWKS_URL: z
     .url('must be a URL such as https://www.googleapis.com/oauth2/v3/certs')
     .default('https://www.googleapis.com/oauth2/v3/certs'),
+  /** Web Push (docs/product.md#notifications): on unless `false`; keys generated into DATA_DIR unless both are set. */
+  PUSH: z.stringbool({ error: 'must be true or false' }).default(true),
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, 'must be the base64url P-256 public key `npx web-push generate-vapid-keys` prints')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'must be the base64url private key `npx web-push generate-vapid-keys` prints')
+    .optional(),
+  /** Who push services may contact about our messages (RFC 8292): a mailto: or https: URL. */
+  VAPID_SUBJECT: z
+    .string()
+    .refine((v) => /^(mailto:|https:\/\/)/.test(v), 'must start with mailto: or https://')
+    .optional(),
+  /**
+   * The push services' hosts a subscription's endpoint may be on (the server never sends a request to
+   * an address a user chose). `*.` matches subdomains; `http://host:port` allows plain HTTP (tests).
+   */
+  PUSH_ENDPOINT_HOSTS: z.string().optional(),
   /** Tests only: a clock end-to-end tests move forward (POST /api/test/clock); refused in production. */
   TEST_CLOCK: z.stringbool({ error: 'must be true or false (1 or 0)' }).default(false),
 });
@@ -131,7 +152,20 @@ export type Config = {
   google: { clientId?: string; jwksUrl: string };
   /** Tests only: the app's clock can be moved forward (docs/testing.md#the-test-clock). */
   testClock: boolean;
+  /** Web Push; `vapid` undefined when it is off (docs/product.md#notifications). */
+  push: { vapid?: { publicKey: string; privateKey: string; subject: string }; endpointHosts: string[] };
 };
+
+/**
+ * The push services of Chrome (Firebase Cloud Messaging), Firefox (Mozilla autopush), Edge
+ * (Windows Push Notification Services) and Safari (Apple), where browsers' endpoints point.
+ */
+export const DEFAULT_PUSH_HOSTS = [
+  'fcm.googleapis.com',
+  'updates.push.services.mozilla.com',
+  '*.notify.windows.com',
+  'web.push.apple.com',
+];
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -166,6 +200,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(
       `HEADERS_TIMEOUT_MS=${e.HEADERS_TIMEOUT_MS}: must not be longer than REQUEST_TIMEOUT_MS (${e.REQUEST_TIMEOUT_MS})`,
     );
+  }
+  if (!!e.VAPID_PUBLIC_KEY !== !!e.VAPID_PRIVATE_KEY) {
+    problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: set both, or neither (then a pair is generated into DATA_DIR)');
   }
   if (problems.length) throw new ConfigError(problems);
 
@@ -212,7 +249,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     google: { clientId: e.GOOGLE_CLIENT_ID || undefined, jwksUrl: e.GOOGLE_JWKS_URL },
     testClock: e.TEST_CLOCK,
+    push: {
+      vapid: e.PUSH
+        ? {
+            ...(e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+              ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY }
+              : localVapidKeys(dataDir)),
+            subject: e.VAPID_SUBJECT ?? `mailto:${/<([^>]+)>/.exec(e.MAIL_FROM)?.[1] ?? e.MAIL_FROM}`,
+          }
+        : undefined,
+      endpointHosts: e.PUSH_ENDPOINT_HOSTS === undefined ? DEFAULT_PUSH_HOSTS : splitList(e.PUSH_ENDPOINT_HOSTS),
+    },
   };
+}
+
+/**
+ * The VAPID key pair (RFC 8292) of a server without VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY:
+ * generated once beside the data like the token secret, readable by the owner only. Every process
+ * sharing DATA_DIR signs with the same pair, so browsers' subscriptions stay valid across restarts.
+ */
+function localVapidKeys(dataDir: string): { publicKey: string; privateKey: string } {
+  const file = join(dataDir, 'vapid-keys.json');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const pair = generateVAPIDKeys();
+    try {
+      writeFileSync(file, JSON.stringify(pair), { mode: 0o600, flag: 'wx' });
+    } catch (err) {
+      // another process wrote it first: theirs is the pair
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+  const pair = JSON.parse(readFileSync(file, 'utf8')) as { publicKey?: unknown; privateKey?: unknown };
+  if (typeof pair.publicKey !== 'string' || typeof pair.privateKey !== 'string') {
+    throw new ConfigError([
+      `${file}: not a VAPID key pair; delete it to have a new one generated (browsers then subscribe again)`,
+    ]);
+  }
+  return { publicKey: pair.publicKey, privateKey: pair.privateKey };
 }
 
 /**

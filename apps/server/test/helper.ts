@@ -26,6 +26,12 @@ export type TestApp = {
  * default, or the PostgreSQL of TEST_DATABASE_URL (CI), the file's own copy of the template
  * (support/setup.ts), which the file's apps share; tests use unique e-mails.
  */
+/**
+ * The push service every test app sends to unless a test names its own (PUSH_ENDPOINT_HOSTS): a
+ * closed local port, so no test reaches a real push service (docs/decisions/049-web-push.md).
+ */
+export const TEST_PUSH_HOST = 'http://127.0.0.1:9';
+
 export async function buildTestApp(
   env: Record<string, string> = {},
   { databaseUrl = process.env.TEST_DATABASE_URL } = {},
@@ -37,6 +43,7 @@ export async function buildTestApp(
     LOG_LEVEL: 'silent',
     RATE_LIMIT_MAX: '10000',
     PUBLIC_URL: 'http://localhost:3000',
+    PUSH_ENDPOINT_HOSTS: TEST_PUSH_HOST,
     ...env,
   });
   const database = await openTestDatabase(databaseUrl);

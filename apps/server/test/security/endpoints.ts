@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import type { InjectOptions } from 'fastify';
 import { expect } from 'vitest';
 import type { Role } from '@spotter/shared';
-import { createAccount, uniqueEmail, validSignUp, validTrainerSignUp, type TestApp } from '../helper';
+import { createAccount, TEST_PUSH_HOST, uniqueEmail, validSignUp, validTrainerSignUp, type TestApp } from '../helper';
 import { bookableTrainer, createOrder, hold, hourFromNow } from '../support/bookings';
 import { certificateForm, inDays, pdf } from '../support/certificates';
 import { signedInOperator } from '../support/console';
@@ -58,6 +58,17 @@ export type Endpoint = {
 };
 
 const SLOT = hourFromNow(48);
+
+/** A browser's subscription on the tests' push host, with keys a browser could have (a P-256 point, a 16-byte secret). */
+function pushSubscription() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    endpoint: `${TEST_PUSH_HOST}/push/${randomUUID()}`,
+    expirationTime: null,
+    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+  };
+}
 const newName = { firstName: 'Changed' };
 const contact = { phone: '01012345678', website: '', weight: 70, height: 170 };
 const newPassword = { oldPassword: 'Strong12', newPassword: 'Newpass12', confirmPassword: 'Newpass12' };
@@ -364,6 +375,21 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     access: 'user',
     request: (f) => ({ payload: { trainerId: f.trainer.id, rating: 1, comment: 'Not my review to change' } }),
     stranger: { own: 201 },
+  },
+  // Web Push (docs/product.md#notifications): the tests' push hosts (helper.ts) are a closed local port
+  'GET /api/push/config': { access: 'public', ok: 200 },
+  'GET /api/push/subscriptions': { access: 'any', stranger: { own: 200 }, strangerRoles: ['user', 'trainer'] },
+  'POST /api/push/subscriptions': {
+    access: 'any',
+    request: () => ({ payload: pushSubscription() }),
+    stranger: { own: 200 },
+    strangerRoles: ['user', 'trainer'],
+  },
+  'DELETE /api/push/subscriptions': {
+    access: 'any',
+    request: () => ({ payload: { endpoint: `${TEST_PUSH_HOST}/push/${randomUUID()}` } }),
+    stranger: { own: 204 },
+    strangerRoles: ['user', 'trainer'],
   },
   'GET /api/favorites': { access: 'user', stranger: { own: 200 } },
   'POST /api/favorites/merge': {

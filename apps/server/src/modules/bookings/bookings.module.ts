@@ -1,3 +1,4 @@
+import type { PushNotify } from '../push';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { BOOKING_RULES } from '@spotter/shared';
 import type { Config } from '../../config';
@@ -42,6 +43,8 @@ type BookingsModuleDeps = {
   limits?: Pick<RateLimits, 'writes'>;
   /** Slot reads under way at once (platform/batch-loader.ts); 1 by default, as PGlite runs one statement at a time. */
   concurrentReads?: number;
+  /** The push module's notifications (docs/product.md#notifications); none without (tests' small apps). */
+  notify?: PushNotify;
 };
 
 /**
@@ -58,12 +61,13 @@ export function createBookingsServices({
   log,
   events,
   concurrentReads,
+  notify,
 }: Omit<BookingsModuleDeps, 'auth' | 'services' | 'limits'> & { log: FastifyBaseLogger; events: BookingEvents }) {
   const db = database.db;
   const clock = now ?? (() => new Date());
   const availability = createAvailabilityService({ db, now: clock });
   const slotStates = slotStateReader(db, clock, BOOKING_RULES.daysAhead, concurrentReads);
-  const bookings = createBookingsService({ db, jobs, mailer, publicUrl: config.publicUrl, now: clock });
+  const bookings = createBookingsService({ db, jobs, mailer, publicUrl: config.publicUrl, now: clock, notify });
   const { provider, providers } = createPaymentProviders(config.paypal, log);
   const payments = createPaymentsService({ db, provider, bookings });
   /** What the use cases (hold-slot.ts, capture-order.ts…) are given. */

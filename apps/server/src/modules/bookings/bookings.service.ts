@@ -10,6 +10,8 @@ import { BOOKING_JOBS, PACKAGE_JOBS, RELEASE_JOBS, type MailJob } from './bookin
 import { bookingMail, packageExpiryMail, timeOpenedMail } from './booking-mails';
 import * as packagesRepo from './packages.repo';
 import { toBooking } from './booking-view';
+import type { PushNotify } from '../push';
+import { bookingPushNotice } from './booking-push-notice';
 import * as repo from './bookings.repo';
 
 const JOB = BOOKING_JOBS;
@@ -22,13 +24,15 @@ type BookingsDeps = {
   mailer: Mailer;
   publicUrl: string;
   now?: () => Date;
+  /** The push module's: the booking mail's notification to that side's devices (docs/product.md#notifications). */
+  notify?: PushNotify;
 };
 
 /**
  * The bookings' reads and durable jobs (hold expiry, completion, mails). The writes are use cases,
  * one per file (hold-slot.ts, create-order.ts, capture-order.ts, cancel-booking.ts…).
  */
-export function createBookingsService({ db, jobs, mailer, publicUrl, now = () => new Date() }: BookingsDeps) {
+export function createBookingsService({ db, jobs, mailer, publicUrl, now = () => new Date(), notify }: BookingsDeps) {
   /** Sends one side of a booking its mail; skipped for a deleted account or a reminder of a session no longer on. */
   async function sendBookingMail(job: MailJob, at: Date) {
     const row = await repo.findBooking(db, job.bookingId);
@@ -78,6 +82,26 @@ export function createBookingsService({ db, jobs, mailer, publicUrl, now = () =>
         // an offer is paid on the trainer's page ('Continue to payment'); the rest are in one's sessions
         link: job.kind === 'offered' ? `${publicUrl}/trainer/profile/${row.trainerId}` : `${publicUrl}/${job.to}/profile`,
         now: at,
+      }),
+    );
+    // after the mail: a failed mail retries the job, which would queue the notification again
+    await notify?.(
+      db,
+      toUser ? row.userId : row.trainerId,
+      bookingPushNotice({
+        kind: job.kind,
+        bookingId: row.id,
+        to: job.to,
+        otherName: toUser
+          ? row.trainerDeletedAt
+            ? FORMER_MEMBER.firstName
+            : row.trainerFirstName
+          : row.userDeletedAt
+            ? FORMER_MEMBER.firstName
+            : row.userFirstName,
+        startsAt: row.startsAt,
+        timeZone,
+        trainerId: row.trainerId,
       }),
     );
   }

@@ -11,6 +11,10 @@ import type { TokenService } from '../../lib/tokens';
 import type { Auth } from '../../plugins/auth';
 import { bookingViewsForPush } from '../bookings';
 import type { Mailer } from '../mail';
+import type { JobRunner } from '../../platform/jobs';
+import type { PushNotify } from '../push';
+import { registerChatPush } from './chat-push';
+import { markDelivered } from './chats.repo';
 import { chatsRoutes } from './chats.routes';
 import { createChatsService, sweepUnreadChats } from './chats.service';
 import { createChatHub, type HubOptions } from './chats.ws';
@@ -28,7 +32,13 @@ type ChatsDeps = {
   limits: Pick<RateLimits, 'limit' | 'writes'>;
   /** Told how to count this process's open chat sockets (the metrics' `spotter_websockets_open`). */
   countSockets?: (count: () => number) => void;
+  jobs: JobRunner;
+  /** The push module's: a message's notification to its recipient's devices (docs/product.md#notifications). */
+  notify: PushNotify;
 };
+
+/** How often the messages this process pushed to their recipients' sockets are marked delivered, in one statement. */
+const DELIVERED_FLUSH_MS = 1000;
 
 /**
  * An HTTP answer written on a socket that asked to upgrade, which is then destroyed. Node has taken
@@ -58,7 +68,20 @@ export function chatsModule(deps: ChatsDeps) {
       log: app.log,
       options: { ...config.ws, ...deps.hub },
       bookingViews: (id) => bookingViewsForPush(database.db, id, new Date()),
+      onDelivered: (id) => delivered.add(id),
     });
+    // messages this process pushed to an open socket of their recipient: marked delivered in batches,
+    // well within the push job's grace (chats.repo.ts PUSH_GRACE), so they get no Web Push
+    const delivered = new Set<string>();
+    const flushDelivered = () => {
+      if (!delivered.size) return Promise.resolve();
+      const ids = [...delivered];
+      delivered.clear();
+      return markDelivered(database.db, ids).catch((err) => app.log.warn({ err }, 'marking messages delivered failed'));
+    };
+    const deliveredTimer = setInterval(() => void flushDelivered(), DELIVERED_FLUSH_MS);
+    deliveredTimer.unref();
+    registerChatPush(deps.jobs, database.db, deps.notify);
     const clientAddress = createClientAddress(config.trustProxy);
     deps.countSockets?.(() => hub.stats().sockets);
 
@@ -129,7 +152,9 @@ export function chatsModule(deps: ChatsDeps) {
     app.addHook('onClose', async () => {
       app.server.off('upgrade', onUpgrade);
       clearInterval(sweep);
+      clearInterval(deliveredTimer);
       hub.close();
+      await flushDelivered();
     });
 
     // per account, one budget for `/chats` and `/chats/`; per IP like the other writes

@@ -6,6 +6,9 @@ import { isId } from '@spotter/shared';
 type Q = Db | Tx;
 type Role = 'user' | 'trainer';
 
+/** How long a message's push waits for an open socket to take it first (docs/product.md#notifications). */
+const PUSH_GRACE = '5 seconds';
+
 /** Arbitrary, fixed: the namespace of the advisory locks below. */
 const INBOX_LOCK_SEED = 724_006;
 const SWEEP_LOCK = 724_007;
@@ -21,6 +24,7 @@ const messageColumns = {
   body: messages.body,
   createdAt: messages.createdAt,
   readAt: messages.readAt,
+  clientMessageId: messages.clientMessageId,
   firstName: accounts.firstName,
   lastName: accounts.lastName,
   picture: accounts.picture,
@@ -57,11 +61,28 @@ export async function findAccounts(db: Q, ids: string[]) {
  * `seq` is drawn and held until commit, so their `seq` order is their commit order and a reader
  * asking for what came `after` a message misses none. The announcement is delivered after commit.
  * Answers the stored row with the sender's names, or nothing when a check failed (the caller then
- * asks `findAccounts` which one).
+ * asks `findAccounts` which one) or the sender's `clientMessageId` is stored already (a retried
+ * send: `findByClientId` has it).
+ *
+ * When the recipient has a device that wants message notifications, the same statement queues the
+ * push job (`pushJob`), due `PUSH_GRACE` later: by then a process that pushed the message to an open
+ * socket of the recipient has marked it delivered, and no notification goes out
+ * (docs/product.md#notifications). The check is one index lookup; a second statement per message
+ * would cost the chat benchmark its throughput.
  */
 export async function insertMessageAndNotify(
   db: Q,
-  m: { id: string; userId: string; trainerId: string; senderRole: Role; tokenVersion: number; body: string; channel: string },
+  m: {
+    id: string;
+    userId: string;
+    trainerId: string;
+    senderRole: Role;
+    tokenVersion: number;
+    body: string;
+    channel: string;
+    clientMessageId?: string;
+    pushJob: string;
+  },
 ): Promise<{ id: string; createdAt: Date; firstName: string; lastName: string; picture: string } | undefined> {
   const [senderId, recipientId] = m.senderRole === 'user' ? [m.userId, m.trainerId] : [m.trainerId, m.userId];
   const recipientRole: Role = m.senderRole === 'user' ? 'trainer' : 'user';
@@ -74,9 +95,17 @@ export async function insertMessageAndNotify(
     ), l as (
       select pg_advisory_xact_lock(hashtextextended(${m.trainerId}, ${INBOX_LOCK_SEED})) from s, r
     ), ins as (
-      insert into messages (id, user_id, trainer_id, sender_role, body, created_at)
-      select ${m.id}::uuid, ${m.userId}::uuid, ${m.trainerId}::uuid, ${m.senderRole}, ${m.body}, clock_timestamp() from l
+      insert into messages (id, user_id, trainer_id, sender_role, body, created_at, client_message_id)
+      select ${m.id}::uuid, ${m.userId}::uuid, ${m.trainerId}::uuid, ${m.senderRole}, ${m.body}, clock_timestamp(),
+        ${m.clientMessageId ?? null}::uuid from l
+      on conflict (user_id, trainer_id, sender_role, client_message_id) where client_message_id is not null do nothing
       returning id, created_at
+    ), push as (
+      insert into jobs (kind, run_at, payload)
+      select ${m.pushJob}, clock_timestamp() + ${PUSH_GRACE}::interval, json_build_object('messageId', ins.id)::jsonb from ins
+      where exists (
+        select 1 from push_subscriptions p where p.account_id = ${recipientId}::uuid and 'message' = any(p.kinds)
+      )
     )
     select ins.id::text as "id", ins.created_at as "createdAt", s.first_name as "firstName", s.last_name as "lastName",
       s.picture as "picture",
@@ -88,6 +117,73 @@ export async function insertMessageAndNotify(
     }
   ).rows;
   return row && { ...row, createdAt: new Date(row.createdAt) };
+}
+
+/** A sender's message by the id its client picked (a retried send). */
+export async function findByClientId(db: Q, m: { userId: string; trainerId: string; senderRole: Role; clientMessageId: string }) {
+  const [row] = await db
+    .select(messageColumns)
+    .from(messages)
+    .innerJoin(accounts, eq(accounts.id, senderIdSql))
+    .where(
+      and(
+        eq(messages.userId, m.userId),
+        eq(messages.trainerId, m.trainerId),
+        eq(messages.senderRole, m.senderRole),
+        eq(messages.clientMessageId, m.clientMessageId),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+/**
+ * A message's recipient was sent it on an open socket (docs/product.md#notifications): its push job
+ * then sends nothing. Marks many at once (the chat hub batches them).
+ */
+export async function markDelivered(db: Q, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await db
+    .update(messages)
+    .set({ deliveredAt: sql`now()` })
+    .where(and(inArray(messages.id, ids), isNull(messages.deliveredAt)));
+}
+
+/** What a message's push needs: the recipient, the sender's first name, the text, and whether to send at all. */
+export async function findForPush(db: Q, id: string) {
+  const [row] = await db
+    .select({
+      userId: messages.userId,
+      trainerId: messages.trainerId,
+      senderRole: messages.senderRole,
+      body: messages.body,
+      readAt: messages.readAt,
+      deliveredAt: messages.deliveredAt,
+      hiddenAt: messages.hiddenAt,
+      firstName: accounts.firstName,
+      deletedAt: accounts.deletedAt,
+    })
+    .from(messages)
+    .innerJoin(accounts, eq(accounts.id, senderIdSql))
+    .where(eq(messages.id, id))
+    .limit(1);
+  return row;
+}
+
+/** Messages to `accountId` that they have not read (the app icon's badge). */
+export async function countUnreadFor(db: Q, accountId: string, role: Role): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(messages)
+    .where(
+      and(
+        role === 'user' ? eq(messages.userId, accountId) : eq(messages.trainerId, accountId),
+        ne(messages.senderRole, role),
+        isNull(messages.readAt),
+        isNull(messages.hiddenAt),
+      ),
+    );
+  return Number(row?.n ?? 0);
 }
 
 export async function findMessageById(db: Q, id: string) {

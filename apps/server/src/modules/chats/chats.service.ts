@@ -18,6 +18,7 @@ import type { Caller, SignedCaller } from '../../plugins/auth';
 import type { Mailer } from '../mail';
 import { FORMER_MEMBER } from '../accounts';
 import { chatUnreadMail } from './chat-unread-mail';
+import { CHAT_PUSH_JOB } from './chat-push';
 import * as repo from './chats.repo';
 
 /** The platform's events (`app.events`, docs/architecture.md): channel names and a publish bound to a write. */
@@ -44,6 +45,7 @@ function toChatMessage(row: Omit<repo.MessageRow, 'seq'>): TChatMessage {
     senderLastName: gone ? FORMER_MEMBER.lastName : row.lastName,
     senderPicture: gone ? '' : row.picture,
     readAt: row.readAt ? row.readAt.toISOString() : null,
+    ...(row.clientMessageId ? { clientMessageId: row.clientMessageId } : {}),
   };
 }
 
@@ -92,7 +94,7 @@ export function createChatsService({ db, events }: { db: Db; events: ChatEvents 
      */
     async sendMessage(
       caller: SignedCaller | undefined,
-      input: Pick<z.output<typeof ZSendChatRequest>, 'recipientId' | 'message'>,
+      input: Pick<z.output<typeof ZSendChatRequest>, 'recipientId' | 'message' | 'clientMessageId'>,
     ): Promise<TChatMessage> {
       if (!caller) throw new AppError('UNAUTHENTICATED', ROLE_MSG.onlyUsersMessage);
       // the route checks the token's signature only: an id claim that is no id names no account
@@ -109,6 +111,8 @@ export function createChatsService({ db, events }: { db: Db; events: ChatEvents 
           tokenVersion: caller.tv,
           body: input.message,
           channel: events.channels.chat,
+          clientMessageId: input.clientMessageId,
+          pushJob: CHAT_PUSH_JOB.name,
         })
         .then((row) =>
           row
@@ -120,6 +124,7 @@ export function createChatsService({ db, events }: { db: Db; events: ChatEvents 
                 body: input.message,
                 readAt: null,
                 deletedAt: null,
+                clientMessageId: input.clientMessageId ?? null,
               })
             : undefined,
         );
@@ -131,7 +136,19 @@ export function createChatsService({ db, events }: { db: Db; events: ChatEvents 
       const message = await stored;
       if (!message) {
         recent.delete(id);
-        throw await whyNotSent(caller, input.recipientId);
+        // a send retried after its answer was lost (docs/product.md#offline): the message stored then,
+        // to a sender whose token is still good
+        const why = await whyNotSent(caller, input.recipientId);
+        if (input.clientMessageId && why.code !== 'TOKEN_INVALID') {
+          const before = await repo.findByClientId(db, {
+            userId,
+            trainerId,
+            senderRole: caller.role,
+            clientMessageId: input.clientMessageId,
+          });
+          if (before) return toChatMessage(before);
+        }
+        throw why;
       }
       return message;
     },

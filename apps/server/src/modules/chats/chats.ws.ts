@@ -62,6 +62,8 @@ export function createChatHub(deps: {
   options?: HubOptions;
   /** A booking as its user and its trainer each see it (the bookings module's), for the `booking` frame. */
   bookingViews?: (bookingId: string) => Promise<{ user: TBooking; trainer: TBooking } | undefined>;
+  /** A message was pushed to an open socket of its recipient (then no Web Push goes out for it). */
+  onDelivered?: (messageId: string) => void;
 }) {
   const { db, tokens, service, log } = deps;
   const authTimeoutMs = deps.options?.authTimeoutMs ?? CHAT_LIMITS.authTimeoutMs;
@@ -283,6 +285,7 @@ export function createChatHub(deps: {
         }
         if (!message) return;
         frame = { type: 'message', message };
+        if (byAccount.get(message.recipientId)?.size) deps.onDelivered?.(message._id);
       } else if (event.k === 'r') {
         frame = { type: 'read', userId: event.u, trainerId: event.t, readerId: event.by, readAt: event.at };
       } else {

@@ -1,3 +1,4 @@
+import type { PushNotify } from '../push';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
@@ -33,6 +34,8 @@ type MoneyModuleDeps = {
   countDifferences?: (count: number) => void;
   /** Told of each payout batch the provider refused (`spotter_payout_batches_refused_total`). */
   countRefusedBatch?: () => void;
+  /** The push module's notifications (docs/product.md#notifications). */
+  notify?: PushNotify;
 };
 
 const MINUTE = 60_000;
@@ -54,6 +57,7 @@ export function moneyModule({
   countDifferences,
   countRefusedBatch,
   now = () => new Date(),
+  notify,
 }: MoneyModuleDeps) {
   return async function (app: FastifyInstance) {
     const db = database.db;
@@ -67,6 +71,7 @@ export function moneyModule({
       provider,
       providers,
       countRefusedBatch,
+      notify,
     });
     registerMoneyJobs(app, database, jobs, service, { sweepEveryMs, payoutEveryMs });
     await ensureRecurringJobs(database, jobs, now, [

@@ -4,6 +4,7 @@ import { PAYOUT_MSG, type TPayout, type TPayoutAddressResponse, type TPayoutsRes
 import type { Db } from '../../db/client';
 import { fromCents } from '../../lib/money';
 import type { JobRunner } from '../../platform/jobs';
+import type { PushNotify } from '../push';
 import type { Mailer } from '../mail';
 import { account, LedgerError, post } from './ledger.repo';
 import { MONEY_JOBS, RUN_NOW_CLAIM_MS } from './money-jobs';
@@ -38,6 +39,8 @@ type PayoutsDeps = {
   providers: Partial<Record<ProviderName, PaymentProvider>>;
   /** Told of each batch the provider refused (`spotter_payout_batches_refused_total` in /api/metrics). */
   countRefusedBatch?: () => void;
+  /** The push module's: 'payout sent' to the trainer's devices (docs/product.md#notifications). */
+  notify?: PushNotify;
 };
 
 /** The provider status a payout gets when its whole batch was refused: nothing was created there. */
@@ -64,7 +67,17 @@ function toPayout(row: repo.PayoutRow): TPayout {
  * (written before the provider is called, sent again with the same batch key until it answers),
  * and each payout is settled from the provider's answer: paid, or back in the payable balance.
  */
-export function createPayoutsService({ db, jobs, log, mailer, publicUrl, provider, providers, countRefusedBatch }: PayoutsDeps) {
+export function createPayoutsService({
+  db,
+  jobs,
+  log,
+  mailer,
+  publicUrl,
+  provider,
+  providers,
+  countRefusedBatch,
+  notify,
+}: PayoutsDeps) {
   async function payoutAddress(trainerId: string): Promise<TPayoutAddressResponse> {
     return { email: (await repo.payoutEmailOf(db, trainerId)) ?? null };
   }
@@ -297,7 +310,16 @@ export function createPayoutsService({ db, jobs, log, mailer, publicUrl, provide
         memo: item.status,
         at,
       });
-      if (outcome === 'paid') return undefined;
+      if (outcome === 'paid') {
+        await notify?.(tx, row.trainerId, {
+          kind: 'payout',
+          title: 'Payout sent',
+          body: `$${fromCents(row.amountCents).toFixed(2)} (${row.currency}) is in your PayPal account ${row.email}`,
+          url: '/trainer/payments',
+          tag: `payout-${row.id}`,
+        });
+        return undefined;
+      }
       // a session of it reversed meanwhile (a chargeback) was booked as Spotter's loss, as its share
       // was at the provider: back, that share is taken from the trainer again, not paid a second time
       for (const bookingId of row.bookingIds) {
