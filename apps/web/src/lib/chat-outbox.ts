@@ -87,9 +87,23 @@ const isEntry = (v: unknown): v is OutboxEntry => {
 const isTransientSendError = (error: unknown) =>
   !(error instanceof ApiError) || error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
 
+/** localStorage, or where it is disabled a store for this page view only. */
+function browserStore(): KeyValueStore {
+  try {
+    return window.localStorage;
+  } catch {
+    const data = new Map<string, string>();
+    return {
+      getItem: (k) => data.get(k) ?? null,
+      setItem: (k, v) => void data.set(k, v),
+      removeItem: (k) => void data.delete(k),
+    };
+  }
+}
+
 export function createChatOutbox(accountId: string, deps: ChatOutboxDeps): ChatOutbox {
   const key = OUTBOX_KEY_PREFIX + accountId;
-  const store = deps.store ?? window.localStorage;
+  const store = deps.store ?? browserStore();
   const isOnline = deps.isOnline ?? (() => navigator.onLine);
   const later =
     deps.later ??
