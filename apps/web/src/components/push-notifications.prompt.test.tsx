@@ -32,6 +32,7 @@ describe('PushPrompt', () => {
     const first = renderPrompt(env);
     await first.user.click(await screen.findByRole('button', { name: 'Not now' }));
     expect(screen.getByRole('status')).toHaveTextContent('You can turn notifications on any time in Settings.');
+    expect(screen.getByRole('status')).toHaveFocus();
     expect(state.requested).toBe(0);
     first.unmount();
 

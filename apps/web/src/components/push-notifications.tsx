@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { BellRing } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { PUSH_KIND_LABELS, pushKindsFor, type PushKind } from '@spotter/shared';
 import { errorMessage } from '@/lib/api-client';
@@ -249,6 +249,12 @@ export function PushPrompt({ question, className }: { question: string; classNam
   const [phase, setPhase] = useState<Phase>('ask');
   const [error, setError] = useState('');
   const questionId = useId();
+  const answered = useRef<HTMLParagraphElement>(null);
+  const isAnswered = phase === 'on' || phase === 'later' || phase === 'blocked';
+  // the buttons are gone: the focus goes to what the answer did, not to the page's start
+  useEffect(() => {
+    if (isAnswered) answered.current?.focus();
+  }, [isAnswered]);
   const publicKey = config.data?.publicKey;
   if (!isOffered || !publicKey) return null;
 
@@ -272,18 +278,15 @@ export function PushPrompt({ question, className }: { question: string; classNam
   };
 
   const settings = (
-    <Link
-      to={paths.settings[role ?? 'user'].getHref() + '#push-notifications'}
-      className="font-semibold underline underline-offset-4"
-    >
+    <Link to={paths.settings[role ?? 'user'].getHref() + '#notifications'} className="font-semibold underline underline-offset-4">
       Settings
     </Link>
   );
   const box = cn('rounded-xl border border-line bg-surface p-3 text-sm text-ink', className);
 
-  if (phase === 'on' || phase === 'later' || phase === 'blocked') {
+  if (isAnswered) {
     return (
-      <p role="status" className={box}>
+      <p ref={answered} tabIndex={-1} role="status" className={box}>
         {phase === 'on' && <>Notifications are on for this device. Choose which ones in {settings}.</>}
         {phase === 'later' && <>You can turn notifications on any time in {settings}.</>}
         {phase === 'blocked' && (
@@ -300,12 +303,12 @@ export function PushPrompt({ question, className }: { question: string; classNam
         {question}
       </p>
       <div className="flex gap-2">
-        <Button className="min-h-9 px-4" onClick={() => void turnOn()} isLoading={phase === 'busy'}>
+        <Button className="px-4" onClick={() => void turnOn()} isLoading={phase === 'busy'}>
           Turn on
         </Button>
         <Button
           variant="ghost"
-          className="min-h-9 px-3"
+          className="px-4"
           disabled={phase === 'busy'}
           onClick={() => {
             snoozePushPrompt(env);

@@ -110,10 +110,10 @@ function PendingItem({
       </p>
       {isFailed && (
         <div className="flex gap-1">
-          <Button variant="outline" className="min-h-9 px-3" onClick={onRetry} aria-describedby={textId}>
+          <Button variant="outline" className="px-4" onClick={onRetry} aria-describedby={textId}>
             Retry
           </Button>
-          <Button variant="ghost" className="min-h-9 px-3" onClick={onDelete} aria-describedby={textId}>
+          <Button variant="ghost" className="px-4" onClick={onDelete} aria-describedby={textId}>
             Delete
           </Button>
         </div>
