@@ -21,6 +21,9 @@ function NavigationProgress() {
 
 // signed-in people only: a visitor's first page does not carry it
 const TabBar = lazy(() => import('./tab-bar').then((m) => ({ default: m.TabBar })));
+const NotificationsRoot = lazy(() =>
+  import('@/features/notifications/notifications-root').then((m) => ({ default: m.NotificationsRoot })),
+);
 
 /**
  * Every page that opens as a new document starts with the key "default"; keyed only by that, a
@@ -52,6 +55,7 @@ export function RootLayout() {
       {isLoggedIn && (
         <Suspense fallback={null}>
           <TabBar />
+          <NotificationsRoot />
         </Suspense>
       )}
       {/*

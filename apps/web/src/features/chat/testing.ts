@@ -31,3 +31,6 @@ export const makeConversation = (overrides: Partial<TConversation> = {}): TConve
   unread: 0,
   ...overrides,
 });
+
+/** A clientMessageId as the composer picks them (crypto.randomUUID). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -75,9 +75,23 @@ const getConversations = async (signal?: AbortSignal) => {
   return conversations;
 };
 
-/** POST /api/chats: the sender is the token's account (docs/product.md#identity-from-the-token). */
-const sendMessage = async ({ recipientId, message }: { recipientId: string; message: string }) => {
-  const answer = await apiRequest<{ message: TChatMessage }>('/chats', { method: 'POST', body: { recipientId, message } });
+/**
+ * POST /api/chats: the sender is the token's account (docs/product.md#identity-from-the-token). The same
+ * `clientMessageId` again answers the message already stored (docs/product.md#offline).
+ */
+export const sendChatMessage = async ({
+  recipientId,
+  message,
+  clientMessageId,
+}: {
+  recipientId: string;
+  message: string;
+  clientMessageId?: string;
+}) => {
+  const answer = await apiRequest<{ message: TChatMessage }>('/chats', {
+    method: 'POST',
+    body: { recipientId, message, clientMessageId },
+  });
   return answer.message;
 };
 
@@ -258,7 +272,7 @@ export function useConversationMessages(viewer: ChatViewer, counterpartId: strin
 export function useSendMessage(viewer: ChatViewer | null) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: sendMessage,
+    mutationFn: sendChatMessage,
     onSuccess: (message) => {
       if (viewer) receiveMessage(queryClient, viewer, message);
     },

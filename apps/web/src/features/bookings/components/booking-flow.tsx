@@ -1,5 +1,5 @@
 import { CircleCheck } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import {
   cancellationPolicy,
@@ -38,6 +38,8 @@ import { SlotPicker } from './slot-picker';
 import { PackageCheckoutOnDemand, PackageList, usePackageBought } from './trainer-packages';
 import { SERIES_WEEKS, WeeksChoice, type Weeks } from './weeks-choice';
 import { useZoneChoice, ZoneSwitch } from './zone-switch';
+
+const PushPrompt = lazy(() => import('@/components/push-notifications').then((m) => ({ default: m.PushPrompt })));
 
 type Step =
   | { kind: 'pick' }
@@ -139,6 +141,9 @@ function Confirmation({
         </div>
       </div>
       <p className="text-sm text-muted">It is on your profile with your other sessions.</p>
+      <Suspense fallback={null}>
+        <PushPrompt question={`Get a notification before your session with ${trainerName}?`} />
+      </Suspense>
       <p className="flex flex-wrap gap-x-4 text-sm">
         <a
           href={googleCalendarUrl(booking)}

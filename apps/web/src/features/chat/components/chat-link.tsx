@@ -2,6 +2,7 @@ import { MessageCircle } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { useUnreadCount, viewerFromToken } from '@/lib/api/chats';
+import { useChatOutbox } from '@/lib/chat-outbox';
 import { paths, type Role } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 import { useChatSocket } from '@/lib/ws-client';
@@ -9,13 +10,15 @@ import { useMemo } from 'react';
 
 /**
  * The header's chat icon with the unread count (docs/product.md#chat). It also keeps the tab's chat
- * socket open while someone is logged in: the header is on every page.
+ * socket open, and sends the chat outbox, while someone is logged in: the header is on every page.
  */
 export function ChatLink({ role }: { role: Role }) {
   useChatSocket();
   const { token } = useSession();
   const viewer = useMemo(() => viewerFromToken(token), [token]);
   const unread = useUnreadCount(viewer);
+  // messages written offline go out when the connection returns, whatever page is open (docs/product.md#offline)
+  useChatOutbox(viewer);
   const label = unread > 0 ? `Messages, ${unread} unread` : 'Messages';
   return (
     <Link

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { receiveMessage } from '@/lib/api/chats';
 import { callsOf, stubApi } from '@/testing/fake-api';
 import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
-import { logInAs, makeMessage } from '../testing';
+import { logInAs, makeMessage, UUID } from '../testing';
 import { ChatPanel } from './chat-panel';
 
 const trainer = { _id: 't1', firstName: 'Nadia', lastName: 'Samir' };
@@ -102,7 +102,11 @@ describe('ChatPanel', () => {
     expect(within(log).queryByText('Hi')).not.toBeInTheDocument();
     expect(screen.queryByText('Message Me Now!')).not.toBeInTheDocument();
     const post = fetchMock.mock.calls.find(([path, init]) => path === '/api/chats' && init?.method === 'POST');
-    expect(JSON.parse(String(post?.[1]?.body))).toEqual({ recipientId: 't1', message: text });
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({
+      recipientId: 't1',
+      message: text,
+      clientMessageId: expect.stringMatching(UUID),
+    });
   });
 
   it('keeps the text and says why when the send fails', async () => {

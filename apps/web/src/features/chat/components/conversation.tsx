@@ -1,12 +1,18 @@
-import { useEffect, useId, useLayoutEffect, useRef, type UIEvent } from 'react';
+import { Clock } from 'lucide-react';
+import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, useState, type UIEvent } from 'react';
 import type { TChatMessage } from '@spotter/shared';
 import { ReportButton } from '@/components/report-button';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/api-client';
 import { flattenMessages, useConversationMessages, useMarkConversationRead, type ChatViewer } from '@/lib/api/chats';
+import { pendingFor, useChatOutbox, type OutboxEntry } from '@/lib/chat-outbox';
 import { cn } from '@/lib/cn';
 import { formatMessageTime } from '@/lib/format';
+import { useOnline } from '../hooks/use-online';
 import { MessageComposer } from './message-composer';
+
+// the offer to turn notifications on: its own chunk, loaded after a first send
+const PushPrompt = lazy(() => import('@/components/push-notifications').then((m) => ({ default: m.PushPrompt })));
 
 /** Within this many pixels of an edge counts as at it. */
 const EDGE_PX = 48;
@@ -63,6 +69,60 @@ function MessageItem({ message, isMine, senderName }: { message: TChatMessage; i
 }
 
 /**
+ * A message of the outbox (docs/product.md#offline): dashed and dimmed, with what happens to it in words
+ * (the log announces it); a refused one offers Retry and Delete.
+ */
+function PendingItem({
+  entry,
+  isOnline,
+  isBehindFailed,
+  onRetry,
+  onDelete,
+}: {
+  entry: OutboxEntry;
+  isOnline: boolean;
+  /** An earlier message of this conversation was refused: this one waits for its Retry or Delete. */
+  isBehindFailed: boolean;
+  onRetry: () => void;
+  onDelete: () => void;
+}) {
+  const textId = useId();
+  const isFailed = entry.state === 'failed';
+  let status = 'Sending…';
+  if (isFailed) status = `Not sent: ${entry.error ?? 'the server refused it'}`;
+  else if (!isOnline) status = 'Waiting for connection';
+  else if (isBehindFailed) status = 'Waiting for the message above';
+  return (
+    <li data-testid="pending-message" data-state={entry.state} className="ml-auto flex max-w-[85%] flex-col items-end gap-1">
+      <p
+        id={textId}
+        className={cn(
+          'rounded-2xl rounded-br-md border border-dashed px-3.5 py-2 text-sm break-words whitespace-pre-wrap',
+          isFailed ? 'border-danger bg-danger-soft text-ink' : 'border-line-strong bg-surface text-ink',
+        )}
+      >
+        <span className="sr-only">You: </span>
+        <span>{entry.message}</span>
+      </p>
+      <p className={cn('flex items-center gap-1 px-1 text-xs', isFailed ? 'text-danger' : 'text-muted')}>
+        {!isFailed && <Clock className="size-3.5" aria-hidden="true" />}
+        <span>{status}</span>
+      </p>
+      {isFailed && (
+        <div className="flex gap-1">
+          <Button variant="outline" className="px-4" onClick={onRetry} aria-describedby={textId}>
+            Retry
+          </Button>
+          <Button variant="ghost" className="px-4" onClick={onDelete} aria-describedby={textId}>
+            Delete
+          </Button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/**
  * One conversation: its messages (a live log, newest at the bottom, older pages above on demand
  * or on scrolling to the top, keeping the reading position) and the input. Opening it, and any
  * new message from the other side while it is open, marks the conversation read.
@@ -79,6 +139,10 @@ export function Conversation({
   const query = useConversationMessages(viewer, counterpart.id);
   const { mutate: markRead } = useMarkConversationRead(viewer);
   const messages = flattenMessages(query.data);
+  const { outbox, entries } = useChatOutbox(viewer);
+  const pending = pendingFor(entries, counterpart.id, messages);
+  const isOnline = useOnline();
+  const [hasSent, setHasSent] = useState(false);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
 
   const unreadIncoming = messages.findLast((m) => m.senderId === counterpart.id && !m.readAt)?._id;
@@ -93,6 +157,7 @@ export function Conversation({
   const edges = useRef<{ first?: string; last?: string }>({});
   const firstId = messages[0]?._id;
   const last = messages.at(-1);
+  const lastPending = pending.at(-1)?.clientMessageId;
 
   useLayoutEffect(() => {
     const log = logRef.current;
@@ -107,6 +172,12 @@ export function Conversation({
       isAtBottom.current = true;
     }
   }, [firstId, last, counterpart.id]);
+
+  // a message written offline shows at once, at the bottom
+  useLayoutEffect(() => {
+    const log = logRef.current;
+    if (lastPending && log) log.scrollTop = log.scrollHeight;
+  }, [lastPending]);
 
   const loadOlder = () => {
     const log = logRef.current;
@@ -158,18 +229,45 @@ export function Conversation({
               </Button>
             </div>
           )}
-          {messages.length === 0 ? (
+          {messages.length === 0 && pending.length === 0 ? (
             <p className="py-10 text-center font-display text-lg font-bold text-ink">{emptyText}</p>
           ) : (
             <ol className="flex flex-col gap-3">
               {messages.map((m) => (
                 <MessageItem key={m._id} message={m} isMine={m.senderId !== counterpart.id} senderName={counterpart.firstName} />
               ))}
+              {pending.map((entry, i) => (
+                <PendingItem
+                  key={entry.clientMessageId}
+                  entry={entry}
+                  isOnline={isOnline}
+                  isBehindFailed={pending.slice(0, i).some((e) => e.state === 'failed')}
+                  onRetry={() => void outbox?.retry(entry.clientMessageId)}
+                  onDelete={() => outbox?.remove(entry.clientMessageId)}
+                />
+              ))}
             </ol>
           )}
         </div>
       )}
-      <MessageComposer viewer={viewer} recipientId={counterpart.id} sentMessage={sentMessage} refusal={refusal} />
+      {hasSent && (
+        <Suspense fallback={null}>
+          <PushPrompt question={`Get a notification when ${counterpart.firstName} replies?`} className="m-3 mb-0" />
+        </Suspense>
+      )}
+      <MessageComposer
+        viewer={viewer}
+        recipientId={counterpart.id}
+        sentMessage={sentMessage}
+        refusal={refusal}
+        queue={(message, clientMessageId) => {
+          if (!outbox?.add({ recipientId: counterpart.id, message, clientMessageId })) return false;
+          void outbox.flush();
+          return true;
+        }}
+        hasWaiting={entries.some((e) => e.recipientId === counterpart.id)}
+        onSent={() => setHasSent(true)}
+      />
     </div>
   );
 }

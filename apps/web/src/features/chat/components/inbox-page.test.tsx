@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { testTrainer, testUser } from '@/testing/accounts';
 import { callsOf, stubApi } from '@/testing/fake-api';
 import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
-import { logInAs, makeConversation, makeMessage } from '../testing';
+import { logInAs, makeConversation, makeMessage, UUID } from '../testing';
 import { InboxPage } from './inbox-page';
 
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000 - 5_000).toISOString();
@@ -107,7 +107,11 @@ describe('InboxPage', () => {
     // the row follows the conversation
     expect(rows[0]).toHaveTextContent('Yes, see you');
     const post = fetchMock.mock.calls.find(([path, init]) => path === '/api/chats' && init?.method === 'POST');
-    expect(JSON.parse(String(post?.[1]?.body))).toEqual({ recipientId: 'u1', message: 'Yes, see you' });
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({
+      recipientId: 'u1',
+      message: 'Yes, see you',
+      clientMessageId: expect.stringMatching(UUID),
+    });
   });
 
   it('opens a conversation not started yet from a link that names the person (the schedule’s Message <client>)', async () => {

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { AccountLayout } from '@/components/account-layout';
 import { RequireRole } from '@/components/require-role';
@@ -16,6 +16,10 @@ import { PayoutsSection } from './payouts-section';
 import { PersonalDetailsForm } from './personal-details-form';
 import { PhotoSection } from './photo-section';
 import { SettingsSection } from './settings-section';
+
+const DeviceNotificationsSection = lazy(() =>
+  import('@/components/push-notifications').then((m) => ({ default: m.DeviceNotificationsSection })),
+);
 
 /** In page order; `trainerOnly` sections are left out of a user's page and its navigation. */
 const sections = [
@@ -109,6 +113,9 @@ function SettingsContent({ role, account }: { role: Role; account: OwnAccount })
       <SettingsSection id="notifications" title={labelOf('notifications')} description="Choose which e-mails we may send you.">
         <NotificationsForm role={role} account={account} />
       </SettingsSection>
+      <Suspense fallback={null}>
+        <DeviceNotificationsSection role={role} />
+      </Suspense>
       <SettingsSection id="delete-account" title={labelOf('delete-account')} tone="danger">
         <DeleteAccountSection role={role} />
       </SettingsSection>
