@@ -68,6 +68,11 @@ test('the manifest is linked and served, its icons load, and the service worker 
   await waitForControl(page);
   const sw = await page.request.get('/sw.js');
   expect(sw.headers()['cache-control']).toBe('no-cache');
+
+  // Under the worker a visitor's page still comes from the server, rendered with its data, never
+  // the precached shell.
+  await page.goto('/');
+  await expect(page.locator('#server-data')).toHaveCount(1);
 });
 
 /**

@@ -23,7 +23,8 @@ const ICON = '/pwa-192x192.png';
 const BADGE = '/pwa-64x64.png';
 
 // The build's hashed files and index.html, all of one build: the shell offline never lacks its scripts.
-precacheAndRoute(self.__WB_MANIFEST);
+// Only their own addresses: '/' is not answered with the precached index.html (pages come from the network, below).
+precacheAndRoute(self.__WB_MANIFEST, { directoryIndex: '', cleanURLs: false });
 cleanupOutdatedCaches();
 // The first install controls the open page at once; a later version waits for 'Update' (SKIP_WAITING below).
 clientsClaim();
@@ -36,20 +37,20 @@ self.addEventListener('activate', (event) => {
 /**
  * Pages: the network first, since the server renders a visitor's first page fresh and a new build
  * must never be served an old shell; offline, the precached shell of this worker's own build, and
- * the app renders from what the caches hold.
+ * the app renders from what the caches hold. Every navigation is answered here, with the request
+ * navigation preload already made: one left to the browser would be requested twice (a verification
+ * link under /api/ would be used up by the first).
  */
 registerRoute(
-  new NavigationRoute(
-    async ({ request, event }) => {
-      try {
-        const preloaded = (await (event as FetchEvent).preloadResponse) as Response | undefined;
-        return preloaded ?? (await fetch(request));
-      } catch {
-        return (await matchPrecache('/index.html')) ?? Response.error();
-      }
-    },
-    { denylist: [/^\/api\//] },
-  ),
+  new NavigationRoute(async ({ request, url, event }) => {
+    try {
+      const preloaded = (await (event as FetchEvent).preloadResponse) as Response | undefined;
+      return preloaded ?? (await fetch(request));
+    } catch {
+      if (url.pathname.startsWith('/api/')) return Response.error();
+      return (await matchPrecache('/index.html')) ?? Response.error();
+    }
+  }),
 );
 
 const onlyOk = new CacheableResponsePlugin({ statuses: [200] });
