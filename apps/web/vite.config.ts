@@ -1,6 +1,8 @@
 import { fileURLToPath, URL } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { minimal2023Preset } from '@vite-pwa/assets-generator/config';
+import { VitePWA } from 'vite-plugin-pwa';
 import type { HtmlTagDescriptor, Plugin, Rollup } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -172,6 +174,61 @@ function planChunks(): Plugin {
   };
 }
 
+/** The header's ink (index.css `--color-ink`), the page's theme-color. */
+const INK = '#0b1020';
+const onInk = { padding: 0.3, resizeOptions: { background: INK } };
+
+/**
+ * Installable and offline (docs/decisions/048-service-worker.md, docs/product.md#installable-and-offline):
+ * the web app manifest, its icons drawn from the logo (public/favicon.svg) at build time, and the
+ * service worker built from src/sw/sw.ts with the list of this build's files to precache. The app
+ * registers the worker itself after the first paint (lib/start-service-worker.ts), so nothing is injected
+ * into the page but the manifest and icon links.
+ */
+const pwa = () =>
+  VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'src/sw',
+    filename: 'sw.ts',
+    injectRegister: false,
+    registerType: 'prompt',
+    manifest: {
+      id: '/',
+      name: 'Spotter · Find your personal trainer',
+      short_name: 'Spotter',
+      description: 'Find a personal trainer you can trust: compare coaches, read real reviews, chat and book sessions.',
+      lang: 'en',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      theme_color: INK,
+      background_color: INK,
+      shortcuts: [
+        { name: 'Find a trainer', url: '/trainers', icons: [{ src: '/pwa-192x192.png', sizes: '192x192', type: 'image/png' }] },
+        { name: 'My sessions', url: '/user/profile', icons: [{ src: '/pwa-192x192.png', sizes: '192x192', type: 'image/png' }] },
+      ],
+    },
+    pwaAssets: {
+      image: 'public/favicon.svg',
+      // the 2023 set (64, 192 and 512, maskable 512, apple-touch 180, favicon.ico), the padded ones on ink
+      preset: {
+        ...minimal2023Preset,
+        maskable: { ...minimal2023Preset.maskable, ...onInk },
+        apple: { ...minimal2023Preset.apple, ...onInk },
+      },
+      overrideManifestIcons: true,
+      // index.html has its theme-color
+      injectThemeColor: false,
+    },
+    injectManifest: {
+      // the scripts, the shell, fonts and icons; pictures are cached when first shown. Not the operator
+      // console (operators only, never offline) nor the fonts' non-Latin subsets (loaded when a page needs one)
+      globPatterns: ['**/*.{js,css,html,woff2,svg,png,ico}'],
+      globIgnores: ['assets/console-*', 'assets/*-{cyrillic,cyrillic-ext,greek,greek-ext,vietnamese}-wght-*.woff2'],
+      rollupFormat: 'iife',
+    },
+  });
+
 /**
  * The page renderer the server runs for visitors' first requests (app/render-page.tsx,
  * docs/decisions/031-server-rendered-first-page.md): `vite build --ssr` writes it to dist-ssr/, beside dist/ rather than in it,
@@ -183,7 +240,7 @@ function planChunks(): Plugin {
 const SSR_BUILD = { outDir: 'dist-ssr', emptyOutDir: true, copyPublicDir: false };
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), tailwindcss(), ...(isSsrBuild ? [] : [planChunks(), preloadApp(), inlineCss()])],
+  plugins: [react(), tailwindcss(), ...(isSsrBuild ? [] : [planChunks(), preloadApp(), inlineCss(), pwa()])],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -12,6 +12,12 @@ import { acceptedCoding, compressBody, compressorsAt, etagMatches } from '../pla
  */
 const SIGNED_IN_COOKIE = 'signed-in=1';
 
+/**
+ * The service worker and the web app manifest, always asked again (docs/decisions/048-service-worker.md):
+ * a browser that kept an old sw.js for an hour would keep the old app that long.
+ */
+const APP_FILES = /[\\/](sw\.js|workbox-[\w-]+\.js|manifest\.webmanifest)$/;
+
 /** A page rendered per request is compressed once, quickly: brotli's quality 9 takes ~10 ms on a 100 KB page, 4 about 1 ms. */
 const compressPage = compressorsAt(4, 6);
 
@@ -75,8 +81,9 @@ export async function registerWeb(
       // @fastify/static 10 passes the reply here
       setHeaders(reply: { header(name: string, value: string): unknown }, path: string) {
         if (/[\\/]assets[\\/]/.test(path)) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
-        else if (path.endsWith('.html')) reply.header('Cache-Control', 'no-cache');
+        else if (path.endsWith('.html') || APP_FILES.test(path)) reply.header('Cache-Control', 'no-cache');
         else reply.header('Cache-Control', 'public, max-age=3600');
+        if (path.endsWith('.webmanifest')) reply.header('Content-Type', 'application/manifest+json; charset=utf-8');
       },
     });
   }

@@ -3,6 +3,7 @@ import { startTransition, StrictMode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { matchRoutes, RouterProvider } from 'react-router';
+import { startServiceWorker } from '@/lib/start-service-worker';
 import { createQueryClient } from '@/lib/query-client';
 import { storage } from '@/lib/storage';
 import { AppProvider } from './provider';
@@ -84,5 +85,7 @@ export async function start(root: HTMLElement) {
     if (answers) reactRoot = hydrateRoot(root, app);
     else (reactRoot = createRoot(root)).render(app);
   });
+  // installable and offline (docs/decisions/048-service-worker.md); after the first paint, lazily
+  startServiceWorker();
   return reactRoot!;
 }

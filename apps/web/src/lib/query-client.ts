@@ -9,10 +9,15 @@ export const shouldRetry = (failureCount: number, error: unknown) =>
 
 export const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000);
 
+/**
+ * Queries run offline too (`offlineFirst`): the service worker answers reads from what this device
+ * saved (docs/product.md#installable-and-offline), and only the retries of one that failed wait for
+ * the network. React Query's default would not even ask while the browser says it is offline.
+ */
 export function createQueryClient() {
   return new QueryClient({
     defaultOptions: {
-      queries: { retry: shouldRetry, retryDelay, gcTime: 5 * 60_000, refetchOnWindowFocus: false },
+      queries: { retry: shouldRetry, retryDelay, gcTime: 5 * 60_000, refetchOnWindowFocus: false, networkMode: 'offlineFirst' },
       mutations: { retry: false },
     },
   });

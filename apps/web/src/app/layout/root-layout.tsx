@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Outlet, ScrollRestoration, useNavigation, type Location } from 'react-router';
 import { VerifyReminder } from '@/features/auth/components/verify-reminder';
 import { useSession } from '@/lib/session';
+import { OfflineBanner, UpdatePrompt } from './app-status';
 import { BackToTop } from './back-to-top';
 import { CookieBanner } from './cookie-banner';
 import { Footer } from './footer';
@@ -45,6 +46,7 @@ export function RootLayout() {
       <NavigationProgress />
       <RouteAnnouncer />
       <Header />
+      <OfflineBanner />
       <VerifyReminder />
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
         <Outlet />
@@ -68,6 +70,7 @@ export function RootLayout() {
         data-testid="floating-corner"
         className="pointer-events-none fixed inset-x-0 bottom-0 z-30 flex -translate-y-[var(--bottom-bar-height,0px)] flex-col items-end gap-3 p-4 sm:p-6"
       >
+        <UpdatePrompt />
         <BackToTop className="pointer-events-auto" />
         <CookieBanner className="pointer-events-auto" />
       </div>

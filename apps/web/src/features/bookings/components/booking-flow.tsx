@@ -11,6 +11,7 @@ import {
   type TSeriesResponse,
   type TTrainerPackage,
 } from '@spotter/shared';
+import { useNeedsConnection } from '@/components/needs-connection';
 import { Alert } from '@/components/ui/alert';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { ApiError, errorMessage } from '@/lib/api-client';
@@ -300,6 +301,7 @@ function PayChoice({
   // a reloaded balance with fewer sessions may take the chosen length away
   const chosenWeeks = weeks !== null && weekChoices.includes(weeks) ? weeks : null;
   const isBusy = book.isPending || bookSeries.isPending || holdSeries.isPending;
+  const connection = useNeedsConnection();
   const [failure, setFailure] = useState<string | null>(null);
   const [isTaken, setIsTaken] = useState(false);
   const headingRef = useRef<HTMLParagraphElement>(null);
@@ -337,7 +339,14 @@ function PayChoice({
   };
 
   const balanceButton = balance && (
-    <Button size="lg" className="py-2" onClick={() => go('balance')} isLoading={isBusy && way === 'balance'} disabled={isBusy}>
+    <Button
+      size="lg"
+      className="py-2"
+      onClick={() => go('balance')}
+      isLoading={isBusy && way === 'balance'}
+      disabled={isBusy || !connection.isOnline}
+      {...connection.buttonProps}
+    >
       {/* the label is long for a phone: it wraps inside the button */}
       <span className="text-center whitespace-normal">
         {chosenWeeks !== null
@@ -353,7 +362,8 @@ function PayChoice({
       className="py-2"
       onClick={() => go('pay')}
       isLoading={isBusy && way === 'pay'}
-      disabled={isBusy}
+      disabled={isBusy || !connection.isOnline}
+      {...connection.buttonProps}
     >
       <span className="text-center whitespace-normal">
         {cardWeeks !== null
@@ -408,6 +418,7 @@ function PayChoice({
         />
         {cardButton}
       </div>
+      {connection.note}
       {failure && <Alert tone="error">{failure}</Alert>}
       <div className="flex flex-col gap-3">
         <Button variant={isTaken ? 'primary' : 'ghost'} onClick={onChooseAnother}>

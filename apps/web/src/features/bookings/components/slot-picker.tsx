@@ -1,6 +1,7 @@
 import { ChevronDown, MessageCircle } from 'lucide-react';
 import { useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { cancellationPolicy, zoneCity, type TBooking, type TSeriesResponse } from '@spotter/shared';
+import { useNeedsConnection } from '@/components/needs-connection';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -95,6 +96,7 @@ export function SlotPicker({
   const offersWeeks = onSeriesHeld !== undefined && onChosen === undefined && role === 'user';
   const chosenWeeks = offersWeeks ? weeks : null;
   const isHolding = book.isPending || holdSeries.isPending;
+  const connection = useNeedsConnection();
   const [isWaitlistOpen, setIsWaitlistOpen] = useState(false);
   const waitlistId = useId();
 
@@ -306,9 +308,15 @@ export function SlotPicker({
               )}
             </div>
           </div>
-          <Button onClick={onContinue} disabled={!selected} isLoading={isHolding}>
+          <Button
+            onClick={onContinue}
+            disabled={!selected || !connection.isOnline}
+            isLoading={isHolding}
+            {...connection.buttonProps}
+          >
             Continue
           </Button>
+          {connection.note}
         </div>
       )}
       {hasSlots && canWait && (

@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { makeReview, stubApi } from '@/testing/fake-api';
 import { findToast, jsonResponse, renderWithProviders } from '@/testing/render';
 import { ReviewForm } from './review-form';
@@ -15,6 +15,23 @@ function logInAs(role: 'user' | 'trainer') {
 }
 
 describe('ReviewForm', () => {
+  it('waits for a connection while offline, and says so (docs/product.md#installable-and-offline)', () => {
+    logInAs('user');
+    stubApi(reviewsRoute);
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    renderWithProviders(<ReviewForm trainerId="t1" firstName="Nadia" />);
+    const post = screen.getByRole('button', { name: 'Post review' });
+    expect(post).toBeDisabled();
+    expect(post).toHaveAccessibleDescription('You need a connection for this.');
+
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    expect(post).toBeEnabled();
+    expect(post).not.toHaveAccessibleDescription();
+  });
+
   it('starts with no star chosen and asks for a rating on submit, without posting', async () => {
     logInAs('user');
     const fetchMock = stubApi(reviewsRoute);

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { REVIEW_COMMENT_MAX, ROLE_MSG, ZCreateReviewRequest, type TReview } from '@spotter/shared';
 import { ResendVerificationButton } from '@/components/resend-verification-button';
 import { Alert } from '@/components/ui/alert';
+import { useNeedsConnection } from '@/components/needs-connection';
 import { Button } from '@/components/ui/button';
 import { FieldError, inputClasses } from '@/components/ui/field';
 import { ApiError, errorMessage } from '@/lib/api-client';
@@ -86,6 +87,8 @@ export function ReviewForm({ trainerId, firstName, myReview }: ReviewFormProps) 
     );
   });
 
+  const connection = useNeedsConnection();
+
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     if (role === 'trainer') {
       event.preventDefault();
@@ -151,9 +154,10 @@ export function ReviewForm({ trainerId, firstName, myReview }: ReviewFormProps) 
         <FieldError id={commentErrorId}>{errors.comment?.message}</FieldError>
       </div>
 
-      <Button type="submit" isLoading={createReview.isPending}>
+      <Button type="submit" isLoading={createReview.isPending} disabled={!connection.isOnline} {...connection.buttonProps}>
         Post review
       </Button>
+      {connection.note}
     </form>
   );
 }
