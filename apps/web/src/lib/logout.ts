@@ -2,6 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { PERSONAL_CACHE } from './cache-names';
+import { clearChatOutbox } from './clear-chat-outbox';
+import { forgetPushDevice } from './forget-push-device';
 import { paths } from './paths';
 import { markLoggedOut } from './session';
 import { storage } from './storage';
@@ -26,16 +28,21 @@ export async function clearPersonalCaches({
 
 /**
  * Logout (docs/product.md#states): forget token, user type and profile, drop every cached answer, and go
- * to the site root (or `to`); the service worker's saved personal answers go too. The mark tells a protected page still on screen to go home too,
- * not to its login. Favourites stay in this browser: they belong to the device.
+ * to the site root (or `to`); the service worker's saved personal answers, the messages waiting to be
+ * sent and this device's notifications go too. The mark tells a protected page still on screen to go
+ * home too, not to its login. Favourites stay in this browser: they belong to the device.
  */
 export function useLogout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return useCallback(
     async ({ to = paths.home.getHref() }: { to?: string } = {}) => {
+      // this browser gets no more of the person's notifications (told with the token given up)
+      void forgetPushDevice(storage.getToken());
       markLoggedOut();
       storage.clearSession();
+      // messages written offline and not sent yet are the person's: they go with them
+      clearChatOutbox();
       queryClient.clear();
       await clearPersonalCaches();
       await navigate(to);

@@ -8,7 +8,7 @@ import { flattenMessages, useConversationMessages, useMarkConversationRead, type
 import { pendingFor, useChatOutbox, type OutboxEntry } from '@/lib/chat-outbox';
 import { cn } from '@/lib/cn';
 import { formatMessageTime } from '@/lib/format';
-import { useOnline } from '../hooks/use-online';
+import { useOnline } from '@/lib/online';
 import { MessageComposer } from './message-composer';
 
 // the offer to turn notifications on: its own chunk, loaded after a first send
