@@ -69,6 +69,18 @@ test('the manifest is linked and served, its icons load, and the service worker 
   const sw = await page.request.get('/sw.js');
   expect(sw.headers()['cache-control']).toBe('no-cache');
 
+  // Chromium's own installability checks (what its install prompt and Lighthouse's former audit ask):
+  // none fails once the worker controls the page, but that a test's browser context is a private
+  // window ('in-incognito'), which is the browser's, not the site's
+  const cdp = await page.context().newCDPSession(page);
+  await expect
+    .poll(async () =>
+      (await cdp.send('Page.getInstallabilityErrors')).installabilityErrors
+        .map((e) => e.errorId)
+        .filter((id) => id !== 'in-incognito'),
+    )
+    .toEqual([]);
+
   // Under the worker a visitor's page still comes from the server, rendered with its data, never
   // the precached shell.
   await page.goto('/');

@@ -3,7 +3,7 @@
 //
 //   node scripts/check-bundle.mjs          the budget check (`npm test`)
 //   node scripts/check-bundle.mjs --json   the figures as JSON (bench/run.mjs); never fails on budget
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -139,12 +139,24 @@ if (js.length === 0) {
   process.exit(1);
 }
 // Pictures outside assets/ have no content hash, so they cannot be cached for a year (issue 12):
-// import them (`…svg?no-inline`) instead of putting them in apps/web/public/. The favicon is the one
-// file browsers ask for by its fixed name.
+// import them (`…svg?no-inline`) instead of putting them in apps/web/public/. The favicon, the app's
+// icons the web app manifest names and the Apple touch icon are asked for by their fixed names
+// (docs/product.md#installable-and-offline).
 const PICTURE = /\.(svg|png|jpe?g|webp|avif|gif)$/i;
+const manifestFile = join(dist, 'manifest.webmanifest');
+const appIcons = new Set(
+  existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, 'utf8')).icons.map((icon) => icon.src.replace(/^\//, '')) : [],
+);
 const unhashedPictures = readdirSync(dist, { recursive: true })
   .map(String)
-  .filter((f) => PICTURE.test(f) && !f.startsWith('assets') && f !== 'favicon.svg');
+  .filter(
+    (f) =>
+      PICTURE.test(f) &&
+      !f.startsWith('assets') &&
+      f !== 'favicon.svg' &&
+      !appIcons.has(f) &&
+      !/^apple-touch-icon-\d+x\d+\.png$/.test(f),
+  );
 if (unhashedPictures.length) {
   console.error(`pictures without a hashed name (import them instead of using public/): ${unhashedPictures.join(', ')}`);
   process.exit(1);
