@@ -22,13 +22,15 @@ export function registerChatPush(jobs: JobRunner, db: Db, notify: PushNotify) {
   jobs.register(CHAT_PUSH_JOB, async ({ messageId }) => {
     const m = await repo.findForPush(db, messageId);
     if (!m || m.readAt || m.deliveredAt || m.hiddenAt || m.deletedAt) return;
+    // a burst is one notification: the job of its first message tells of the newest
+    if (await repo.followsUnreadMessage(db, m)) return;
     const to = m.senderRole === 'user' ? ('trainer' as const) : ('user' as const);
     const recipientId = to === 'user' ? m.userId : m.trainerId;
     const senderId = to === 'user' ? m.trainerId : m.userId;
     await notify(db, recipientId, {
       kind: 'message',
       title: `${m.firstName.trim() || 'Someone'} sent you a message`,
-      // a burst queues one job (chats.repo.ts): it tells of the newest message
+      // the newest message of the burst
       body: (await repo.newestUnreadBody(db, m)) ?? m.body,
       url: INBOX[to],
       tag: `chat-${senderId}`,

@@ -1,6 +1,7 @@
 import type { ComponentProps } from 'react';
 import { cn } from '@/lib/cn';
 import { useIsHydrating } from '@/lib/hydration';
+import { NEEDS_CONNECTION, useOnline } from '@/lib/online';
 import { Spinner } from './spinner';
 
 type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'outline' | 'on-ink';
@@ -38,6 +39,12 @@ type ButtonProps = ComponentProps<'button'> & {
   size?: ButtonSize;
   /** Shows a spinner and blocks clicks; the label stays so the accessible name does not change. */
   isLoading?: boolean;
+  /**
+   * A form's submit button sends it to the server, so it waits while the browser is offline and says
+   * why (docs/product.md#installable-and-offline); `worksOffline` for a form that keeps what it sends
+   * until the connection returns (a chat message).
+   */
+  worksOffline?: boolean;
 };
 
 export function Button({
@@ -48,17 +55,21 @@ export function Button({
   disabled,
   children,
   type = 'button',
+  worksOffline = false,
   ...props
 }: ButtonProps) {
   // A page the server rendered shows its forms before the app runs. Until then a submit button
   // waits (Enter too), so the browser never sends a form itself, with its fields (a password) in the address.
   const isHydrating = useIsHydrating();
+  const isOnline = useOnline();
+  const waitsForConnection = type === 'submit' && !worksOffline && !isOnline;
   return (
     <button
       type={type}
       className={buttonClasses({ variant, size, className })}
-      disabled={disabled || isLoading || (type === 'submit' && isHydrating)}
+      disabled={disabled || isLoading || (type === 'submit' && isHydrating) || waitsForConnection}
       aria-busy={isLoading || undefined}
+      {...(waitsForConnection ? { title: NEEDS_CONNECTION } : {})}
       {...props}
     >
       {isLoading && <Spinner label={null} className="size-4" />}

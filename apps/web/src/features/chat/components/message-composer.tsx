@@ -117,7 +117,7 @@ export function MessageComposer({
             {...register('message')}
           />
         </div>
-        <Button type="submit" size="icon" isLoading={send.isPending} aria-label="Send">
+        <Button type="submit" size="icon" isLoading={send.isPending} aria-label="Send" worksOffline>
           {!send.isPending && <SendHorizontal className="size-5" aria-hidden="true" />}
         </Button>
       </div>
