@@ -50,6 +50,16 @@ const subscriptionsOf = async (accountId: string) => {
 
 /** Runs every job due by `ms` from now (the chat push waits a few seconds for an open socket). */
 const runJobs = (ms = 60_000, app = t.app) => app.jobs.runDue({ now: new Date(Date.now() + ms) });
+/** Two rounds: a message's `chat.push` job queues the deliveries, which the second round sends. */
+async function runPushJobs(app = t.app) {
+  await runJobs(60_000, app);
+  await runJobs(60_000, app);
+}
+/** The jobs still queued about a message. */
+const jobsAbout = async (messageId: string) => {
+  const rows = await t.database.db.execute(sql`select count(*)::int as n from jobs where payload->>'messageId' = ${messageId}`);
+  return (rows as unknown as { rows: Array<{ n: number }> }).rows[0].n;
+};
 
 describe('GET /api/push/config', () => {
   it('gives the VAPID public key, the same after a restart on the same data folder', async () => {
@@ -252,8 +262,7 @@ describe('what is sent', () => {
     await subscribe(trainer.token, phone.subscription);
     expect((await sendChat(u.token, trainer.id, 'Are you free on Monday?')).statusCode).toBe(201);
     expect((await sendChat(u.token, trainer.id, 'Morning works best')).statusCode).toBe(201);
-    await runJobs();
-    await runJobs();
+    await runPushJobs();
     await until(() => phone.received.length >= 1, 'the message notification');
     expect(shown(phone)).toEqual([
       {
@@ -271,8 +280,7 @@ describe('what is sent', () => {
     const read = await t.app.inject({ method: 'POST', url: `/api/conversations/${u.id}/read`, headers: auth(trainer.token) });
     expect(read.statusCode).toBe(200);
     await sendChat(u.token, trainer.id, 'See you then');
-    await runJobs();
-    await runJobs();
+    await runPushJobs();
     await until(() => phone.received.length === 2, 'the next notification');
     expect(shown(phone)[1]).toMatchObject({ body: 'See you then', badge: 1 });
   });
@@ -283,8 +291,7 @@ describe('what is sent', () => {
     const phone = pushService.device();
     await subscribe(trainer.token, phone.subscription);
     expect((await sendChat(u.token, trainer.id, 'x' + '😀'.repeat(999))).statusCode).toBe(201);
-    await runJobs();
-    await runJobs();
+    await runPushJobs();
     await until(() => phone.received.length === 1, 'the notification');
     const body = shown(phone)[0].body;
     expect(Array.from(body)).toHaveLength(300);
@@ -306,8 +313,7 @@ describe('what is sent', () => {
       }, 'the message marked delivered');
       await runJobs();
       await runJobs();
-      const due = await t.database.db.execute(sql`select count(*)::int as n from jobs where payload->>'messageId' = ${id}`);
-      expect((due as unknown as { rows: Array<{ n: number }> }).rows[0].n).toBe(0);
+      expect(await jobsAbout(id)).toBe(0);
       expect(phone.received).toEqual([]);
     } finally {
       await socket.close();
@@ -319,8 +325,7 @@ describe('what is sent', () => {
     const u = await createAccount(t, 'user');
     const res = await sendChat(u.token, trainer.id, 'No devices here');
     const id = res.json().message._id as string;
-    const due = await t.database.db.execute(sql`select count(*)::int as n from jobs where payload->>'messageId' = ${id}`);
-    expect((due as unknown as { rows: Array<{ n: number }> }).rows[0].n).toBe(0);
+    expect(await jobsAbout(id)).toBe(0);
   });
 
   it('a device the push service says is gone (404 or 410) is forgotten; a 500 is retried until it is delivered', async () => {
@@ -334,8 +339,7 @@ describe('what is sent', () => {
     pushService.gone(gone410, 410);
     pushService.failNext(flaky, 500);
     await sendChat(u.token, trainer.id, 'Hello?');
-    await runJobs();
-    await runJobs();
+    await runPushJobs();
     await until(async () => (await devicesOf(trainer.token)).length === 1, 'the gone devices removed');
     expect((await devicesOf(trainer.token)).map((d) => d.endpoint)).toEqual([flaky.subscription.endpoint]);
     expect(flaky.received).toEqual([]);
@@ -352,8 +356,7 @@ describe('what is sent', () => {
     await subscribe(trainer.token, phone.subscription);
     pushService.failNext(phone, 403);
     await sendChat(u.token, trainer.id, 'Refused');
-    await runJobs();
-    await runJobs();
+    await runPushJobs();
     await until(async () => (await devicesOf(trainer.token)).length === 0, 'the device forgotten');
   });
 
@@ -364,8 +367,7 @@ describe('what is sent', () => {
     await subscribe(trainer.token, phone.subscription);
     await t.database.db.execute(sql`update accounts set token_version = token_version + 1 where id = ${trainer.id}`);
     await sendChat(u.token, trainer.id, 'After the tokens ended');
-    await runJobs();
-    await runJobs();
+    await runPushJobs();
     await until(async () => (await subscriptionsOf(trainer.id)) === 0, 'the device forgotten');
     expect(phone.received).toEqual([]);
   });
@@ -378,8 +380,7 @@ describe('what is sent', () => {
     await subscribe(trainer.token, phone.subscription);
     pushService.failNext(phone, 503);
     await sendChat(u.token, trainer.id, 'For the first trainer only');
-    await runJobs();
-    await runJobs();
+    await runPushJobs();
     const path = new URL(phone.subscription.endpoint).pathname;
     await until(() => pushService.rejected().some((r) => r.path === path), 'the first attempt');
     await subscribe(next.token, phone.subscription);
@@ -430,8 +431,7 @@ describe('what is sent', () => {
     await subscribe(trainer.token, phone.subscription);
     await sendChat(u.token, trainer.id, 'Before the suspension');
     await t.database.db.execute(sql`update accounts set suspended_at = now() where id = ${trainer.id}`);
-    await runJobs();
-    await runJobs();
+    await runPushJobs();
     await until(async () => {
       const rows = await t.database.db.execute(
         sql`select count(*)::int as n from push_subscriptions where account_id = ${trainer.id}`,
@@ -461,8 +461,7 @@ describe('what is sent', () => {
     const second = await buildApp({ config: t.config, database: t.database, logger: false });
     await second.ready();
     try {
-      await runJobs(60_000, second);
-      await runJobs(60_000, second);
+      await runPushJobs(second);
       await until(() => phone.received.length === 1, 'the notification after the restart');
       expect(shown(phone)[0].body).toBe('Sent before a restart');
     } finally {

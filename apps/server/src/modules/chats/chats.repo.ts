@@ -176,6 +176,10 @@ export async function findForPush(db: Q, id: string) {
   return row;
 }
 
+/** The messages of one side (`senderRole`) of one conversation. */
+const fromSenderIn = (m: { userId: string; trainerId: string; senderRole: Role }) =>
+  and(eq(messages.trainerId, m.trainerId), eq(messages.userId, m.userId), eq(messages.senderRole, m.senderRole));
+
 /**
  * Whether a message is part of a burst another job tells of: an earlier message of the sender's in
  * the conversation, from the minute before it, is still unread and undelivered (its job sends the newest text).
@@ -189,9 +193,7 @@ export async function followsUnreadMessage(
     .from(messages)
     .where(
       and(
-        eq(messages.trainerId, m.trainerId),
-        eq(messages.userId, m.userId),
-        eq(messages.senderRole, m.senderRole),
+        fromSenderIn(m),
         lt(messages.seq, m.seq),
         gt(messages.createdAt, new Date(m.createdAt.getTime() - 60_000)),
         isNull(messages.readAt),
@@ -210,15 +212,7 @@ export async function newestUnreadBody(
   const [row] = await db
     .select({ body: messages.body })
     .from(messages)
-    .where(
-      and(
-        eq(messages.trainerId, m.trainerId),
-        eq(messages.userId, m.userId),
-        eq(messages.senderRole, m.senderRole),
-        isNull(messages.readAt),
-        isNull(messages.hiddenAt),
-      ),
-    )
+    .where(and(fromSenderIn(m), isNull(messages.readAt), isNull(messages.hiddenAt)))
     .orderBy(desc(messages.seq))
     .limit(1);
   return row?.body;

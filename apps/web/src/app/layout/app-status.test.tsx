@@ -3,15 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appUpdate } from '@/lib/app-update';
 import { registerServiceWorker, type WorkboxLike } from '@/lib/service-worker';
+import { goOnline } from '@/testing/online';
 import { OFFLINE_TEXT, OfflineBanner, UpdatePrompt } from './app-status';
-
-/** The browser's word on the network, and the event it fires when that changes. */
-function goOnline(isOnline: boolean) {
-  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(isOnline);
-  act(() => {
-    window.dispatchEvent(new Event(isOnline ? 'online' : 'offline'));
-  });
-}
 
 describe('OfflineBanner (docs/product.md#installable-and-offline)', () => {
   it('says so while the browser is offline, in a polite live region', () => {

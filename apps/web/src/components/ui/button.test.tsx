@@ -1,14 +1,8 @@
-import { act, render, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { NEEDS_CONNECTION } from '@/lib/online';
+import { goOnline } from '@/testing/online';
 import { Button } from './button';
-
-function goOnline(isOnline: boolean) {
-  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(isOnline);
-  act(() => {
-    window.dispatchEvent(new Event(isOnline ? 'online' : 'offline'));
-  });
-}
 
 // docs/product.md#installable-and-offline: a form is sent to the server, so its submit button waits offline
 describe('Button offline', () => {

@@ -1,7 +1,8 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clearChatOutbox } from '@/lib/clear-chat-outbox';
 import { callsOf, stubApi } from '@/testing/fake-api';
+import { goOnline } from '@/testing/online';
 import { jsonResponse, renderWithProviders } from '@/testing/render';
 import { logInAs, makeMessage, UUID } from '../testing';
 import { Conversation } from './conversation';
@@ -10,11 +11,6 @@ afterEach(() => {
   clearChatOutbox();
   vi.restoreAllMocks();
 });
-
-const setOnline = (isOnline: boolean) => {
-  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(isOnline);
-  act(() => void window.dispatchEvent(new Event(isOnline ? 'online' : 'offline')));
-};
 
 /** A server that stores each clientMessageId once; `refuse` answers a message with a 403. */
 function chatServer({ refuse }: { refuse?: string } = {}) {
@@ -57,7 +53,7 @@ describe('Conversation offline', () => {
     const { fetchMock, stored } = chatServer();
     const { user } = renderConversation();
     await screen.findByText('Say hi');
-    setOnline(false);
+    goOnline(false);
 
     const input = screen.getByLabelText('Your message');
     for (const text of ['First offline', 'Second offline']) {
@@ -74,7 +70,7 @@ describe('Conversation offline', () => {
     expect(callsOf(fetchMock)).not.toContain('POST /api/chats');
     expect(JSON.parse(localStorage.getItem('chatOutbox:u1') ?? '[]')).toHaveLength(2);
 
-    setOnline(true);
+    goOnline(true);
     await waitFor(() => expect(within(log).queryAllByTestId('pending-message')).toHaveLength(0));
     expect(
       within(log)
@@ -95,10 +91,10 @@ describe('Conversation offline', () => {
     const { fetchMock } = chatServer({ refuse: 'Not allowed' });
     const { user } = renderConversation();
     await screen.findByText('Say hi');
-    setOnline(false);
+    goOnline(false);
     await user.type(screen.getByLabelText('Your message'), 'Not allowed');
     await user.click(screen.getByRole('button', { name: 'Send' }));
-    setOnline(true);
+    goOnline(true);
 
     const item = await screen.findByText('Not sent: You cannot message this trainer');
     expect(item.closest('li')).toHaveAttribute('data-state', 'failed');
