@@ -130,6 +130,29 @@ describe('a console sign-in', () => {
     const fresh = await post('/api/console/welcome', { token: again.token, password: PASSWORD });
     expect(fresh.json().totpSecret).not.toBe(op.factor.totpSecret);
   });
+
+  it('signing out ends every console session of that operator at once, and is in the audit log', async () => {
+    const op = await welcomedOperator();
+    // a second session of the same operator (another tab), with the current step's code
+    const other = await post('/api/console/login', { email: op.email, password: PASSWORD, code: codeAt(op.factor.totpSecret) });
+    expect(other.statusCode, other.body).toBe(200);
+    const second = other.json().token as string;
+    const bystander = await welcomedOperator();
+
+    const out = await post('/api/console/logout', {}, op.token);
+    expect(out.statusCode, out.body).toBe(204);
+    expect(out.headers['cache-control']).toBe('private, no-store');
+    for (const token of [op.token, second]) {
+      const me = await get('/api/console/me', token);
+      expect(me.statusCode).toBe(401);
+      expect(me.json().message).toBe(CONSOLE_MSG.signedOut);
+    }
+    // a spent session cannot sign out again, and another operator's session goes on
+    expect((await post('/api/console/logout', {}, op.token)).statusCode).toBe(401);
+    expect((await get('/api/console/me', bystander.token)).statusCode).toBe(200);
+    const audit = await get(`/api/console/audit?action=operator.sign-out&operatorId=${op.id}`, bystander.token);
+    expect((audit.json().entries as TAuditEntry[]).map((e) => [e.action, e.targetId])).toEqual([['operator.sign-out', op.id]]);
+  });
 });
 
 describe('who may use the console', () => {

@@ -120,6 +120,8 @@ export const ENDPOINTS: Record<string, Endpoint> = {
     ok: 401,
   },
   'GET /api/console/me': { access: 'operator' },
+  // it ends the operator's sessions: the fuzzing signs out an operator of its own (fuzz.slow.test.ts)
+  'POST /api/console/logout': { access: 'operator' },
   'GET /api/console/audit': { access: 'operator' },
   'GET /api/console/audit.csv': { access: 'operator' },
   'GET /api/console/overview': { access: 'operator' },

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helper';
 import { FUZZ_SEED, hostileBody, hostileQuery, hostileSegment, nastyJson, nastyString } from './arbitraries';
 import { buildIsolatedApp, dbState, type DbState } from './db-state';
+import { signedInOperator } from '../support/console';
 import { createFixture, ENDPOINTS, mainRole, type Endpoint, type Fixture } from './endpoints';
 
 /**
@@ -37,6 +38,8 @@ const CONTENT_TYPES = [
 
 let t: TestApp;
 let f: Fixture;
+/** The operator whose sessions the fuzzed sign-out ends. */
+let logoutOperator: { token: string };
 const rejections: unknown[] = [];
 const onRejection = (reason: unknown) => rejections.push(reason);
 
@@ -44,14 +47,17 @@ beforeAll(async () => {
   process.on('unhandledRejection', onRejection);
   t = await buildIsolatedApp();
   f = await createFixture(t);
+  logoutOperator = await signedInOperator(t);
 }, 120_000);
 afterAll(async () => {
   process.off('unhandledRejection', onRejection);
   await t?.close();
 });
 
-function tokenFor(e: Endpoint): string | undefined {
+function tokenFor(key: string, e: Endpoint): string | undefined {
   if (e.access === 'public') return undefined;
+  // a sign-out ends the operator's sessions: not the fixture's, which the other console endpoints use
+  if (key === 'POST /api/console/logout') return logoutOperator.token;
   if (e.access === 'operator') return f.operator.token;
   return mainRole(e) === 'trainer' ? f.trainer.token : f.user.token;
 }
@@ -94,7 +100,7 @@ describe('endpoints under fuzzing', () => {
             : validUrl.split('?')[0];
           const validQuery = validUrl.includes('?') ? validUrl.slice(validUrl.indexOf('?') + 1) : '';
           const qs = query ?? validQuery;
-          const token = tokenFor(e);
+          const token = tokenFor(key, e);
           const res = await t.app.inject({
             method,
             url: qs ? `${path}?${qs}` : path,

@@ -29,7 +29,7 @@ import { addRetryAfter } from '../../platform/failure-limiter';
 import { createLoginThrottle } from '../../platform/login-throttle';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
-import { auditCsv, listAudit, signIn, welcome } from './operators';
+import { auditCsv, listAudit, signIn, signOut, welcome } from './operators';
 import { decideDispute, ledgerFindings, refundBooking, type MoneyDeps } from './money';
 import { deletePerson, personPage, restorePerson, searchPeople, suspendPerson, type PeopleDeps } from './people';
 import { requireOperator } from './require-operator';
@@ -87,6 +87,22 @@ export function consoleRoutes(deps: PeopleDeps & MoneyDeps, auth: Auth, limits: 
         preHandler: operatorOnly,
       },
       async (req) => ({ operator: { _id: req.operator!.id, email: req.operator!.email } }),
+    );
+
+    r.post(
+      '/console/logout',
+      {
+        schema: {
+          tags: ['console'],
+          summary: 'Sign out of the console: every console session of this operator ends at once',
+          response: { 204: z.null(), ...errors },
+        },
+        preHandler: [operatorOnly, ...limits.writes],
+      },
+      async (req, reply) => {
+        await signOut(deps, req.operator!.id);
+        return reply.status(204).send(null);
+      },
     );
 
     r.get(

@@ -68,6 +68,14 @@ export async function removeOperator(tx: Tx, id: string, now: Date) {
     .where(eq(operators.id, id));
 }
 
+/** Every console session of the operator ended (a sign-out): the token version moves on. */
+export async function endSessions(tx: Tx, id: string) {
+  await tx
+    .update(operators)
+    .set({ tokenVersion: sql`${operators.tokenVersion} + 1` })
+    .where(eq(operators.id, id));
+}
+
 export async function findWaitingByWelcome(q: Q, hash: string, now: Date): Promise<OperatorRow | undefined> {
   const [row] = await q
     .select()

@@ -169,6 +169,27 @@ export async function signIn(deps: ConsoleDeps, input: TConsoleLoginRequest): Pr
   return { token: await deps.tokens.signConsole({ id: usable.id, tv: usable.tokenVersion }, CONSOLE_RULES.sessionHours) };
 }
 
+/**
+ * A console sign-out (POST /api/console/logout): every console session of this operator ends at once,
+ * on every process (the token version moves on and is read on every call), written to the audit log.
+ */
+export async function signOut(deps: Pick<ConsoleDeps, 'db' | 'now'>, operatorId: string): Promise<void> {
+  const at = deps.now();
+  await deps.db.transaction(async (tx) => {
+    await repo.endSessions(tx, operatorId);
+    await repo.insertAudit(tx, {
+      at,
+      operatorId,
+      action: 'operator.sign-out',
+      targetKind: 'operator',
+      targetId: operatorId,
+      reason: 'signed out: every console session of this operator ended',
+      before: null,
+      after: null,
+    });
+  });
+}
+
 /** The operator a console session's claims name, while it is not removed nor its sessions ended since. */
 export async function operatorOfSession(deps: Pick<ConsoleDeps, 'db'>, claims: { id: string; tv: number }) {
   const row = await repo.findOperator(deps.db, claims.id);

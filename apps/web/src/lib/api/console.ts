@@ -63,8 +63,21 @@ function setSession(next: ConsoleSession) {
 export const consoleSession = {
   token: () => session.token,
   signIn: (token: string) => setSession({ token, notice: null }),
-  /** Ends the session; `notice` is what the sign-in page then says (the server's message after a 401). */
+  /** Ends the session in this tab; `notice` is what the sign-in page then says (the server's message after a 401). */
   signOut: (notice: string | null = null) => setSession({ token: null, notice }),
+  /**
+   * The operator's "Sign out": the tab forgets the token at once (offline too), and the server is told
+   * to end every console session of this operator (`POST /api/console/logout`); `keepalive` lets the
+   * request outlive the page it was sent from. A failure changes nothing here: the tab is signed out.
+   */
+  signOutEverywhere: () => {
+    const token = session.token;
+    setSession({ token: null, notice: null });
+    if (!token) return;
+    fetch('/api/console/logout', { method: 'POST', headers: { Authorization: `Bearer ${token}` }, keepalive: true }).catch(
+      () => undefined,
+    );
+  },
   subscribe: (listener: () => void) => {
     listeners.add(listener);
     return () => listeners.delete(listener);

@@ -181,10 +181,11 @@ describe('the console’s audit log', () => {
     expect(sessionStorage.getItem('spotter.console.token')).toBeNull();
   });
 
-  it('signs out on request', async () => {
-    stubApi(
+  it('signs out on request: the tab forgets the token and the server ends the console sessions', async () => {
+    const fetchMock = stubApi(
       meRoute,
       auditRoute(() => jsonResponse({ entries: [] })),
+      (url) => (url.pathname === '/api/console/logout' ? new Response(null, { status: 204 }) : undefined),
     );
     const { user, router } = renderConsole('/console');
     expect(await screen.findByText('The audit log has no entries yet.')).toBeInTheDocument();
@@ -194,6 +195,8 @@ describe('the console’s audit log', () => {
     expect(router.state.location.pathname).toBe('/console/login');
     expect(sessionStorage.getItem('spotter.console.token')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Sign out' })).not.toBeInTheDocument();
+    const logout = fetchMock.mock.calls.map(requestOf).filter((r) => r.url === '/api/console/logout');
+    expect(logout).toEqual([expect.objectContaining({ method: 'POST', authorization: `Bearer ${TOKEN}` })]);
   });
 
   it('sends a visitor without a console session to the sign-in page, asking nothing', async () => {

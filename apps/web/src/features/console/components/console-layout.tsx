@@ -34,7 +34,7 @@ export function ConsoleLayout({ announcer }: { announcer?: ReactNode }) {
   }, [token, queryClient]);
 
   const signOut = () => {
-    consoleSession.signOut();
+    consoleSession.signOutEverywhere();
     void navigate(paths.console.login.getHref(), { replace: true });
   };
 
