@@ -344,10 +344,11 @@ describe('a hidden profile', () => {
     expect((await get(`/api/trainerData/${tr.id}`)).statusCode).toBe(404);
     const own = await get('/api/trainerData', tr.token);
     expect(own.statusCode).toBe(200);
-    expect(own.json().trainerData._id).toBe(tr.id);
+    expect(own.json().trainerData).toMatchObject({ _id: tr.id, profileHidden: true });
     expect((await auditOf(tr.id)).map((e) => e.action)).toEqual(['report.auto-hide']);
     expect((await decide(ids[0], 'restore', operator.token, 'certificates checked')).statusCode).toBe(200);
     expect((await get(`/api/trainerData/${tr.id}`)).statusCode).toBe(200);
+    expect((await get('/api/trainerData', tr.token)).json().trainerData.profileHidden).toBe(false);
   });
 });
 

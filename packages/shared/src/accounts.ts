@@ -29,6 +29,11 @@ export const ZOwnTrainer = ZOwnAccount.extend({
   price: z.number(),
   rating: z.number(),
   ratingCount: z.number(),
+  /**
+   * An operator hid the public profile, or three reports did (docs/product.md#reports-and-moderation):
+   * only its trainer and operators see it; the list and its page answer nobody else.
+   */
+  profileHidden: z.boolean(),
 });
 export type TOwnTrainer = z.infer<typeof ZOwnTrainer>;
 

@@ -138,6 +138,21 @@ function AccountHeader({ role, account, isNameHeading }: { role: Role; account: 
   );
 }
 
+/**
+ * A trainer whose public profile an operator hid, or three reports did
+ * (docs/product.md#reports-and-moderation): only they and operators still see it.
+ */
+function HiddenProfileNotice() {
+  return (
+    <div className="mb-6">
+      <Alert tone="warning" title="Your public profile is hidden">
+        It was reported, so people cannot find it in the list or open its page. Your sessions, messages and payments go on as
+        before, and you still see your profile here.
+      </Alert>
+    </div>
+  );
+}
+
 type AccountLayoutProps = {
   role: Role;
   current: AccountPage;
@@ -218,7 +233,12 @@ export function AccountLayout({ role, current, title, skeleton, children }: Acco
     );
   } else {
     header = <AccountHeader role={role} account={account.data} isNameHeading={isNameHeading} />;
-    main = children(account.data);
+    main = (
+      <>
+        {'profileHidden' in account.data && account.data.profileHidden && <HiddenProfileNotice />}
+        {children(account.data)}
+      </>
+    );
   }
 
   return (

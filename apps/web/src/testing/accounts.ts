@@ -29,5 +29,6 @@ export const testTrainer = (overrides: Partial<TOwnTrainer> = {}): TOwnTrainer =
   price: 250,
   rating: 4.5,
   ratingCount: 2,
+  profileHidden: false,
   ...overrides,
 });

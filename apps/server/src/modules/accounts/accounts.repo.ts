@@ -42,6 +42,7 @@ const ownColumns = {
   priceCents: accounts.priceCents,
   ratingAvg: accounts.ratingAvg,
   ratingCount: accounts.ratingCount,
+  profileHiddenAt: accounts.profileHiddenAt,
   tokenVersion: accounts.tokenVersion,
 };
 

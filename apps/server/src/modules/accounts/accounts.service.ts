@@ -84,6 +84,7 @@ export const toOwnTrainer = (row: OwnAccountRow): TOwnTrainer => ({
   price: fromCents(row.priceCents ?? 0),
   rating: Number(row.ratingAvg),
   ratingCount: row.ratingCount,
+  profileHidden: row.profileHiddenAt !== null,
 });
 
 export function createAccountsService({ db, tokens, mailer, publicUrl, log, onRegistered, onDeleted }: Deps) {

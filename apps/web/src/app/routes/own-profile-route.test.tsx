@@ -149,6 +149,23 @@ describe('OwnProfileRoute', () => {
     expect(screen.queryByRole('heading', { name: 'Workout plan ideas' })).not.toBeInTheDocument();
   });
 
+  it('tells a trainer whose profile was hidden after reports, and neither reads nor links to the public page', async () => {
+    logIn('trainer');
+    const fetchMock = stubServer({
+      '/api/trainerData': () => jsonResponse({ trainerData: { ...trainerData, profileHidden: true } }),
+      '/api/trainer/reviews/t1': () => jsonResponse({ allReviews: [] }),
+    });
+    renderWithProviders(<OwnProfileRoute role="trainer" />, { route: '/trainer/profile' });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Omar Farouk' })).toBeInTheDocument();
+    const notice = screen.getByText('Your public profile is hidden').closest('[role="status"]');
+    expect(notice).not.toBeNull();
+    expect(notice).toHaveTextContent('people cannot find it in the list or open its page');
+    expect(screen.getByText('Marathon in training')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'See your public profile' })).not.toBeInTheDocument();
+    expect(fetchMock.mock.calls.map(([url]) => url)).not.toContain('/api/trainerData/t1');
+  });
+
   it('shows the failure with Retry, and Retry loads the profile', async () => {
     logIn('trainer');
     let calls = 0;

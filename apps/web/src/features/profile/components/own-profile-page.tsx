@@ -154,8 +154,9 @@ function TrainerProfile({
   latestReviews: ProfileSections['latestReviews'];
   schedule: ReactNode;
 }) {
-  // Only verified trainers are listed (docs/product.md#e-mail-verification); an unlisted one has no public profile yet.
-  const isListed = account.emailVerified;
+  // Only verified trainers are listed (docs/product.md#e-mail-verification); an unlisted one has no public profile yet,
+  // and a hidden one has none for anyone else (docs/product.md#reports-and-moderation; the layout says why).
+  const isListed = account.emailVerified && !account.profileHidden;
   const publicProfile = useTrainer(account._id, { enabled: isListed });
   const subscribers = !isListed ? (
     '–'
