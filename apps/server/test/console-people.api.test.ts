@@ -3,8 +3,9 @@
 // once, unlists a trainer and refunds upcoming paid sessions in full (src/modules/console/people.ts).
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { PEOPLE_MSG, suspendedMessage, WS_CLOSE, type TPersonPageResponse } from '@spotter/shared';
-import { accounts, bookings } from '../src/db/schema';
+import { BOOKING_MSG, PEOPLE_MSG, suspendedMessage, WS_CLOSE, type TPersonPageResponse } from '@spotter/shared';
+import { accounts, bookings, refunds } from '../src/db/schema';
+import { checkLedger } from '../src/modules/money/ledger-check';
 import { createAccount, useTestApp, type TestApp } from './helper';
 import { auth, bookableTrainer, bookAndPay, hourFromNow } from './support/bookings';
 import { signedInOperator } from './support/console';
@@ -180,5 +181,55 @@ describe('suspending and deleting a user', () => {
     expect(again.json().message).toBe(PEOPLE_MSG.alreadyDeleted);
     expect((await act(user.id, 'suspend')).statusCode).toBe(409);
     expect((await page(user.id)).audit.map((e) => e.action)).toEqual(['person.delete']);
+  });
+});
+
+describe('deleting a trainer', () => {
+  it('refunds their client’s card-paid session in full through the money layer, unlists them, ends their token and closes their socket', async () => {
+    const trainer = await bookableTrainer(t, { price: 175 });
+    const lastName = `Deletable${Date.now().toString(36)}`;
+    await t.database.db.update(accounts).set({ lastName }).where(eq(accounts.id, trainer.id));
+    const client = await createAccount(t, 'user');
+    const { bookingId } = await bookAndPay(t, client.token, trainer.id, hourFromNow(60));
+    const socket = await ChatSocket.open(base, trainer.token);
+    const listed = async () => (await t.app.inject({ url: `/api/trainers?q=${lastName}` })).json().viewAllTrainers.length > 0;
+    await until(listed, 'the trainer in the list');
+
+    const res = await act(trainer.id, 'delete', 'Fake certificates, asked to close');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ message: PEOPLE_MSG.deleted, person: { _id: trainer.id, status: 'deleted' } });
+
+    // the token ends at once, and the socket closes
+    expect((await t.app.inject({ url: '/api/trainerData', headers: auth(trainer.token) })).statusCode).toBe(401);
+    expect((await socket.closed).code).toBe(WS_CLOSE.unauthorized);
+    expect((await login('trainers', trainer)).statusCode).toBe(401);
+    // gone: not in the list, no public profile
+    await until(async () => !(await listed()), 'the trainer out of the list');
+    expect((await t.app.inject({ url: `/api/trainerData/${trainer.id}` })).statusCode).toBe(404);
+
+    // the client's payment comes back in full through the money layer: a completed refund, a balanced ledger, a mail
+    await runJobsUntil(async () => (await bookingStatus(t, bookingId)) === 'refunded', 'the session refunded');
+    const rows = await t.database.db.select().from(refunds).where(eq(refunds.bookingId, bookingId));
+    expect(rows).toEqual([expect.objectContaining({ status: 'completed', amountCents: 17500 })]);
+    expect((await checkLedger({ db: t.database.db })).differences).toEqual([]);
+    const seen = (await t.app.inject({ url: '/api/bookings', headers: auth(client.token) })).json().bookings as Array<{
+      _id: string;
+      status: string;
+      cancelReason?: string;
+    }>;
+    expect(seen.find((b) => b._id === bookingId)).toMatchObject({ status: 'refunded', cancelReason: BOOKING_MSG.trainerLeft });
+    const mails = t.outbox().filter((m) => m.to === client.email && m.subject.startsWith('Cancelled'));
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text).toContain('The payment of $175.00 is refunded in full.');
+
+    // the audit log says who did it and why
+    expect((await page(trainer.id)).audit).toEqual([
+      expect.objectContaining({
+        operatorId: operator.id,
+        action: 'person.delete',
+        targetKind: 'trainer',
+        reason: 'Fake certificates, asked to close',
+      }),
+    ]);
   });
 });

@@ -1,17 +1,19 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { REPORTS_TO_HIDE, type TReview } from '@spotter/shared';
-import { accounts, reviews } from '../src/db/schema';
+import { accounts, reports, reviews } from '../src/db/schema';
 import { createAccount, insertTrainer, useTestApp } from './helper';
 import { signedInOperator } from './support/console';
 
 /**
  * Reports and moderation against a trainer's rating (docs/product.md#reports-and-moderation), over
  * random sequences of what people and operators do: review (or edit a review), report a review, and
- * hide, restore or dismiss a report. A model says what each answers and which reviews are visible;
- * after every step each trainer's rating and count are those of their visible reviews (the API's and
- * the stored ones, also recomputed from the reviews table), and visitors see exactly those reviews.
+ * hide, restore or dismiss a report, and report again after a decision. A model says what each
+ * answers and which reviews are visible; after every step each trainer's rating and count are those
+ * of their visible reviews (the API's and the stored ones, also recomputed from the reviews table),
+ * visitors see exactly those reviews, and every review with open reports (none an operator decided)
+ * from three or more different people is hidden.
  */
 const t = await useTestApp();
 const db = t.database.db;
@@ -19,7 +21,8 @@ const auth = (token?: string) => (token ? { authorization: token } : {});
 const post = (url: string, payload: object, token?: string) =>
   t.app.inject({ method: 'POST', url, payload, headers: auth(token) });
 
-const PEOPLE = 5;
+// seven: an item's author and six others, so three reports, a decision and three new ones can all happen
+const PEOPLE = 7;
 const TRAINERS = 2;
 const people: Array<{ token: string; id: string }> = [];
 for (let i = 0; i < PEOPLE; i++) people.push(await createAccount(t, 'user'));
@@ -44,7 +47,7 @@ type Review = { id: string; rating: number; hidden: boolean; autoHidden: boolean
 type Report = { id: string; item: string; reporter: number; open: boolean };
 
 /** What the runs did, so a run that never hid anything does not pass unnoticed. */
-const seen = { autoHidden: 0, decided: 0 };
+const seen = { autoHidden: 0, decided: 0, reportedAfterDecision: 0, hiddenAgain: 0 };
 
 const twoDecimals = (n: number) => Math.round(n * 100 + 1e-9) / 100;
 
@@ -76,6 +79,15 @@ async function check(trainerIds: string[], model: Map<string, Review>) {
     expect(Number(row.ratingAvg)).toBe(Number(row.visibleAvg));
     expect(row.ratingCount).toBe(Number(row.visibleCount));
   }
+  // what is stored: a review three different people reported, with no operator's decision since, is hidden
+  const reported = await db
+    .select({ itemId: reports.itemId, hidden: sql<boolean>`bool_and(${reviews.hiddenAt} is not null)` })
+    .from(reports)
+    .innerJoin(reviews, eq(reviews.id, reports.itemId))
+    .where(and(eq(reports.kind, 'review'), eq(reports.status, 'open'), inArray(reviews.trainerId, trainerIds)))
+    .groupBy(reports.itemId)
+    .having(sql`count(distinct ${reports.reporterId}) >= ${REPORTS_TO_HIDE}`);
+  for (const item of reported) expect(item, 'three open reports').toMatchObject({ hidden: true });
 }
 
 async function run(ops: Op[]) {
@@ -119,11 +131,16 @@ async function run(ops: Op[]) {
               : 201;
       expect(res.statusCode, res.body).toBe(expected);
       if (res.statusCode === 201) {
+        const decidedBefore = made.some((r) => r.item === key && !r.open);
+        if (decidedBefore) seen.reportedAfterDecision++;
         made.push({ id: res.json().report._id, item: key, reporter: op.by, open: true });
-        if (made.filter((r) => r.item === key).length === REPORTS_TO_HIDE) {
+        // reports an operator decided do not count: three open ones from different people hide it
+        const openReporters = new Set(made.filter((r) => r.item === key && r.open).map((r) => r.reporter));
+        if (!review!.hidden && openReporters.size >= REPORTS_TO_HIDE) {
           review!.hidden = true;
           review!.autoHidden = true;
           seen.autoHidden++;
+          if (decidedBefore) seen.hiddenAgain++;
         }
       }
     } else {
@@ -154,7 +171,7 @@ async function run(ops: Op[]) {
 describe('a trainer’s rating under reports and moderation', () => {
   it('is always the average of their visible reviews', { timeout: 180_000 }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(OP, { minLength: 1, maxLength: 16 }), async (ops) => run(ops)),
+      fc.asyncProperty(fc.array(OP, { minLength: 1, maxLength: 24 }), async (ops) => run(ops)),
       {
         numRuns: 25,
         // besides the random ones: three reports hide, an operator dismisses (shown again), a hide, an edit while hidden, a restore
@@ -177,10 +194,39 @@ describe('a trainer’s rating under reports and moderation', () => {
               { op: 'restore', pick: 1 },
             ],
           ],
+          // three reports hide, a restore, then two new reports (still shown) and a third new one (hidden again)
+          [
+            [
+              { op: 'review', by: 0, trainer: 0, rating: 1 },
+              { op: 'review', by: 1, trainer: 1, rating: 5 },
+              { op: 'report', by: 1, target: 0 },
+              { op: 'report', by: 2, target: 0 },
+              { op: 'report', by: 3, target: 0 },
+              { op: 'restore', pick: 0 },
+              { op: 'report', by: 4, target: 0 },
+              { op: 'report', by: 5, target: 0 },
+              { op: 'report', by: 6, target: 0 },
+              { op: 'dismiss', pick: 0 },
+            ],
+          ],
+          // one report dismissed, then two new ones: not hidden; a third open one hides it
+          [
+            [
+              { op: 'review', by: 0, trainer: 1, rating: 2 },
+              { op: 'report', by: 1, target: 0 },
+              { op: 'dismiss', pick: 0 },
+              { op: 'report', by: 2, target: 0 },
+              { op: 'report', by: 3, target: 0 },
+              { op: 'report', by: 4, target: 0 },
+              { op: 'hide', pick: 2 },
+            ],
+          ],
         ],
       },
     );
     expect(seen.autoHidden).toBeGreaterThan(0);
     expect(seen.decided).toBeGreaterThan(0);
+    expect(seen.reportedAfterDecision).toBeGreaterThan(0);
+    expect(seen.hiddenAgain).toBeGreaterThan(0);
   });
 });

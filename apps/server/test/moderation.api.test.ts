@@ -278,6 +278,56 @@ describe('three reports', () => {
     );
   });
 
+  it('count only reports no operator decided: after a restore, three new people’s reports hide the item again', async () => {
+    const tr = await insertTrainer(t);
+    const reviewId = await postReview(author.token, tr.id, 1, 'Hidden twice');
+    const ids: string[] = [];
+    for (const r of [reporter1, reporter2, reporter3]) ids.push((await report(r.token, 'review', reviewId)).json().report._id);
+    expect(await reviewsOf(tr.id)).toEqual([]);
+    expect((await decide(ids[0], 'restore', operator.token, 'fair enough')).statusCode).toBe(200);
+    expect((await reviewsOf(tr.id)).map((r) => r.comment)).toEqual(['Hidden twice']);
+
+    // the restore closed the three; two new ones are not enough, the third new person's hides it again
+    const others = [
+      trainer,
+      await createAccount(t, 'user', { firstName: 'Uma', lastName: 'Four' }),
+      await createAccount(t, 'user', { firstName: 'Vera', lastName: 'Five' }),
+    ];
+    const later: string[] = [];
+    for (const r of others.slice(0, 2)) later.push((await report(r.token, 'review', reviewId)).json().report._id);
+    expect((await reviewsOf(tr.id)).map((r) => r.comment)).toEqual(['Hidden twice']);
+    const third = await report(others[2].token, 'review', reviewId);
+    expect(third.statusCode, third.body).toBe(201);
+    later.push(third.json().report._id);
+    expect(await reviewsOf(tr.id)).toEqual([]);
+    expect(await ratingOf(tr.id)).toEqual({ rating: 0, ratingCount: 0 });
+    expect((await auditOf(reviewId)).map((e) => e.action).sort()).toEqual([
+      'report.auto-hide',
+      'report.auto-hide',
+      'report.restore',
+    ]);
+    const open = (await queue(operator.token)).filter((r) => r.itemId === reviewId);
+    expect(open.map((r) => r._id)).toEqual(later);
+    for (const r of open) expect(r).toMatchObject({ status: 'open', itemHidden: true });
+    // the first three stay as the operator decided them
+    const rows = await db.select().from(reports).where(eq(reports.itemId, reviewId));
+    expect(rows.filter((r) => ids.includes(r.id)).map((r) => r.status)).toEqual(['restored', 'restored', 'restored']);
+  });
+
+  it('count only reports no operator decided: after one report is dismissed, two new ones do not hide the item', async () => {
+    const tr = await insertTrainer(t);
+    const reviewId = await postReview(author.token, tr.id, 2, 'Dismissed once');
+    const first = (await report(reporter1.token, 'review', reviewId)).json().report._id as string;
+    expect((await decide(first, 'dismiss', operator.token, 'nothing wrong')).statusCode).toBe(200);
+    for (const r of [reporter2, reporter3]) expect((await report(r.token, 'review', reviewId)).statusCode).toBe(201);
+    expect((await reviewsOf(tr.id)).map((r) => r.comment)).toEqual(['Dismissed once']);
+    expect(await ratingOf(tr.id)).toEqual({ rating: 2, ratingCount: 1 });
+    expect((await auditOf(reviewId)).map((e) => e.action)).toEqual(['report.dismiss']);
+    // a third open one does
+    expect((await report(trainer.token, 'review', reviewId)).statusCode).toBe(201);
+    expect(await reviewsOf(tr.id)).toEqual([]);
+  });
+
   it('dismissing a report of a visible item leaves it visible', async () => {
     const tr = await insertTrainer(t);
     const reviewId = await postReview(author.token, tr.id, 3, 'Average');

@@ -47,6 +47,60 @@ describe('health, docs, headers', async () => {
     expect((await t.app.inject('/api/docs')).statusCode).toBeLessThan(400);
   });
 
+  it('documents every path of the operator console’s API (issue 32) with its success status and a response schema', async () => {
+    const doc = (await t.app.inject('/api/docs/json')).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: object }> }> }>>;
+    };
+    // [method, path, success status], as the route files register them (modules/console/console.routes.ts,
+    // console/overview.routes.ts, moderation/*.routes.ts, certificates/*.routes.ts, bookings/bookings.routes.ts)
+    const CONSOLE_API: Array<[string, string, number]> = [
+      ['post', '/api/console/welcome', 200],
+      ['post', '/api/console/login', 200],
+      ['get', '/api/console/me', 200],
+      ['get', '/api/console/people', 200],
+      ['get', '/api/console/people/{id}', 200],
+      ['post', '/api/console/people/{id}/suspend', 200],
+      ['post', '/api/console/people/{id}/restore', 200],
+      ['post', '/api/console/people/{id}/delete', 200],
+      ['get', '/api/console/certificates', 200],
+      ['get', '/api/console/certificates/{id}/file', 200],
+      ['post', '/api/console/certificates/{id}/approve', 200],
+      ['post', '/api/console/certificates/{id}/reject', 200],
+      ['get', '/api/console/reports', 200],
+      ['post', '/api/console/reports/{id}/hide', 200],
+      ['post', '/api/console/reports/{id}/restore', 200],
+      ['post', '/api/console/reports/{id}/dismiss', 200],
+      ['get', '/api/console/bookings', 200],
+      ['post', '/api/console/bookings/{id}/refund', 200],
+      ['get', '/api/console/disputes', 200],
+      ['post', '/api/console/disputes/{id}/decide', 200],
+      ['get', '/api/console/audit', 200],
+      ['get', '/api/console/audit.csv', 200],
+      ['get', '/api/console/overview', 200],
+      ['get', '/api/console/ledger', 200],
+      ['post', '/api/reports', 201],
+      ['post', '/api/trainer/certificates', 201],
+      ['get', '/api/trainer/certificates', 200],
+      ['get', '/api/trainer/certificates/{id}/file', 200],
+      ['post', '/api/bookings/{id}/dispute', 201],
+    ];
+    // the list is the routes registered: none left out of it, none that does not exist
+    const registered = registeredRoutes(t.app.printRoutes({ commonPrefix: false })).filter(([, path]) =>
+      /^\/api\/(console\/|reports$|trainer\/certificates|bookings\/\{id\}\/dispute$)/.test(path),
+    );
+    expect(registered.map((r) => r.join(' ')).sort()).toEqual(CONSOLE_API.map(([m, p]) => `${m} ${p}`).sort());
+    for (const [method, path, status] of CONSOLE_API) {
+      const operation = doc.paths[path]?.[method];
+      expect(operation, `${method} ${path} in the document`).toBeDefined();
+      const success = Object.keys(operation.responses).filter((code) => code.startsWith('2'));
+      expect(success, `${method} ${path}`).toEqual([String(status)]);
+      const content = Object.values(operation.responses[String(status)].content ?? {});
+      expect(content.length, `${method} ${path}: a response schema`).toBeGreaterThan(0);
+      // a file's bytes are any; every other answer is described
+      if (!path.endsWith('/file')) expect(Object.keys(content[0].schema ?? {}), `${method} ${path}`).toContain('type');
+    }
+  });
+
   it('sends security headers: CSP without inline script or third-party hosts, no framing, nosniff', async () => {
     const res = await t.app.inject('/api/health');
     const csp = String(res.headers['content-security-policy']);
@@ -456,3 +510,25 @@ describe('pictures are absolute URLs on PUBLIC_URL in every answer', () => {
     expect(withAbsolutePictures(answer, base)).toBe(answer);
   });
 });
+
+/**
+ * The routes an app registered, as [method, OpenAPI path], from Fastify's route tree
+ * (`printRoutes({ commonPrefix: false })`: one node a line, indented four characters a level, its
+ * methods in brackets); HEAD and OPTIONS, which Fastify adds, and wildcards left out.
+ */
+function registeredRoutes(tree: string): Array<[string, string]> {
+  const routes: Array<[string, string]> = [];
+  const prefixes: string[] = [];
+  for (const line of tree.split('\n')) {
+    const m = /^([│ ]*)[├└]── (\S+)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = m[1].length / 4;
+    const path = (prefixes[depth - 1] ?? '') + m[2];
+    prefixes[depth] = path;
+    prefixes.length = depth + 1;
+    if (!m[3] || path.includes('*')) continue;
+    for (const method of m[3].split(', '))
+      if (method !== 'HEAD' && method !== 'OPTIONS') routes.push([method.toLowerCase(), path.replace(/:(\w+)/g, '{$1}')]);
+  }
+  return routes;
+}

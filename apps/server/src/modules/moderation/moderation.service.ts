@@ -61,8 +61,9 @@ export async function listReports(db: Db, filter: { status?: ReportStatus; subje
 
 /**
  * POST /api/reports (docs/product.md#reports-and-moderation): what the caller may see and did not
- * write, once per person and item. The third report from different people hides the item until an
- * operator looks, in the same transaction, written to the audit log with no operator.
+ * write, once per person and item. When three different people have an open report of it (one no
+ * operator has decided yet), the item is hidden until an operator looks, in the same transaction,
+ * written to the audit log with no operator.
  */
 export async function reportItem(
   deps: Pick<ModerationDeps, 'db' | 'now'>,
@@ -93,8 +94,9 @@ export async function reportItem(
       at,
     });
     if (!id) throw new AppError('ALREADY_REPORTED', REPORT_MSG.already);
-    // the third person's report hides it; later ones come after an operator looked
-    if ((await repo.countReports(tx, input.kind, itemId)) === REPORTS_TO_HIDE) {
+    // three people's open reports hide it: those an operator decided (restore, dismiss) no longer count,
+    // so three new ones after a decision hide it again (docs/product.md#reports-and-moderation)
+    if (!item.hidden && (await repo.countOpenReporters(tx, input.kind, itemId)) >= REPORTS_TO_HIDE) {
       await setItemHidden(tx, input.kind, itemId, at);
       await writeAudit(tx, {
         at,

@@ -85,12 +85,15 @@ export async function insertReport(
   return row?.id;
 }
 
-/** Reports of an item from different people, open or not (one per person). */
-export async function countReports(q: Q, kind: ReportKind, itemId: string): Promise<number> {
+/**
+ * How many different people have an open report of the item: reports no operator has decided yet
+ * (a decision closes every open report of the item), so those made before an operator looked do not count.
+ */
+export async function countOpenReporters(q: Q, kind: ReportKind, itemId: string): Promise<number> {
   const [row] = await q
-    .select({ n: sql<number>`count(*)::int` })
+    .select({ n: sql<number>`count(distinct ${reports.reporterId})::int` })
     .from(reports)
-    .where(and(eq(reports.kind, kind), eq(reports.itemId, itemId)));
+    .where(and(eq(reports.kind, kind), eq(reports.itemId, itemId), eq(reports.status, 'open')));
   return Number(row?.n ?? 0);
 }
 
