@@ -45,7 +45,7 @@ import {
   searchBookingsForOperators,
 } from './modules/bookings';
 import { checkLedger, moneyModule } from './modules/money';
-import { certificatesModule } from './modules/certificates';
+import { certificatesModule, purgeCertificatesOf } from './modules/certificates';
 import { chatsModule } from './modules/chats';
 import { createFavouritesService, favouritesRoutes } from './modules/favourites';
 import { createPushService, pushRoutes } from './modules/push';
@@ -216,7 +216,9 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   // refunds their upcoming sessions (docs/decisions/042-money-ledger.md#a-trainer-who-leaves): a
   // hook, as bookings imports accounts and not the other way round
   const onDeleted: OnDeleted = async (tx, account) => {
-    if (account.role === 'trainer') await bookingServices.trainerLeft(tx, account.id);
+    if (account.role !== 'trainer') return;
+    await bookingServices.trainerLeft(tx, account.id);
+    await purgeCertificatesOf(jobs, tx, account.id, clock.now());
   };
   // a new account's sign-up weight is the first point of its weight chart (the settings module's)
   const accounts = createAccountsService({

@@ -1,6 +1,6 @@
 // Trainers' certificates and the 'Verified coach' badge (docs/product.md#verified-coaches): upload,
 // the checks of the file, who reads it, the operators' queue and decisions, and the badge.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -184,6 +184,34 @@ describe('who reads certificates', () => {
     expect(read.statusCode).toBe(200);
     expect(read.headers['content-security-policy']).toBe('sandbox');
     expect(read.rawPayload.equals(pdf())).toBe(true);
+  });
+});
+
+describe('a trainer who deletes their account', () => {
+  it('leaves no certificate behind: the files and the rows go, for them and for operators', async () => {
+    const trainer = await createAccount(t, 'trainer');
+    const first = await upload(trainer.token);
+    const second = await upload(trainer.token, await photoWithExif());
+    const keys = [(await storedRow(first._id)).fileKey, (await storedRow(second._id)).fileKey];
+    const fileOf = (key: string) => join(t.config.dataDir, 'certificates', key);
+    expect(keys.every((key) => existsSync(fileOf(key)))).toBe(true);
+
+    const gone = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/trainer',
+      headers: { authorization: trainer.token },
+      payload: { password: trainer.password },
+    });
+    expect(gone.statusCode, gone.body).toBe(200);
+    const rowsOf = () => t.database.db.select().from(certificates).where(eq(certificates.trainerId, trainer.id));
+    // the purge is a durable job: run what is due (a poller may run it too) until it is done
+    await until(async () => {
+      await t.app.jobs.runDue({});
+      return (await rowsOf()).length === 0;
+    }, 'the deleted trainer’s certificates removed');
+    expect(keys.filter((key) => existsSync(fileOf(key)))).toEqual([]);
+    const read = await t.app.inject({ method: 'GET', url: `/api/console/certificates/${first._id}/file`, headers: asOperator });
+    expect(read.statusCode).toBe(404);
   });
 });
 

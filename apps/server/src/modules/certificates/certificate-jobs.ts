@@ -10,6 +10,8 @@ export const CERTIFICATE_JOBS = {
   remind: defineJob('certificate.remind', z.object({ certificateId: ZId })),
   /** The day after an approved certificate's last day: the trainer's verified_until is recomputed. */
   expired: defineJob('certificate.expired', z.object({ trainerId: ZId })),
+  /** A trainer's account deleted: their certificates' files and rows go (docs/product.md#verified-coaches). */
+  purge: defineJob('certificate.purge', z.object({ trainerId: ZId })),
 };
 
 /** How long a job enqueued for this process to run at once is kept from the pollers. */

@@ -49,6 +49,17 @@ export function certificatesOf(q: Q, trainerId: string) {
     .limit(200);
 }
 
+/** Every file of a trainer's certificates (the purge of a deleted trainer's). */
+export async function fileKeysOf(q: Q, trainerId: string): Promise<string[]> {
+  const rows = await q.select({ fileKey: certificates.fileKey }).from(certificates).where(eq(certificates.trainerId, trainerId));
+  return rows.map((r) => r.fileKey);
+}
+
+/** A trainer's certificates deleted (their files removed before). */
+export async function deleteCertificatesOf(tx: Tx, trainerId: string): Promise<void> {
+  await tx.delete(certificates).where(eq(certificates.trainerId, trainerId));
+}
+
 export async function findCertificate(q: Q, id: string): Promise<CertificateRow | undefined> {
   const [row] = await q.select().from(certificates).where(eq(certificates.id, id)).limit(1);
   return row;

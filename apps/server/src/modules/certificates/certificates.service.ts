@@ -233,6 +233,16 @@ export function createCertificatesService(deps: CertificatesDeps) {
     },
 
     /** On expiry: verified_until recomputed, so the badge goes (and cached answers drop, docs/caching.md). */
+    /**
+     * A deleted trainer's certificates (the purge job, enqueued in the deletion's transaction): the
+     * files go first, then the rows, so a run cut short leaves rows that a run again removes with
+     * their files, never a file that no row names.
+     */
+    async purgeOf(trainerId: string) {
+      for (const key of await repo.fileKeysOf(db, trainerId)) await files.remove(key);
+      await db.transaction((tx) => repo.deleteCertificatesOf(tx, trainerId));
+    },
+
     async expire(trainerId: string, at: Date) {
       await db.transaction(async (tx) => {
         await repo.recomputeVerifiedUntil(tx, trainerId, dayOf(at));

@@ -1,6 +1,7 @@
 // What app.ts may use of the certificates module (docs/architecture.md#routes-services-repos).
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config';
+import type { Tx } from '../../db/client';
 import type { JobRunner } from '../../platform/jobs';
 import type { RateLimits } from '../../platform/rate-limits';
 import type { Auth } from '../../plugins/auth';
@@ -24,6 +25,13 @@ type Deps = {
 };
 
 /**
+ * The accounts module's deletion hook (wired in app.ts): a deleted trainer's certificates, files and
+ * rows, are removed by a durable job enqueued in the deletion's transaction.
+ */
+export const purgeCertificatesOf = (jobs: JobRunner, tx: Tx, trainerId: string, at: Date) =>
+  jobs.enqueue(tx, { kind: CERTIFICATE_JOBS.purge, runAt: at, payload: { trainerId } });
+
+/**
  * Trainers' certificates and the 'Verified coach' badge (docs/product.md#verified-coaches): the
  * trainer's and the operators' routes, and the jobs that mail decisions and reminders and take the
  * badge away on expiry.
@@ -43,6 +51,7 @@ export function certificatesModule(deps: Deps) {
     deps.jobs.register(CERTIFICATE_JOBS.decidedMail, ({ certificateId }) => service.sendDecidedMail(certificateId));
     deps.jobs.register(CERTIFICATE_JOBS.remind, ({ certificateId }, { now }) => service.remind(certificateId, now));
     deps.jobs.register(CERTIFICATE_JOBS.expired, ({ trainerId }, { now }) => service.expire(trainerId, now));
+    deps.jobs.register(CERTIFICATE_JOBS.purge, ({ trainerId }) => service.purgeOf(trainerId));
     await app.register(certificatesRoutes(service, deps.auth, deps.limits));
     await app.register(consoleCertificatesRoutes(service, deps.console, deps.auth, deps.limits));
   };
