@@ -238,6 +238,9 @@ describe('the trainer’s share of a disputed session', () => {
   it('stays pending when the session is disputed 47 hours after it ended, until the dispute is decided', async () => {
     const { user, trainer, bookingId } = await pastSession(47);
     const share = await shareOf(bookingId);
+    // a sweep before it is disputed (47.5 hours after it ended): the time to dispute it is not over
+    await runJobsIn(0.5);
+    expect(await hasTransaction(db, `payable:${bookingId}`)).toBe(false);
     expect((await dispute(user.token, bookingId)).json().dispute).toMatchObject({ status: 'open' });
 
     // the time to dispute it is over (49 hours after it ended): the open dispute holds the share
