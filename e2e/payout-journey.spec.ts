@@ -170,10 +170,10 @@ test('a trainer sets a payout address, a user books and pays with the demo provi
   await expect(figures).toHaveText(new RegExp(`Pending\\${share}.*Payable\\$0.*Paid out\\$0`));
   await expect(page.getByRole('region', { name: 'Payouts' })).toContainText('No payouts yet.');
 
-  // The session passes: the clock goes past its end and the 24 hours after it, and past the daily
-  // payout run (the first a day after the server started).
+  // The session passes: the clock goes past its end and the 48 hours after it in which its user may
+  // dispute it, and past the daily payout run (the first a day after the server started).
   const now = await clock(0);
-  await clock(endsAt + 24 * HOUR + HOUR - now.getTime());
+  await clock(endsAt + 48 * HOUR + HOUR - now.getTime());
   // the sweep made the share payable and the payout run paid it through the demo provider
   await expect
     .poll(

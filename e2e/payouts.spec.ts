@@ -41,6 +41,8 @@ test('a trainer saves a PayPal payout address in settings; the checklist ticks i
   await expect(figures.getByRole('term')).toHaveText(['Pending', 'Payable', 'Paid out', 'Refunded']);
   await expect(figures).toHaveText(/Pending\$0.*Payable\$0.*Paid out\$0.*Refunded\$0/);
   const payouts = page.getByRole('region', { name: 'Payouts' });
-  await expect(payouts).toContainText('No payouts yet. Your share of a session becomes payable 24 hours after it ends.');
+  await expect(payouts).toContainText(
+    'No payouts yet. Your share of a session becomes payable 48 hours after it ends, once its client can no longer dispute it.',
+  );
   await expect(page.getByText('Add a payout address')).toHaveCount(0);
 });

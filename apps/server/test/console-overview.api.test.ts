@@ -1,18 +1,21 @@
 // The console's overview (docs/product.md#the-overview): the last 30 UTC days, each day's bookings,
-// cancellations, money and sign-ups from the tables themselves, every day present, their sums, and
-// what waits for an operator; operators only.
+// cancellations and sign-ups from the tables themselves and its money from the ledger (adding up with
+// it), every day present, their sums, and what waits for an operator; operators only.
 import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ZConsoleOverviewResponse, type TConsoleOverviewDay, type TConsoleOverviewResponse } from '@spotter/shared';
 import { accounts, bookings, certificates, disputes, payments, payouts, refunds, reports } from '../src/db/schema';
+import { account, balance, post } from '../src/modules/money';
+import { MONEY_JOBS } from '../src/modules/money/money-jobs';
 import { createAccount, useTestApp } from './helper';
-import { auth, bookableTrainer, bookAndPay, cancel, hourFromNow } from './support/bookings';
+import { auth, bookableTrainer, bookAndPay, cancel, capture, createOrder, hourFromNow } from './support/bookings';
 import { signedInOperator } from './support/console';
 import { until } from './support/until';
 
 const t = await useTestApp();
 const db = t.database.db;
-const DAY = 24 * 60 * 60_000;
+const HOUR = 60 * 60_000;
+const DAY = 24 * HOUR;
 const operator = await signedInOperator(t);
 
 const isoDay = (at: Date) => at.toISOString().slice(0, 10);
@@ -27,6 +30,18 @@ const overview = async () => {
 };
 
 const ZERO = { bookings: 0, cancellations: 0, paid: 0, refunded: 0, paidOut: 0, fees: 0, newUsers: 0, newTrainers: 0 };
+
+/**
+ * The money figures add up with the ledger (all of it is within the 30 days here): the fees are the
+ * platform's fees account, and what was paid less what was refunded and paid out is what the
+ * provider's world account gave to Spotter.
+ */
+async function addsUpWithTheLedger(answer: TConsoleOverviewResponse) {
+  const cents = (dollars: number) => Math.round(dollars * 100);
+  const { paid, refunded, paidOut, fees } = answer.totals;
+  expect(cents(fees)).toBe(await balance(db, account.fees));
+  expect(cents(paid) - cents(refunded) - cents(paidOut)).toBe(-(await balance(db, account.world('demo'))));
+}
 
 describe('GET /api/console/overview', () => {
   it('answers 30 days of zeros on an empty database, today last', async () => {
@@ -51,17 +66,14 @@ describe('GET /api/console/overview', () => {
     expect((await cancel(t, ben.token, dropped.bookingId)).statusCode).toBe(200);
     await until(async () => (await db.select().from(refunds).where(eq(refunds.status, 'completed'))).length === 1, 'the refund');
 
-    // 7 days ago: a session paid then (its booking and payment moved there), by a user who signed up then
+    // 7 days ago: a session booked then (its booking moved there), by a user who signed up then; its
+    // money stays where the ledger has it, today
     const cat = await createAccount(t, 'user');
     const earlier = await bookAndPay(t, cat.token, trainer.id, hourFromNow(74));
     await db
       .update(bookings)
       .set({ createdAt: daysAgo(7) })
       .where(eq(bookings.id, earlier.bookingId));
-    await db
-      .update(payments)
-      .set({ createdAt: daysAgo(7) })
-      .where(eq(payments.bookingId, earlier.bookingId));
     await db
       .update(accounts)
       .set({ createdAt: daysAgo(7) })
@@ -78,67 +90,85 @@ describe('GET /api/console/overview', () => {
       .set({ createdAt: daysAgo(30) })
       .where(eq(accounts.id, outside.id));
 
-    // payouts: 5 days ago one paid and one sent count; one pending and one returned do not
-    const payout = (status: 'pending' | 'sent' | 'paid' | 'returned', amountCents: number, at: Date) => ({
-      trainerId: trainer.id,
-      email: trainer.email,
-      provider: 'demo' as const,
-      amountCents,
-      currency: 'USD',
-      status,
-      bookingIds: [kept.bookingId],
-      batchKey: `batch-${status}-${amountCents}`,
-      createdAt: at,
-      updatedAt: at,
-    });
-    await db
-      .insert(payouts)
-      .values([
-        payout('paid', 12345, daysAgo(5)),
-        payout('sent', 1000, daysAgo(5)),
-        payout('pending', 777, daysAgo(5)),
-        payout('returned', 888, daysAgo(5)),
-      ]);
-    // refunds: 4 days ago one completed counts; one requested and one failed do not
-    const refund = (status: 'requested' | 'completed' | 'failed', amountCents: number, at: Date) => ({
-      key: `overview-${status}`,
-      provider: 'demo' as const,
-      providerOrderId: `order-${status}`,
-      captureId: `capture-${status}`,
-      amountCents,
-      currency: 'USD',
-      status,
-      reason: 'test',
-      createdAt: at,
-      completedAt: status === 'completed' ? at : null,
-    });
-    await db
-      .insert(refunds)
-      .values([refund('completed', 5050, daysAgo(4)), refund('requested', 999, daysAgo(4)), refund('failed', 111, daysAgo(4))]);
+    // the ledger on other days (its rows are never moved: written there): 4 days ago a refund of
+    // $50.50 gave back $5.05 of the fee; 5 days ago $123.45 was paid out, and $10 more sent and not
+    // paid yet (not paid out)
+    const USD = 'USD';
+    const pending = account.trainerPending(trainer.id);
+    const payable = account.trainerPayable(trainer.id);
+    const paying = account.trainerPaying(trainer.id);
+    const moves: Array<[string, 'refund' | 'payable' | 'payout' | 'payout-paid', Date, Array<[string, number]>]> = [
+      [
+        'overview:refund',
+        'refund',
+        daysAgo(4),
+        [
+          [account.world('demo'), 5050],
+          [account.fees, -505],
+          [pending, -4545],
+        ],
+      ],
+      [
+        'overview:payable',
+        'payable',
+        daysAgo(5),
+        [
+          [pending, -13345],
+          [payable, 13345],
+        ],
+      ],
+      [
+        'overview:payout',
+        'payout',
+        daysAgo(5),
+        [
+          [payable, -13345],
+          [paying, 13345],
+        ],
+      ],
+      [
+        'overview:payout-paid',
+        'payout-paid',
+        daysAgo(5),
+        [
+          [paying, -12345],
+          [account.world('demo'), 12345],
+        ],
+      ],
+    ];
+    for (const [key, kind, at, entries] of moves)
+      await db.transaction((tx) =>
+        post(tx, {
+          key,
+          kind,
+          trainerId: trainer.id,
+          entries: entries.map(([acc, amountCents]) => ({ account: acc, amountCents, currency: USD })),
+          at,
+        }),
+      );
 
     const fees = async (bookingId: string) =>
       (await db.select({ fee: payments.feeCents }).from(payments).where(eq(payments.bookingId, bookingId)))[0].fee / 100;
-    const todayFees = (await fees(kept.bookingId)) + (await fees(dropped.bookingId));
-    const earlierFees = await fees(earlier.bookingId);
     expect(await fees(kept.bookingId)).toBe(20); // the Starter plan's 10 %
 
     const answer = await overview();
     expect(answer.days).toHaveLength(30);
     const on = (n: number) => answer.days.find((d) => d.day === isoDay(daysAgo(n)))!;
+    // today: three sessions paid, one of them refunded in full with its fee
     expect(on(0)).toEqual({
       day: answer.to,
       bookings: 2,
       cancellations: 1,
-      paid: 400,
+      paid: 600,
       refunded: 200,
       paidOut: 0,
-      fees: todayFees,
+      fees: 40,
       newUsers: 2,
       newTrainers: 1,
     });
-    expect(on(4)).toEqual({ day: isoDay(daysAgo(4)), ...ZERO, refunded: 50.5 });
-    expect(on(5)).toEqual({ day: isoDay(daysAgo(5)), ...ZERO, paidOut: 133.45 });
-    expect(on(7)).toEqual({ day: isoDay(daysAgo(7)), ...ZERO, bookings: 1, paid: 200, fees: earlierFees, newUsers: 1 });
+    expect(on(4)).toEqual({ day: isoDay(daysAgo(4)), ...ZERO, refunded: 50.5, fees: -5.05 });
+    expect(on(5)).toEqual({ day: isoDay(daysAgo(5)), ...ZERO, paidOut: 123.45 });
+    expect(on(7)).toEqual({ day: isoDay(daysAgo(7)), ...ZERO, bookings: 1, newUsers: 1 });
     expect(on(29)).toEqual({ day: answer.from, ...ZERO, newTrainers: 1 });
     const busy = new Set([0, 4, 5, 7, 29].map((n) => isoDay(daysAgo(n))));
     for (const d of answer.days.filter((d: TConsoleOverviewDay) => !busy.has(d.day))) expect(d).toEqual({ day: d.day, ...ZERO });
@@ -147,11 +177,12 @@ describe('GET /api/console/overview', () => {
       cancellations: 1,
       paid: 600,
       refunded: 250.5,
-      paidOut: 133.45,
-      fees: todayFees + earlierFees,
+      paidOut: 123.45,
+      fees: 34.95,
       newUsers: 3,
       newTrainers: 2,
     });
+    await addsUpWithTheLedger(answer);
 
     // a session cancelled by the user earlier is counted on the day it was cancelled, not booked
     await db
@@ -162,6 +193,81 @@ describe('GET /api/console/overview', () => {
     expect(moved.days.find((d) => d.day === isoDay(daysAgo(2)))!.cancellations).toBe(1);
     expect(moved.days.at(-1)!.cancellations).toBe(0);
     expect(moved.days.at(-1)!.bookings).toBe(2);
+  });
+
+  it('takes the money from the ledger: a card session, a package and a session from it, a part refund, a payout', async () => {
+    const today = async () => (await overview()).days.at(-1)!;
+    const before = await today();
+
+    // a $200 session by card (fee $20), over two days ago: its share is due and paid out below
+    const coach = await bookableTrainer(t, { price: 200 });
+    const payoutAddress = await t.app.inject({
+      method: 'PUT',
+      url: '/api/trainer/payout',
+      headers: auth(coach.token),
+      payload: { email: `overview.${Date.now()}@example.com` },
+    });
+    expect(payoutAddress.statusCode).toBe(200);
+    const dana = await createAccount(t, 'user');
+    const session = await bookAndPay(t, dana.token, coach.id, hourFromNow(76));
+    const endsAt = new Date(Date.now() - 49 * HOUR);
+    await db
+      .update(bookings)
+      .set({ startsAt: new Date(endsAt.getTime() - HOUR), endsAt })
+      .where(eq(bookings.id, session.bookingId));
+    // an operator refunds $50 of it: $5 of the fee goes back with it
+    const refunded = await t.app.inject({
+      method: 'POST',
+      url: `/api/console/bookings/${session.bookingId}/refund`,
+      headers: auth(operator.token),
+      payload: { amount: 50, reason: 'Started late' },
+    });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    await until(
+      async () => (await db.select().from(refunds).where(eq(refunds.bookingId, session.bookingId)))[0]?.status === 'completed',
+      'the part refund',
+    );
+
+    // a package of 2 sessions for $180 from a $100 trainer (no fee when bought), and a session from it
+    // ($90: $9 of it the fee)
+    const seller = await bookableTrainer(t, { price: 100 });
+    const offered = await t.app.inject({
+      method: 'PUT',
+      url: '/api/trainer/packages',
+      headers: auth(seller.token),
+      payload: { packages: [{ sessions: 2, price: 180, validityMonths: null }] },
+    });
+    expect(offered.statusCode, offered.body).toBe(200);
+    const eli = await createAccount(t, 'user');
+    const order = await createOrder(t, eli.token, { packageId: offered.json().packages[0]._id });
+    expect(order.statusCode, order.body).toBe(200);
+    expect((await capture(t, eli.token, order.json().id)).statusCode).toBe(200);
+    const fromBalance = await t.app.inject({
+      method: 'POST',
+      url: '/api/bookings',
+      headers: auth(eli.token),
+      payload: { trainerId: seller.id, startsAt: hourFromNow(80), payWith: 'balance' },
+    });
+    expect(fromBalance.statusCode, fromBalance.body).toBe(201);
+
+    // the daily payout runs now: the card session's share, $180 less the $45 refunded of it, is paid out
+    const run = await t.app.jobs.enqueue(db, { kind: MONEY_JOBS.payouts, runAt: new Date(), payload: {}, claimFor: 60_000 });
+    await t.app.jobs.runClaimed(run);
+    expect(await balance(db, account.trainerPaying(coach.id))).toBe(0);
+    expect((await db.select().from(payouts).where(eq(payouts.trainerId, coach.id)))[0]).toMatchObject({
+      status: 'paid',
+      amountCents: 13_500,
+    });
+
+    const after = await today();
+    const change = (key: 'paid' | 'refunded' | 'paidOut' | 'fees') => Math.round((after[key] - before[key]) * 100) / 100;
+    expect({ paid: change('paid'), refunded: change('refunded'), paidOut: change('paidOut'), fees: change('fees') }).toEqual({
+      paid: 380, // $200 for the session and $180 for the package
+      refunded: 50,
+      paidOut: 135,
+      fees: 24, // $20 of the session, less the $5 refunded, and $9 of the session from the package
+    });
+    await addsUpWithTheLedger(await overview());
   });
 
   it('counts what waits: open reports, open disputes and certificates to verify', async () => {

@@ -1,10 +1,13 @@
 // Disputes by rule (docs/decisions/047-disputes-by-rule.md): every row of the rules table, the refusals,
-// an operator's decisions through the money layer, and the payout that waits while a dispute is open.
-import { eq } from 'drizzle-orm';
+// an operator's decisions through the money layer, and the payout that waits while a dispute is open
+// (docs/decisions/050-payable-after-the-dispute-window.md), also against a sweep at the same moment.
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { DISPUTE_MSG, type TBooking, type TConsoleDispute } from '@spotter/shared';
-import { bookings, payments } from '../src/db/schema';
+import { DISPUTE_MSG, POLICY_V1, type TBooking, type TConsoleDispute } from '@spotter/shared';
+import { bookings, disputes, payments } from '../src/db/schema';
 import { decideByRule } from '../src/modules/bookings/disputes';
+import { lockShare } from '../src/modules/bookings/payments.repo';
+import { account, balance, hasTransaction } from '../src/modules/money';
 import { checkLedger } from '../src/modules/money/ledger-check';
 import { dueShares } from '../src/modules/money/payouts.repo';
 import { createAccount, useTestApp } from './helper';
@@ -86,7 +89,10 @@ describe('POST /api/bookings/:id/dispute', () => {
     const before = await myBooking(user.token, bookingId);
     expect(before.disputableUntil).toBe(new Date(Date.parse(before.endsAt) + 48 * HOUR).toISOString());
     expect((await myBooking(trainer.token, bookingId)).disputableUntil).toBeNull();
-    const shareDue = async () => (await dueShares(t.database.db, new Date())).some((s) => s.bookingId === bookingId);
+    // asked as of an hour after the time to dispute it is over
+    const afterWindow = () => new Date(Date.parse(before.endsAt) + 49 * HOUR);
+    const shareDue = async () =>
+      (await dueShares(t.database.db, afterWindow(), POLICY_V1.disputeHours)).some((s) => s.bookingId === bookingId);
     expect(await shareDue()).toBe(true);
 
     const res = await dispute(user.token, bookingId, { reason: 'cut-short', note: 'Ended after 20 minutes' });
@@ -210,5 +216,110 @@ describe('POST /api/bookings/:id/dispute', () => {
     expect(all.json().dispute).toMatchObject({ outcome: 'refund-full', refunded: 200, refundable: 0 });
     expect((await paymentOf(b.bookingId)).status).toBe('refunded');
     expect((await checkLedger({ db: t.database.db })).differences).toEqual([]);
+  });
+});
+
+// last: the payout sweep runs with a clock hours ahead
+describe('the trainer’s share of a disputed session', () => {
+  const db = t.database.db;
+  /** The jobs as of `hours` from now (the money sweep among them), each call later than the one before. */
+  let lastRun = 0;
+  const runJobsIn = (hours: number) => {
+    const at = Date.now() + hours * HOUR;
+    if (at <= lastRun) throw new Error('the jobs’ clock only moves forward');
+    lastRun = at;
+    return t.app.jobs.runDue({ now: new Date(at) });
+  };
+  const shareOf = async (bookingId: string) => {
+    const p = await paymentOf(bookingId);
+    return p.amountCents - p.feeCents;
+  };
+
+  it('stays pending when the session is disputed 47 hours after it ended, until the dispute is decided', async () => {
+    const { user, trainer, bookingId } = await pastSession(47);
+    const share = await shareOf(bookingId);
+    // a sweep before it is disputed (47.5 hours after it ended): the time to dispute it is not over
+    await runJobsIn(0.5);
+    expect(await hasTransaction(db, `payable:${bookingId}`)).toBe(false);
+    expect((await dispute(user.token, bookingId)).json().dispute).toMatchObject({ status: 'open' });
+
+    // the time to dispute it is over (49 hours after it ended): the open dispute holds the share
+    await runJobsIn(2);
+    expect(await hasTransaction(db, `payable:${bookingId}`)).toBe(false);
+    expect(await balance(db, account.trainerPending(trainer.id))).toBe(share);
+    expect(await balance(db, account.trainerPayable(trainer.id))).toBe(0);
+
+    // decided without a refund: the next sweep makes the whole share payable
+    const open = (await queue()).find((d) => d.bookingId === bookingId)!;
+    expect((await decide(open._id, { outcome: 'no-refund', reason: 'The session took place' })).statusCode).toBe(200);
+    await runJobsIn(3);
+    expect(await hasTransaction(db, `payable:${bookingId}`)).toBe(true);
+    expect(await balance(db, account.trainerPending(trainer.id))).toBe(0);
+    expect(await balance(db, account.trainerPayable(trainer.id))).toBe(share);
+  });
+
+  describe.skipIf(!process.env.TEST_DATABASE_URL)('opened at the moment the sweep reads the share', () => {
+    /** A transaction holding the session's share lock until `release` (as a sweep or a dispute in flight would). */
+    async function holdShare(bookingId: string) {
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => (locked = r));
+      const holder = db.transaction(async (tx) => {
+        await lockShare(tx, bookingId);
+        locked();
+        await released;
+      });
+      await isLocked;
+      return async () => {
+        release();
+        await holder;
+      };
+    }
+    const waiting = async () =>
+      Number(
+        (
+          (await db.execute(
+            sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted
+              and database = (select oid from pg_database where datname = current_database())`,
+          )) as unknown as { rows: Array<{ n: number }> }
+        ).rows[0].n,
+      );
+    const untilWaiting = async (n: number) => {
+      while ((await waiting()) < n) await new Promise((r) => setImmediate(r));
+    };
+
+    it('a dispute inserted while the sweep waits for the share is seen by it: the share stays pending', async () => {
+      const { user, trainer, bookingId } = await pastSession(47);
+      const share = await shareOf(bookingId);
+      const release = await holdShare(bookingId);
+      // the dispute waits for the share's lock first, then the sweep (which listed the share as due)
+      const opened = dispute(user.token, bookingId);
+      await untilWaiting(1);
+      const sweep = runJobsIn(4);
+      await untilWaiting(2);
+      await release();
+      expect((await opened).json().dispute).toMatchObject({ status: 'open' });
+      await sweep;
+      expect(await hasTransaction(db, `payable:${bookingId}`)).toBe(false);
+      expect(await balance(db, account.trainerPending(trainer.id))).toBe(share);
+    });
+
+    it('a share the sweep made payable first: the dispute waiting for it is too late, and nothing is recorded', async () => {
+      const { user, bookingId } = await pastSession(47);
+      const release = await holdShare(bookingId);
+      // the sweep (its clock past the window's end) waits for the share's lock first, then the dispute
+      const sweep = runJobsIn(5);
+      await untilWaiting(1);
+      const opened = dispute(user.token, bookingId);
+      await untilWaiting(2);
+      await release();
+      await sweep;
+      const refused = await opened;
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().message).toContain('The time to dispute this session ended on');
+      expect(await hasTransaction(db, `payable:${bookingId}`)).toBe(true);
+      expect(await db.select().from(disputes).where(eq(disputes.bookingId, bookingId))).toEqual([]);
+    });
   });
 });

@@ -15,13 +15,20 @@ const measures = {
   bookings: z.number().int(),
   /** Sessions cancelled or refunded that day (by when they were cancelled). */
   cancellations: z.number().int(),
-  /** Dollars captured that day (card payments). */
+  /**
+   * Dollars payers paid that day, as the ledger took them from the provider: sessions by card,
+   * packages and weekly series bought, and captures no booking took (refunded at once).
+   */
   paid: z.number(),
-  /** Dollars of refunds completed that day. */
+  /** Dollars given back to payers that day: refunds and reversals, as the ledger booked them. */
   refunded: z.number(),
-  /** Dollars of payouts to trainers sent or paid, by the day they were sent. */
+  /** Dollars paid out to trainers that day: payouts the provider reported paid. */
   paidOut: z.number(),
-  /** Spotter's platform fees, in dollars, of the payments captured that day. */
+  /**
+   * What Spotter's platform fees gained that day, in dollars, net: the fees of sessions paid by card
+   * or from a balance and of an expired balance's rest, less what refunds, reversals and sessions
+   * cancelled back to a balance gave back of them (below zero on a day that gave back more).
+   */
   fees: z.number(),
   /** Users who signed up that day. */
   newUsers: z.number().int(),

@@ -5,7 +5,7 @@
 // failed before the fixes.
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { BOOKING_RULES, PACKAGE_MSG, type TBalance, type TBooking, type TTrainerPackage } from '@spotter/shared';
+import { BOOKING_RULES, PACKAGE_MSG, POLICY_V1, type TBalance, type TBooking, type TTrainerPackage } from '@spotter/shared';
 import { bookings, packageBalances, refunds } from '../../src/db/schema';
 import { RELEASE_JOBS } from '../../src/modules/bookings/booking-jobs';
 import { account, balance, hasTransaction } from '../../src/modules/money';
@@ -543,7 +543,7 @@ describe('one package at a time', () => {
   });
 });
 
-// last: the payout sweep runs with a clock a day and more ahead
+// last: the payout sweep runs with a clock two days and more ahead
 describe('the trainer’s share', () => {
   it('never becomes payable for a cancelled, moved-later or refunded session before its new end', async () => {
     const trainer = await bookableTrainer(t);
@@ -552,7 +552,7 @@ describe('the trainer’s share', () => {
     expect((await cancel(t, trainer.token, cancelled, { reason: 'x' })).statusCode).toBe(200);
     const { bookingId: moved } = await bookAndPay(t, me.token, trainer.id, hourFromNow(30));
     expect((await reschedule(me.token, moved, { startsAt: hourFromNow(300) })).statusCode).toBe(200);
-    const due = await dueShares(db, new Date(Date.now() + 3 * 24 * HOUR), 10_000);
+    const due = await dueShares(db, new Date(Date.now() + 3 * 24 * HOUR), POLICY_V1.disputeHours, 10_000);
     expect(due.map((d) => d.bookingId)).not.toContain(cancelled);
     expect(due.map((d) => d.bookingId)).not.toContain(moved);
   });
@@ -562,7 +562,7 @@ describe('the trainer’s share', () => {
   // (payouts.service.ts makeDueSharesPayable) reads 0 for a session paid from a package and moves
   // nothing, so the trainer is never paid for package sessions; and since such sessions stay in
   // dueShares' first page for ever, 200 of them stop the sweep from reaching any other share.
-  it('a session paid from a package becomes payable 24 hours after it ended, as a card session does', async () => {
+  it('a session paid from a package becomes payable once the time to dispute it ended, as a card session does', async () => {
     const { trainer, pkg } = await trainerWithPackage(2, 180);
     const user = await createAccount(t, 'user');
     await buy(user, pkg._id);
@@ -577,8 +577,8 @@ describe('the trainer’s share', () => {
       provider: createDemoProvider(),
       providers: {},
     } as unknown as Parameters<typeof createPayoutsService>[0]);
-    const at = new Date(Date.parse(hourFromNow(5)) + 25 * HOUR);
-    const due = await dueShares(db, new Date(at.getTime() - 24 * HOUR), 10_000);
+    const at = new Date(Date.parse(hourFromNow(5)) + 49 * HOUR);
+    const due = await dueShares(db, at, POLICY_V1.disputeHours, 10_000);
     expect(due.map((d) => d.bookingId)).toEqual(expect.arrayContaining([fromBalance._id, byCard]));
     await service.makeDueSharesPayable(at);
     expect(await hasTransaction(db, `payable:${byCard}`)).toBe(true);

@@ -137,7 +137,7 @@ async function apply(op: Op) {
     paypal.captureAs(orderId, op === 'captured-cent' ? { value: '0.01' } : { currency_code: 'JPY', value: '120' });
     expect((await capture(t, user.token, orderId)).statusCode).toBe(422);
   } else if (op === 'payout-run') {
-    // time passes (the job runner's clock): every session paid so far is over, due a day later, and
+    // time passes (the job runner’s clock): every session paid so far is over, its dispute window closed, and
     // paid out to its trainer's PayPal address; the next sweep reads PayPal's answer
     for (const step of [0, 11 * 60_000, 22 * 60_000]) await t.app.jobs.runDue({ now: new Date(jobsClock + step) });
     jobsClock += 2 * 24 * 60 * 60_000;

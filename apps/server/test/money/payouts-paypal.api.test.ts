@@ -48,8 +48,8 @@ describe('a PayPal payout returned UNCLAIMED', () => {
     const { shareCents } = await postPaymentOf(t, bookingId);
     const endsAt = Date.parse(startsAt) + HOUR;
 
-    // a day after the session: payable, and sent to PayPal in a batch
-    await t.app.jobs.runDue({ now: new Date(endsAt + 24 * HOUR + 11 * MINUTE) });
+    // the time to dispute the session over: payable, and sent to PayPal in a batch
+    await t.app.jobs.runDue({ now: new Date(endsAt + 48 * HOUR + 11 * MINUTE) });
     const [sent] = await payoutsOf(trainer.token);
     expect(sent).toMatchObject({ status: 'sent', amount: shareCents / 100 });
     const [row] = await db.select().from(payouts).where(eq(payouts.id, sent._id));
@@ -58,7 +58,7 @@ describe('a PayPal payout returned UNCLAIMED', () => {
     expect(atPaypal[0]).toMatchObject({ senderBatchId: row.batchKey, receiver: address });
 
     // the next sweep asks PayPal: the item is unclaimed, and Spotter takes it back before anything else
-    await t.app.jobs.runDue({ now: new Date(endsAt + 24 * HOUR + 22 * MINUTE) });
+    await t.app.jobs.runDue({ now: new Date(endsAt + 48 * HOUR + 22 * MINUTE) });
     expect(paypal.state.requests.filter((r) => r.call === 'cancelItem')).toHaveLength(1);
     // at PayPal it can no longer be claimed: paying the share again cannot pay it twice
     expect(paypal.state.ledger.payouts.filter((p) => p.senderItemId === sent._id).map((p) => p.status)).toEqual(['RETURNED']);
@@ -83,13 +83,13 @@ describe('a PayPal payout returned UNCLAIMED', () => {
 
     // PayPal does the work but answers after Spotter stopped waiting
     paypal.failNext('payout', 'slow');
-    await t.app.jobs.runDue({ now: new Date(endsAt + 24 * HOUR + 11 * MINUTE) });
+    await t.app.jobs.runDue({ now: new Date(endsAt + 48 * HOUR + 11 * MINUTE) });
     const [pending] = await payoutsOf(trainer.token);
     expect(pending).toMatchObject({ status: 'pending', amount: shareCents / 100 });
     expect(await totalsOf(trainer.token)).toMatchObject({ payable: shareCents / 100, paidOut: 0 });
     const [row] = await db.select().from(payouts).where(eq(payouts.id, pending._id));
 
-    await t.app.jobs.runDue({ now: new Date(endsAt + 24 * HOUR + 22 * MINUTE) });
+    await t.app.jobs.runDue({ now: new Date(endsAt + 48 * HOUR + 22 * MINUTE) });
     const sends = paypal.state.requests.filter(
       (r) =>
         r.call === 'payout' &&
@@ -108,7 +108,7 @@ describe('a payout batch PayPal refuses', () => {
   it('goes back to the payable balance, the trainer is told it is late, operators see it, and the next batch pays it', async () => {
     const { trainer, address } = await trainerPaidTo(`late.${Date.now()}@example.com`);
     const user = await createAccount(t, 'user');
-    // after the tests above moved the clock: the daily payouts job is due a day after this session
+    // after the tests above moved the clock: the daily payouts job is due once this session's share is
     const startsAt = hourFromNow(200);
     const { bookingId } = await bookAndPay(t, user.token, trainer.id, startsAt);
     const { shareCents } = await postPaymentOf(t, bookingId);
@@ -116,7 +116,7 @@ describe('a payout batch PayPal refuses', () => {
 
     // Spotter's PayPal balance cannot cover the batch: 422 INSUFFICIENT_FUNDS, nothing created at PayPal
     paypal.failNext('payout', 'decline');
-    const firstRun = endsAt + 24 * HOUR + 11 * MINUTE;
+    const firstRun = endsAt + 48 * HOUR + 11 * MINUTE;
     await t.app.jobs.runDue({ now: new Date(firstRun) });
     const [refused] = await payoutsOf(trainer.token);
     expect(refused).toMatchObject({ status: 'returned', refused: true, amount: shareCents / 100 });

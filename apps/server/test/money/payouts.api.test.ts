@@ -1,11 +1,12 @@
 // Trainers paid out (issue 30, docs/decisions/042-money-ledger.md#payouts): the payout address, a
-// share payable 24 h after its session ended (never for a cancelled one), payouts in batches that a
+// share payable once the time to dispute its session ended (docs/decisions/050-payable-after-the-dispute-window.md;
+// never for a cancelled one), payouts in batches that a
 // retry pays once, returned ones back in the payable balance with the trainer told; the earnings
 // totals and the payout list equal the ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { PAYOUT_MSG, SERVER_MSG } from '@spotter/shared';
-import { payouts } from '../../src/db/schema';
+import { bookings, payouts } from '../../src/db/schema';
 import { account, balance, hasTransaction } from '../../src/modules/money';
 import { createAccount, useTestApp } from '../helper';
 import { auth, bookableTrainer, bookAndPay, cancel, hourFromNow } from '../support/bookings';
@@ -132,7 +133,7 @@ describe('the payout address', () => {
 });
 
 describe('a session’s share', () => {
-  it('becomes payable 24 hours after the session ended, never for a cancelled one', async () => {
+  it('becomes payable once the time to dispute the session ended (48 hours), never for a cancelled one', async () => {
     const done = await paidSession(3);
     // the same trainer's second session, cancelled by the trainer before it starts
     const user2 = await createAccount(t, 'user');
@@ -144,11 +145,14 @@ describe('a session’s share', () => {
     expect(before.payable).toBe(0);
     expect(before.pending).toBeGreaterThanOrEqual(done.share);
 
-    await runJobsAt(done.endsAt + 23 * HOUR);
-    expect((await earnings(done.trainer.token)).payable).toBe(0);
-    expect(await hasTransaction(db, `payable:${done.bookingId}`)).toBe(false);
+    // a day and more after the session, its user may still dispute it: the share waits
+    for (const hours of [24, 30, 47]) {
+      await runJobsAt(done.endsAt + hours * HOUR + 11 * MINUTE);
+      expect((await earnings(done.trainer.token)).payable).toBe(0);
+      expect(await hasTransaction(db, `payable:${done.bookingId}`)).toBe(false);
+    }
 
-    await runJobsAt(done.endsAt + 24 * HOUR + 11 * MINUTE);
+    await runJobsAt(done.endsAt + 49 * HOUR);
     const after = await earnings(done.trainer.token);
     expect(after.payable).toBe(done.share);
     expect(after.pending).toBe(before.pending - done.share);
@@ -158,16 +162,34 @@ describe('a session’s share', () => {
     expect(await payoutList(done.trainer.token)).toEqual([]);
 
     // later sweeps move nothing twice
-    await runJobsAt(done.endsAt + 26 * HOUR);
+    await runJobsAt(done.endsAt + 50 * HOUR);
     expect((await earnings(done.trainer.token)).payable).toBe(done.share);
     expect(await ledgerOf(done.trainer.id)).toMatchObject({ payable: done.share });
+  });
+
+  it('waits for the dispute hours frozen on the booking, and 48 for a session booked before policies', async () => {
+    const longer = await paidSession(6);
+    const older = await paidSession(6);
+    await db
+      .update(bookings)
+      .set({ policy: { version: 2, cancelHours: 24, disputeHours: 72 } })
+      .where(eq(bookings.id, longer.bookingId));
+    await db.update(bookings).set({ policy: null }).where(eq(bookings.id, older.bookingId));
+
+    await runJobsAt(longer.endsAt + 49 * HOUR + 11 * MINUTE);
+    expect(await hasTransaction(db, `payable:${older.bookingId}`)).toBe(true);
+    expect(await hasTransaction(db, `payable:${longer.bookingId}`)).toBe(false);
+    await runJobsAt(longer.endsAt + 71 * HOUR);
+    expect(await hasTransaction(db, `payable:${longer.bookingId}`)).toBe(false);
+    await runJobsAt(longer.endsAt + 72 * HOUR + 11 * MINUTE);
+    expect((await earnings(longer.trainer.token)).payable).toBe(longer.share);
   });
 });
 
 describe('a payout', () => {
   it('pays the payable balance through the demo provider; the list and totals equal the ledger', async () => {
     const s = await paidSession(60, { address: 'coach.demo@example.com' });
-    await runJobsAt(s.endsAt + 24 * HOUR + 11 * MINUTE);
+    await runJobsAt(s.endsAt + 48 * HOUR + 11 * MINUTE);
 
     const list = await payoutList(s.trainer.token);
     expect(list).toEqual([
@@ -183,14 +205,14 @@ describe('a payout', () => {
     for (const sum of Object.values(await ledgerSums(t))) expect(sum).toBe(0);
 
     // the next runs pay nothing more
-    await runJobsAt(s.endsAt + 25 * HOUR);
+    await runJobsAt(s.endsAt + 49 * HOUR);
     expect(await payoutList(s.trainer.token)).toHaveLength(1);
   });
 
   it('a batch that times out stays pending and is sent again with the same sender_batch_id: paid once', async () => {
     const s = await paidSession(120, { address: 'coach.slow@example.com' });
     scripted.state.timeoutAfterPaying = 1;
-    await runJobsAt(s.endsAt + 24 * HOUR + 11 * MINUTE);
+    await runJobsAt(s.endsAt + 48 * HOUR + 11 * MINUTE);
 
     const [pending] = await payoutList(s.trainer.token);
     expect(pending).toMatchObject({ amount: s.share, status: 'pending', sessions: 1 });
@@ -201,7 +223,7 @@ describe('a payout', () => {
     const sent = scripted.state.calls.filter((c) => c.senderBatchId === row.batchKey);
     expect(sent).toHaveLength(1);
 
-    await runJobsAt(s.endsAt + 24 * HOUR + 22 * MINUTE);
+    await runJobsAt(s.endsAt + 48 * HOUR + 22 * MINUTE);
     expect(scripted.state.calls.filter((c) => c.senderBatchId === row.batchKey)).toHaveLength(2);
     expect(scripted.state.paid.filter((p) => p.senderItemId === pending._id)).toHaveLength(1);
     expect(await payoutList(s.trainer.token)).toEqual([expect.objectContaining({ _id: pending._id, status: 'paid' })]);
@@ -213,13 +235,13 @@ describe('a payout', () => {
     const s = await paidSession(200, { address: 'nobody.there@example.com' });
     scripted.state.itemStatus = 'UNCLAIMED';
     try {
-      await runJobsAt(s.endsAt + 24 * HOUR + 11 * MINUTE);
+      await runJobsAt(s.endsAt + 48 * HOUR + 11 * MINUTE);
       const [sent] = await payoutList(s.trainer.token);
       expect(sent).toMatchObject({ status: 'sent', amount: s.share });
       expect(m.mails.filter((x) => x.to === s.trainer.email && x.text.includes(PAYOUT_MSG.returned))).toEqual([]);
 
       // the next sweep asks the provider: unclaimed
-      await runJobsAt(s.endsAt + 24 * HOUR + 22 * MINUTE);
+      await runJobsAt(s.endsAt + 48 * HOUR + 22 * MINUTE);
       const returned = (await payoutList(s.trainer.token)).find((p) => p._id === sent._id);
       expect(returned).toMatchObject({ status: 'returned' });
       // not sent again to the address it came back from
@@ -237,7 +259,7 @@ describe('a payout', () => {
 
     // with a new address, the next payout pays it, the session counted again
     expect((await setAddress(s.trainer.token, 'coach.found@example.com')).statusCode).toBe(200);
-    await runJobsAt(s.endsAt + 24 * HOUR + 40 * MINUTE);
+    await runJobsAt(s.endsAt + 48 * HOUR + 40 * MINUTE);
     const [latest] = await payoutList(s.trainer.token);
     expect(latest).toMatchObject({ status: 'paid', amount: s.share, sessions: 1, email: 'coach.found@example.com' });
     expect(await earnings(s.trainer.token)).toMatchObject({ payable: 0, paidOut: s.share });

@@ -13,7 +13,8 @@ import { formatMoney } from '@/lib/money';
 import { paths } from '@/lib/paths';
 import { useSession } from '@/lib/session';
 
-const PAYOUTS_EMPTY = 'No payouts yet. Your share of a session becomes payable 24 hours after it ends.';
+const PAYOUTS_EMPTY =
+  'No payouts yet. Your share of a session becomes payable 48 hours after it ends, once its client can no longer dispute it.';
 
 type Options = {
   /** A returned payout links to the payout address in settings; false where that address is already on screen. */

@@ -94,8 +94,19 @@ export async function openDispute(
         : decided.rule === 'trainer-cancelled'
           ? DISPUTE_MSG.trainerCancelled
           : DISPUTE_MSG.opened;
-  const record = (tx: Tx) =>
-    repo.insertDispute(tx, {
+  const record = async (tx: Tx) => {
+    if (decided.rule === 'operator') {
+      // an open dispute holds the share: inserted under the share's lock, which the sweep takes to
+      // make it payable and reads the open disputes under, so one of them sees the other
+      // (docs/decisions/050-payable-after-the-dispute-window.md)
+      await paymentsRepo.lockShare(tx, bookingId);
+      const closesAt = new Date(booking.endsAt.getTime() + policy.disputeHours * HOUR);
+      const payableAt = await paymentsRepo.shareMadePayableAt(tx, bookingId);
+      // the sweep found the window closed first (its clock at the deadline as this request came in)
+      if (payableAt && payableAt >= closesAt)
+        throw new AppError('CONFLICT', DISPUTE_MSG.tooLate(formatDateTimeIn(closesAt, booking.timeZone ?? 'UTC')));
+    }
+    return repo.insertDispute(tx, {
       bookingId,
       userId,
       trainerId: booking.trainerId,
@@ -110,6 +121,7 @@ export async function openDispute(
       decidedBy: null,
       decisionReason: decided.rule === 'operator' ? null : words,
     });
+  };
   let row: repo.DisputeRow | undefined;
   if (refundCents) {
     // the refund's row and the decided dispute in one transaction: both or neither

@@ -66,6 +66,13 @@ export async function lockShare(tx: Tx, bookingId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`share:${bookingId}`}, 0))`);
 }
 
+/** When the session's share was made payable (the sweep's `payable:<booking>` transaction), or undefined. */
+export async function shareMadePayableAt(tx: Tx, bookingId: string): Promise<Date | undefined> {
+  const result = await tx.execute(sql`select created_at from ledger_transactions where key = ${`payable:${bookingId}`}`);
+  const [row] = (result as unknown as { rows: Array<{ created_at: Date | string }> }).rows;
+  return row ? new Date(row.created_at) : undefined;
+}
+
 /** An order's refunds: their state, amount and the provider's ids. */
 export async function refundsOfOrder(db: Q, provider: 'paypal' | 'demo', providerOrderId: string) {
   return db

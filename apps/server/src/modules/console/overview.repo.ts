@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accounts, bookings, certificates, disputes, payments, payouts, refunds, reports } from '../../db/schema';
+import { accounts, bookings, certificates, disputes, ledgerEntries, ledgerTransactions, reports } from '../../db/schema';
+import { account } from '../money';
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
@@ -17,13 +18,18 @@ export type OverviewDayRow = {
   newTrainers: number;
 };
 
+/** The overview's money is in dollars: the ledger's USD entries (a capture in another currency, refunded at once, is left out). */
+const OVERVIEW_CURRENCY = 'USD';
+/** An entry on a provider's world account: money paid in by a payer (below zero), or given back or paid out (above). */
+const isWorld = sql`${ledgerEntries.account} like ${`${account.world('')}%`}`;
+
 /** The UTC day of a timestamp column. */
 const dayOf = (column: unknown) => sql`(${column} at time zone 'UTC')::date`;
 
 /**
  * Each UTC day from `from` to `to` (YYYY-MM-DD, both included), oldest first, with what happened
- * on it (docs/product.md#the-overview): one grouped subquery per measure, joined to the series of
- * days so a day without anything is a row of zeros.
+ * on it (docs/product.md#the-overview): one grouped subquery per measure (the money ones from the
+ * ledger, so they add up with it), joined to the series of days so a day without anything is a row of zeros.
  */
 export async function overviewDays(db: Db, from: string, to: string): Promise<OverviewDayRow[]> {
   const start = sql`${from}::date::timestamp at time zone 'UTC'`;
@@ -43,20 +49,21 @@ export async function overviewDays(db: Db, from: string, to: string): Promise<Ov
       where ${bookings.status} in ('cancelled', 'refunded') and ${within(bookings.cancelledAt)}
       group by 1
     ),
-    paid as (
-      select ${dayOf(payments.createdAt)} as day, sum(${payments.amountCents})::bigint as cents,
-        sum(${payments.feeCents})::bigint as fees
-      from ${payments} where ${within(payments.createdAt)}
-      group by 1
-    ),
-    refunded as (
-      select ${dayOf(refunds.completedAt)} as day, sum(${refunds.amountCents})::bigint as cents from ${refunds}
-      where ${refunds.status} = 'completed' and ${within(refunds.completedAt)}
-      group by 1
-    ),
-    paid_out as (
-      select ${dayOf(payouts.createdAt)} as day, sum(${payouts.amountCents})::bigint as cents from ${payouts}
-      where ${payouts.status} in ('sent', 'paid') and ${within(payouts.createdAt)}
+    -- the money from the ledger (docs/product.md#the-overview): what crossed between Spotter and the
+    -- outside (the provider's world accounts) and what the platform's fees account gained, net
+    money as (
+      select ${dayOf(ledgerTransactions.createdAt)} as day,
+        coalesce(-sum(${ledgerEntries.amountCents}) filter (where ${isWorld} and ${ledgerEntries.amountCents} < 0), 0)::bigint as paid,
+        coalesce(sum(${ledgerEntries.amountCents}) filter (
+          where ${isWorld} and ${ledgerEntries.amountCents} > 0 and ${ledgerTransactions.kind} <> 'payout-paid'
+        ), 0)::bigint as refunded,
+        coalesce(sum(${ledgerEntries.amountCents}) filter (
+          where ${isWorld} and ${ledgerTransactions.kind} = 'payout-paid'
+        ), 0)::bigint as paid_out,
+        coalesce(sum(${ledgerEntries.amountCents}) filter (where ${ledgerEntries.account} = ${account.fees}), 0)::bigint as fees
+      from ${ledgerTransactions}
+      join ${ledgerEntries} on ${ledgerEntries.transactionId} = ${ledgerTransactions.id}
+      where ${ledgerEntries.currency} = ${OVERVIEW_CURRENCY} and ${within(ledgerTransactions.createdAt)}
       group by 1
     ),
     joined as (
@@ -69,18 +76,16 @@ export async function overviewDays(db: Db, from: string, to: string): Promise<Ov
     select to_char(days.day, 'YYYY-MM-DD') as "day",
       coalesce(booked.n, 0)::int as "bookings",
       coalesce(cancelled.n, 0)::int as "cancellations",
-      coalesce(paid.cents, 0)::bigint as "paidCents",
-      coalesce(refunded.cents, 0)::bigint as "refundedCents",
-      coalesce(paid_out.cents, 0)::bigint as "paidOutCents",
-      coalesce(paid.fees, 0)::bigint as "feeCents",
+      coalesce(money.paid, 0)::bigint as "paidCents",
+      coalesce(money.refunded, 0)::bigint as "refundedCents",
+      coalesce(money.paid_out, 0)::bigint as "paidOutCents",
+      coalesce(money.fees, 0)::bigint as "feeCents",
       coalesce(joined.users, 0)::int as "newUsers",
       coalesce(joined.trainers, 0)::int as "newTrainers"
     from days
       left join booked on booked.day = days.day
       left join cancelled on cancelled.day = days.day
-      left join paid on paid.day = days.day
-      left join refunded on refunded.day = days.day
-      left join paid_out on paid_out.day = days.day
+      left join money on money.day = days.day
       left join joined on joined.day = days.day
     order by days.day
   `);

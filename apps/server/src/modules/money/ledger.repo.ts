@@ -14,7 +14,7 @@ export const account = {
   world: (provider: string) => `world:${provider}`,
   /** Spotter's share of the sessions paid. */
   fees: 'platform:fees',
-  /** A trainer's share of sessions paid and not yet due (the session is ahead, or ended less than 24 h ago). */
+  /** A trainer's share of sessions paid and not yet due (the session is ahead, or the time to dispute it has not ended). */
   trainerPending: (trainerId: string) => `trainer:${trainerId}:pending`,
   /** A trainer's share due, waiting for a payout. */
   trainerPayable: (trainerId: string) => `trainer:${trainerId}:payable`,

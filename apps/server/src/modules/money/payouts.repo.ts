@@ -35,12 +35,21 @@ export async function trainerContact(db: Q, trainerId: string) {
 type DueShare = { bookingId: string; trainerId: string; currency: string; amountCents: number };
 
 /**
- * Paid sessions that ended before `cutoff` (24 h before now) and are still the trainer's
- * (confirmed, completed or a no-show: cancelled and refunded ones are left out, and so is any with
- * a refund, written or in the ledger), whose share is not payable yet. A session whose payment (or the
- * balance that paid for it) has an open dispute is left out until the dispute is resolved.
+ * Whether the time to dispute the session `b` ended by `at`: its end plus the dispute hours of the
+ * policy frozen on it, or `defaultHours` (POLICY_V1's) for a session booked before policies were
+ * (docs/decisions/050-payable-after-the-dispute-window.md).
  */
-export async function dueShares(db: Q, cutoff: Date, limit = 200): Promise<DueShare[]> {
+const disputeWindowClosed = (at: Date, defaultHours: number) =>
+  sql`b.ends_at + coalesce((b.policy->>'disputeHours')::numeric, ${defaultHours}) * interval '1 hour' <= ${at.toISOString()}::timestamptz`;
+
+/**
+ * Paid sessions whose dispute window closed by `at` (docs/decisions/050-payable-after-the-dispute-window.md)
+ * and are still the trainer's (confirmed, completed or a no-show: cancelled and refunded ones are
+ * left out, and so is any with a refund, written or in the ledger), whose share is not payable yet.
+ * A session disputed in Spotter, or whose payment (or the balance that paid for it) has an open
+ * dispute at the provider, is left out until the dispute is decided or resolved.
+ */
+export async function dueShares(db: Q, at: Date, defaultDisputeHours: number, limit = 200): Promise<DueShare[]> {
   const result = await db.execute(sql`
     select b.id as booking_id, b.trainer_id, e.currency, sum(e.amount_cents)::text as cents
     from bookings b
@@ -49,7 +58,7 @@ export async function dueShares(db: Q, cutoff: Date, limit = 200): Promise<DueSh
     join ledger_transactions t on t.booking_id = b.id and t.kind in ('payment', 'refund', 'reversal', 'redeem', 'unredeem')
     join ledger_entries e on e.transaction_id = t.id and e.account = 'trainer:' || b.trainer_id::text || ':pending'
     where b.status in ('confirmed', 'completed', 'no-show')
-      and b.ends_at <= ${cutoff.toISOString()}::timestamptz
+      and ${disputeWindowClosed(at, defaultDisputeHours)}
       and not exists (select 1 from ledger_transactions x where x.booking_id = b.id and x.kind = 'payable')
       -- a refund written and not finished yet (the provider did not answer): the money may be going back
       and not exists (select 1 from refunds r where r.booking_id = b.id and r.status = 'requested')
@@ -95,6 +104,19 @@ export async function dueShares(db: Q, cutoff: Date, limit = 200): Promise<DueSh
  */
 export async function lockShare(tx: Tx, bookingId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`share:${bookingId}`}, 0))`);
+}
+
+/**
+ * Read under the share's lock before it is made payable: the session's dispute window closed by
+ * `at` and no dispute of it is open. Opening a dispute takes the same lock to insert it
+ * (modules/bookings/disputes.ts openDispute), so one committed after dueShares read the share is seen here.
+ */
+export async function stillDueAfterDisputes(tx: Tx, bookingId: string, at: Date, defaultDisputeHours: number): Promise<boolean> {
+  const result = await tx.execute(sql`
+    select 1 as due from bookings b
+    where b.id = ${bookingId} and ${disputeWindowClosed(at, defaultDisputeHours)}
+      and not exists (select 1 from disputes d where d.booking_id = b.id and d.status = 'open')`);
+  return rowsOf<{ due: number }>(result).length > 0;
 }
 
 /** A session's share still in the trainer's pending account, as the ledger holds it now (dueShares' sum, for one). */

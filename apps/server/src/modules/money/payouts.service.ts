@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { PAYOUT_MSG, type TPayout, type TPayoutAddressResponse, type TPayoutsResponse } from '@spotter/shared';
+import { PAYOUT_MSG, POLICY_V1, type TPayout, type TPayoutAddressResponse, type TPayoutsResponse } from '@spotter/shared';
 import type { Db } from '../../db/client';
 import { fromCents } from '../../lib/money';
 import type { JobRunner } from '../../platform/jobs';
@@ -16,8 +16,12 @@ import {
 } from './providers/payment-provider';
 import * as repo from './payouts.repo';
 
-/** A share becomes payable this long after its session ended (docs/decisions/042-money-ledger.md#payouts). */
-const PAYABLE_AFTER_MS = 24 * 60 * 60_000;
+/**
+ * A share becomes payable once its session's dispute window closed: the hours of the policy frozen
+ * on the booking, these for a session booked before policies were
+ * (docs/decisions/050-payable-after-the-dispute-window.md).
+ */
+const DEFAULT_DISPUTE_HOURS = POLICY_V1.disputeHours;
 
 /** Item states after which the provider moves no more money: paid, or back with Spotter. */
 const PAID = new Set(['SUCCESS']);
@@ -98,11 +102,14 @@ export function createPayoutsService({
     return { payouts: (await repo.payoutsOf(db, trainerId)).map(toPayout) };
   }
 
-  /** Every share whose session ended 24 h before `at` moves from pending to payable, once each. */
+  /**
+   * Every share whose session's dispute window closed by `at`, with no dispute open, moves from
+   * pending to payable, once each (docs/decisions/050-payable-after-the-dispute-window.md).
+   */
   async function makeDueSharesPayable(at: Date): Promise<number> {
     let moved = 0;
     for (;;) {
-      const due = await repo.dueShares(db, new Date(at.getTime() - PAYABLE_AFTER_MS));
+      const due = await repo.dueShares(db, at, DEFAULT_DISPUTE_HOURS);
       let wrote = 0;
       for (const share of due) {
         try {
@@ -110,6 +117,8 @@ export function createPayoutsService({
             // what is left of the share now: a refund made at the provider may have taken part of it
             // since it was read (outside-refund.ts takes the same lock before it reads where it is)
             await repo.lockShare(tx, share.bookingId);
+            // and a dispute opened since it was read: openDispute inserts it under the same lock
+            if (!(await repo.stillDueAfterDisputes(tx, share.bookingId, at, DEFAULT_DISPUTE_HOURS))) return false;
             const cents = await repo.pendingShareOf(tx, share);
             if (cents <= 0) return false;
             return post(tx, {

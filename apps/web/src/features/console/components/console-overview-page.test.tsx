@@ -117,6 +117,38 @@ describe('the console’s overview', () => {
     ).toEqual(['$0', '$0', '$135.50', '$0']);
   });
 
+  it('draws a day whose refunds gave back more fees than it took below zero, inside the chart', async () => {
+    stubApi(
+      meRoute,
+      overviewRoute(() => jsonResponse(makeOverview({ 3: { paid: 150, fees: 15 }, 20: { refunded: 50.5, fees: -5.05 } }))),
+    );
+    const { user } = renderConsole('/console/overview');
+    const money = await screen.findByRole('region', { name: 'Money per day' });
+    const totals = screen.getByRole('region', { name: 'Last 30 days' });
+    expect(within(totals).getByText('Platform fees').closest('div')).toHaveTextContent('$9.95');
+    // the scale runs from -$6 to $200; every line stays inside the picture
+    expect(within(money).getByText('-$6')).toBeInTheDocument();
+    expect(within(money).getByText('$200')).toBeInTheDocument();
+    const heights = [...money.querySelectorAll('polyline')].flatMap((line) =>
+      line
+        .getAttribute('points')!
+        .split(' ')
+        .map((point) => Number(point.split(',')[1])),
+    );
+    expect(heights.length).toBe(4 * 30);
+    for (const h of heights) {
+      expect(h).toBeGreaterThanOrEqual(0);
+      expect(h).toBeLessThanOrEqual(180);
+    }
+    await user.click(within(money).getByText('Show as table'));
+    const rows = within(within(money).getByRole('table')).getAllByRole('row');
+    expect(
+      within(rows[21])
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['$0', '$50.50', '$0', '-$5.05']);
+  });
+
   it('says so when nothing happened in the 30 days, and still shows what waits', async () => {
     stubApi(
       meRoute,

@@ -54,9 +54,13 @@ function summaryOf({ title, days, series, format }: DayChartProps) {
 export function DayChart(props: DayChartProps) {
   const { title, days, series, kind, format } = props;
   const headingId = useId();
-  const top = scaleTop(Math.max(0, ...series.flatMap((s) => s.values)));
+  const all = series.flatMap((s) => s.values);
+  const top = scaleTop(Math.max(0, ...all));
+  // below zero only when a value is (a day whose refunds gave back more fees than it took)
+  const low = Math.min(0, ...all);
+  const bottom = low < 0 ? -scaleTop(-low) : 0;
   const slot = WIDTH / Math.max(days.length, 1);
-  const y = (value: number) => HEIGHT - (value / top) * HEIGHT;
+  const y = (value: number) => HEIGHT - ((value - bottom) / (top - bottom)) * HEIGHT;
 
   return (
     <section aria-labelledby={headingId} className="min-w-0 rounded-2xl border border-line bg-canvas p-4 sm:p-5">
@@ -80,7 +84,7 @@ export function DayChart(props: DayChartProps) {
       <div className="mt-3 flex gap-2">
         <div className="flex flex-col justify-between text-right text-xs text-subtle" aria-hidden="true">
           <span>{format(top)}</span>
-          <span>{format(0)}</span>
+          <span>{format(bottom)}</span>
         </div>
         <div className="min-w-0 flex-1">
           <svg
@@ -91,7 +95,7 @@ export function DayChart(props: DayChartProps) {
             className="block h-40 w-full overflow-visible sm:h-48"
             focusable="false"
           >
-            <line x1="0" y1={HEIGHT} x2={WIDTH} y2={HEIGHT} className="stroke-line-strong" strokeWidth="1" />
+            <line x1="0" y1={y(0)} x2={WIDTH} y2={y(0)} className="stroke-line-strong" strokeWidth="1" />
             <line x1="0" y1="0" x2={WIDTH} y2="0" className="stroke-line" strokeWidth="1" strokeDasharray="4 4" />
             {kind === 'bars'
               ? series.map((s, index) => {
@@ -103,7 +107,7 @@ export function DayChart(props: DayChartProps) {
                         x={day * slot + slot * 0.1 + index * barWidth}
                         y={y(value)}
                         width={barWidth}
-                        height={HEIGHT - y(value)}
+                        height={y(0) - y(value)}
                         className={s.tone.fill}
                       />
                     ) : null,

@@ -91,7 +91,11 @@ describe('PaymentsPage (trainer)', () => {
     renderPage();
 
     expect(await figures()).toEqual([
-      ['Pending', '$225', 'Your share of sessions not yet due: payable 24 hours after each ends'],
+      [
+        'Pending',
+        '$225',
+        'Your share of sessions not yet due: payable 48 hours after each ends, once it can no longer be disputed',
+      ],
       ['Payable', '$112.50', 'Due to you, waiting for a payout or in one on its way'],
       ['Paid out', '$450', 'Paid to your PayPal account'],
       ['Refunded', '$250', 'Given back to clients: cancelled sessions, refunds and chargebacks'],
@@ -124,7 +128,9 @@ describe('PaymentsPage (trainer)', () => {
 
     const region = await screen.findByRole('region', { name: 'Payouts' });
     expect(
-      await within(region).findByText('No payouts yet. Your share of a session becomes payable 24 hours after it ends.'),
+      await within(region).findByText(
+        'No payouts yet. Your share of a session becomes payable 48 hours after it ends, once its client can no longer dispute it.',
+      ),
     ).toBeInTheDocument();
     expect(within(region).queryByRole('list', { name: 'Payouts' })).not.toBeInTheDocument();
     expect((await figures()).map(([label, value]) => [label, value])).toEqual([

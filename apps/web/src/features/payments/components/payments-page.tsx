@@ -107,7 +107,7 @@ function moneyStats({ totals, currency }: TPaymentsResponse): Stat[] | null {
     {
       label: 'Pending',
       value: formatMoney(pending, currency),
-      hint: 'Your share of sessions not yet due: payable 24 hours after each ends',
+      hint: 'Your share of sessions not yet due: payable 48 hours after each ends, once it can no longer be disputed',
     },
     { label: 'Payable', value: formatMoney(payable, currency), hint: 'Due to you, waiting for a payout or in one on its way' },
     { label: 'Paid out', value: formatMoney(paidOut, currency), hint: 'Paid to your PayPal account' },

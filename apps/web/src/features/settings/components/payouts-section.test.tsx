@@ -48,7 +48,9 @@ describe('PayoutsSection', () => {
     const { user } = renderSection();
 
     const section = screen.getByRole('region', { name: 'Payouts' });
-    expect(section).toHaveTextContent('Your share of a session becomes payable 24 hours after it ends.');
+    expect(section).toHaveTextContent(
+      'Your share of a session becomes payable 48 hours after it ends, once its client can no longer dispute it.',
+    );
     expect(section).toHaveTextContent('Payouts are sent regularly, in batches, through PayPal to this address.');
     expect(await within(section).findByText('No payout address yet')).toBeInTheDocument();
     expect(within(section).getByText('Payouts wait until you add the e-mail of your PayPal account.')).toBeInTheDocument();
@@ -184,7 +186,9 @@ describe('PayoutsSection', () => {
     expect(await within(section).findByText('Loading your payouts…')).toBeInTheDocument();
     release();
     expect(
-      await within(section).findByText('No payouts yet. Your share of a session becomes payable 24 hours after it ends.'),
+      await within(section).findByText(
+        'No payouts yet. Your share of a session becomes payable 48 hours after it ends, once its client can no longer dispute it.',
+      ),
     ).toBeInTheDocument();
     expect(within(section).queryByText('Loading your payouts…')).not.toBeInTheDocument();
     expect(within(section).queryByRole('list', { name: 'Payout history' })).not.toBeInTheDocument();

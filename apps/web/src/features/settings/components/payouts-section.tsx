@@ -121,8 +121,9 @@ export function PayoutsSection() {
       title="Payouts"
       description={
         <>
-          Your share of a session becomes payable 24 hours after it ends. Payouts are sent regularly, in batches, through PayPal
-          to this address. If PayPal cannot deliver one, the money goes back to your payable balance and we let you know.
+          Your share of a session becomes payable 48 hours after it ends, once its client can no longer dispute it. Payouts are
+          sent regularly, in batches, through PayPal to this address. If PayPal cannot deliver one, the money goes back to your
+          payable balance and we let you know.
         </>
       }
     >
