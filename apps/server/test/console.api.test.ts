@@ -52,6 +52,36 @@ describe('an operator’s welcome', () => {
     expect(row.recoveryCodeHashes).toHaveLength(10);
     expect(JSON.stringify(row)).not.toContain(factor.recoveryCodes[0]);
     expect(JSON.stringify(row)).not.toContain(PASSWORD);
+    // nor the authenticator's secret: it is sealed, so a copy of the database alone signs nobody in
+    expect(row.totpSecret).toMatch(/^v1\./);
+    expect(JSON.stringify(row)).not.toContain(factor.totpSecret);
+  });
+
+  it('a secret kept in the clear before secrets were sealed still signs in, and is sealed then', async () => {
+    const op = await welcomedOperator();
+    await db
+      .update(operators)
+      .set({ totpSecret: op.factor.totpSecret })
+      .where(sql`${operators.id} = ${op.id}`);
+    const login = await post('/api/console/login', { email: op.email, password: PASSWORD, code: codeAt(op.factor.totpSecret) });
+    expect(login.statusCode, login.body).toBe(200);
+    const [row] = await db
+      .select()
+      .from(operators)
+      .where(sql`${operators.id} = ${op.id}`);
+    expect(row.totpSecret).toMatch(/^v1\./);
+    // a sealed secret that was changed opens nothing: the sign-in fails as any wrong code does
+    await db
+      .update(operators)
+      .set({ totpSecret: `${row.totpSecret!.slice(0, -4)}AAAA` })
+      .where(sql`${operators.id} = ${op.id}`);
+    const tampered = await post('/api/console/login', {
+      email: op.email,
+      password: PASSWORD,
+      code: codeAt(op.factor.totpSecret, Date.now() + 30_000),
+    });
+    expect(tampered.statusCode).toBe(401);
+    expect(tampered.json().message).toBe(CONSOLE_MSG.signInFailed);
   });
 
   it('an expired or unknown link sets nothing', async () => {

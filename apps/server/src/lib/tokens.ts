@@ -1,9 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { isId, type Role } from '@spotter/shared';
 
 const TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
 const CONSOLE_AUDIENCE = 'spotter-console';
+/** How a sealed secret starts: the format's version (AES-256-GCM, its key derived by HKDF-SHA-256). */
+const SEALED_PREFIX = 'v1.';
 
 type SessionClaims = { id: string; role: Role; tv: number };
 
@@ -24,7 +26,40 @@ export function createTokenService(secret: string, { now = Date.now }: { now?: (
   if (key.byteLength < MIN_KEY_BYTES) throw new Error(`The token secret must be at least ${MIN_KEY_BYTES} bytes`);
   const verified = new Map<string, { claims: SessionClaims; expiresAt: number }>();
   const counters = { remembered: 0, checked: 0 };
+  // the key that seals secrets kept in the database: derived from the same secret, for this use only
+  const sealKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'spotter sealed secrets v1', 32));
   return {
+    /**
+     * A secret to keep in the database sealed (an operator's TOTP secret): AES-256-GCM under a key
+     * derived from the server's secret, `v1.<iv>.<ciphertext>.<tag>` in base64url. A copy of the
+     * database alone does not give it away.
+     */
+    seal(plain: string): string {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', sealKey, iv);
+      const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return `${SEALED_PREFIX}${[iv, data, cipher.getAuthTag()].map((b) => b.toString('base64url')).join('.')}`;
+    },
+    /**
+     * What `seal` sealed; a value written before secrets were sealed is answered as it is. Undefined
+     * when it cannot be opened (sealed under another server secret, or changed).
+     */
+    open(stored: string): string | undefined {
+      if (!stored.startsWith(SEALED_PREFIX)) return stored;
+      const [iv, data, tag] = stored
+        .slice(SEALED_PREFIX.length)
+        .split('.')
+        .map((p) => Buffer.from(p, 'base64url'));
+      if (!iv || !data || !tag || iv.length !== 12 || tag.length !== 16) return undefined;
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', sealKey, iv);
+        decipher.setAuthTag(tag);
+        return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+      } catch {
+        return undefined;
+      }
+    },
+
     async sign(claims: SessionClaims): Promise<string> {
       return new SignJWT({ id: claims.id, role: claims.role, tv: claims.tv })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

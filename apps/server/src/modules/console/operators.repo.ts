@@ -68,6 +68,14 @@ export async function removeOperator(tx: Tx, id: string, now: Date) {
     .where(eq(operators.id, id));
 }
 
+/** The operator's TOTP secret, kept in the clear before secrets were sealed, replaced by its sealed form. */
+export async function sealTotpSecret(q: Q, id: string, plain: string, sealed: string) {
+  await q
+    .update(operators)
+    .set({ totpSecret: sealed })
+    .where(and(eq(operators.id, id), eq(operators.totpSecret, plain)));
+}
+
 /** Every console session of the operator ended (a sign-out): the token version moves on. */
 export async function endSessions(tx: Tx, id: string) {
   await tx
