@@ -200,7 +200,7 @@ function RescheduleBody({ booking, timeZone, onMoved }: RescheduleDialogProps & 
 
   // the session keeps the policy it was booked with at its new time (docs/decisions/052-frozen-session-policy.md)
   const policy = selected
-    ? cancellationPolicy({ startsAt: selected, now: new Date(), timeZone, cancelHours: booking.policy.cancelHours })
+    ? cancellationPolicy({ startsAt: selected, now: new Date(), timeZone, cancelHours: booking.policy?.cancelHours })
     : null;
 
   return (

@@ -38,7 +38,8 @@ export function policyText(
   if (booking.cancellableUntil && Date.parse(booking.cancellableUntil) > now.getTime()) {
     return `Free cancellation until ${formatDateTimeIn(booking.cancellableUntil, timeZone)} (${zoneCity(timeZone)} time)`;
   }
-  return cancellationPolicy({ startsAt: booking.startsAt, now, timeZone, cancelHours: booking.policy.cancelHours }).text;
+  // an answer kept offline from before bookings carried their policy has none: today's hours
+  return cancellationPolicy({ startsAt: booking.startsAt, now, timeZone, cancelHours: booking.policy?.cancelHours }).text;
 }
 
 const trainerNameOf = (booking: TBooking) => `${booking.trainerFirstName} ${booking.trainerLastName}`.trim();
