@@ -1,4 +1,4 @@
-import { BOOKING_RULES } from './bookings';
+import { CURRENT_POLICY } from './disputes';
 
 /**
  * The words every place that states a session's time or cancellation policy uses (the booking
@@ -47,25 +47,38 @@ export function formatDateTimeIn(at: Date | string, timeZone: string): string {
   return `${get('weekday')} ${get('day')} ${get('month')}, ${get('hour')}:${get('minute')}`;
 }
 
-/** Until when a session starting at `startsAt` can be cancelled by its user for a full refund. */
-export function cancellationDeadline(startsAt: Date | string): Date {
-  return new Date(new Date(startsAt).getTime() - BOOKING_RULES.cancelHours * HOUR);
+/**
+ * Until when a session starting at `startsAt` can be cancelled by its user for a full refund: `cancelHours`
+ * before, its own frozen policy's (`TBooking.policy`), or today's for a session not booked yet.
+ */
+export function cancellationDeadline(startsAt: Date | string, cancelHours: number = CURRENT_POLICY.cancelHours): Date {
+  return new Date(new Date(startsAt).getTime() - cancelHours * HOUR);
 }
 
 /**
  * The policy of a session as stated before paying and after: 'Free cancellation until Mon 30 Nov,
  * 07:00 (Cairo time)' while the deadline is ahead, 'Starts in less than 24 hours: not refundable'
- * once it is not.
+ * once it is not (with the session's own `cancelHours`; today's for a session not booked yet).
  */
-export function cancellationPolicy({ startsAt, now, timeZone }: { startsAt: Date | string; now: Date; timeZone: string }): {
+export function cancellationPolicy({
+  startsAt,
+  now,
+  timeZone,
+  cancelHours = CURRENT_POLICY.cancelHours,
+}: {
+  startsAt: Date | string;
+  now: Date;
+  timeZone: string;
+  cancelHours?: number;
+}): {
   refundable: boolean;
   /** ISO, or null when the deadline has passed. */
   until: string | null;
   text: string;
 } {
-  const deadline = cancellationDeadline(startsAt);
+  const deadline = cancellationDeadline(startsAt, cancelHours);
   if (deadline.getTime() <= now.getTime()) {
-    return { refundable: false, until: null, text: 'Starts in less than 24 hours: not refundable' };
+    return { refundable: false, until: null, text: `Starts in less than ${cancelHours} hours: not refundable` };
   }
   return {
     refundable: true,

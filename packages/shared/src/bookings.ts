@@ -11,8 +11,13 @@ export const BOOKING_RULES = {
   daysAhead: 14,
   /** A slot is held for the user this long while they pay. */
   holdMinutes: 10,
-  /** A confirmed session can be cancelled (and refunded) until this many hours before it starts. */
+  /**
+   * A confirmed session can be cancelled (and refunded) until this many hours before it starts: today's
+   * rule, frozen on each session booked (`CURRENT_POLICY`); a session follows its own (`ZBooking.policy`).
+   */
   cancelHours: 24,
+  /** Its trainer may mark a paid session a no-show from its start until this many hours after its end (today's rule, frozen likewise). */
+  noShowHours: 7 * 24,
   /** The reminder mail goes out this many hours before a session. */
   reminderHours: 24,
   /** At most this many unpaid holds per user at once, so nobody can block a trainer's week. */
@@ -173,6 +178,20 @@ export const ZSlotsResponse = z.object({ slots: z.array(z.string()), timeZone: z
 export const BOOKING_STATUSES = ['pending', 'confirmed', 'completed', 'cancelled', 'refunded', 'expired', 'no-show'] as const;
 export type TBookingStatus = (typeof BOOKING_STATUSES)[number];
 
+/**
+ * The cancellation, no-show and dispute policy frozen on a session when it was booked
+ * (docs/decisions/052-frozen-session-policy.md): `SessionPolicy`, `POLICY_V1` and `CURRENT_POLICY` in disputes.ts.
+ */
+export const ZSessionPolicy = z.object({
+  version: z.number().int(),
+  /** Its user cancels it for a full refund (or moves it) until this many hours before it starts. */
+  cancelHours: z.number(),
+  /** Its user may dispute it until this many hours after it ends. */
+  disputeHours: z.number(),
+  /** Its trainer may mark it a no-show from its start until this many hours after its end; no money moves. */
+  noShowHours: z.number(),
+});
+
 export const ZBooking = z.object({
   _id: z.string(),
   trainerId: z.string(),
@@ -193,11 +212,13 @@ export const ZBooking = z.object({
   canCancel: z.boolean(),
   isRefundable: z.boolean(),
   /**
-   * Until when the user can cancel it for a full refund (ISO): the start minus 24 hours, or null when
-   * that is already past or does not apply (a hold, a settled booking). The session's trainer can
-   * cancel a confirmed session at any time, always with a full refund.
+   * Until when the user can cancel it for a full refund (ISO): the start minus its policy's
+   * `cancelHours` (24 today), or null when that is already past or does not apply (a hold, a settled
+   * booking). The session's trainer can cancel a confirmed session at any time, always with a full refund.
    */
   cancellableUntil: z.string().nullable(),
+  /** The policy frozen on it when it was booked (version 1's for sessions from before policies were frozen). */
+  policy: ZSessionPolicy,
   /** The trainer's time zone (IANA), in which the session is shown and mailed. */
   timeZone: z.string(),
   /** Where the session takes place (the trainer's default when it was booked), or null when never set. */

@@ -12,9 +12,36 @@ export const DISPUTE_RULES = {
   noteMax: 1000,
 } as const;
 
-/** The policy frozen on each session when it is booked (`bookings.policy`); sessions from before are version 1. */
-export const POLICY_V1 = { version: 1, cancelHours: BOOKING_RULES.cancelHours, disputeHours: DISPUTE_RULES.hours } as const;
-export type SessionPolicy = { version: number; cancelHours: number; disputeHours: number };
+/**
+ * The policy frozen on each session when it is booked (`bookings.policy`,
+ * docs/decisions/052-frozen-session-policy.md): the hours to cancel for a full refund (and to move it),
+ * to dispute it after its end, and for its trainer to mark a no-show after its end (no money moves).
+ */
+export type SessionPolicy = { version: number; cancelHours: number; disputeHours: number; noShowHours: number };
+/** As stored: version 1 was frozen without `noShowHours`. */
+export type StoredSessionPolicy = Omit<SessionPolicy, 'noShowHours'> & { noShowHours?: number };
+/** Version 1, the terms of sessions booked before version 2 (and, with no policy stored, before policies were frozen). */
+export const POLICY_V1 = { version: 1, cancelHours: 24, disputeHours: 48, noShowHours: 7 * 24 } as const satisfies SessionPolicy;
+/** Version 2: version 1's terms with the no-show window frozen too. Today's rules; changing one makes a new version. */
+export const POLICY_V2 = {
+  version: 2,
+  cancelHours: BOOKING_RULES.cancelHours,
+  disputeHours: DISPUTE_RULES.hours,
+  noShowHours: BOOKING_RULES.noShowHours,
+} as const satisfies SessionPolicy;
+/** The policy frozen on the sessions booked now. */
+export const CURRENT_POLICY: SessionPolicy = POLICY_V2;
+
+/** A session's policy from what is stored on it: version 1's terms where it has none, or lacks a later term. */
+export function sessionPolicy(stored: StoredSessionPolicy | null | undefined): SessionPolicy {
+  const p = stored ?? POLICY_V1;
+  return {
+    version: p.version,
+    cancelHours: p.cancelHours,
+    disputeHours: p.disputeHours,
+    noShowHours: p.noShowHours ?? POLICY_V1.noShowHours,
+  };
+}
 
 export const DISPUTE_REASONS = ['trainer-absent', 'cut-short', 'other'] as const;
 export type DisputeReason = (typeof DISPUTE_REASONS)[number];

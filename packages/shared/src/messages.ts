@@ -118,6 +118,8 @@ export const BOOKING_MSG = {
   alreadyPaid: 'This booking is already paid',
   notPayable: 'This booking can no longer be paid',
   tooLateToCancel: 'Sessions can be cancelled only up to 24 hours before they start',
+  /** The same words with the session's own frozen hours (docs/decisions/052-frozen-session-policy.md). */
+  tooLateToCancelFor: (hours: number) => `Sessions can be cancelled only up to ${hours} hours before they start`,
   alreadyOver: 'This booking is already cancelled or over',
   cancelInProgress: 'This session is being cancelled and refunded already',
   cancelled: 'Your booking is cancelled',
@@ -134,6 +136,8 @@ export const BOOKING_MSG = {
   /** What a trainer reads when a user's account was closed by Spotter's operators. */
   userLeft: 'The client’s Spotter account was closed',
   rescheduleTooLate: 'Sessions can be moved only up to 24 hours before they start',
+  /** The same words with the session's own frozen hours (docs/decisions/052-frozen-session-policy.md). */
+  rescheduleTooLateFor: (hours: number) => `Sessions can be moved only up to ${hours} hours before they start`,
   rescheduleNotPaid: 'Only a paid session can be moved; pick a new time and pay for it instead',
   rescheduleSameTime: 'This is already the session’s time; pick another one',
   onlyClientMoves: 'Only the client can move a session. Message them to agree a new time, or cancel it with a full refund.',
@@ -141,6 +145,8 @@ export const BOOKING_MSG = {
   released:
     'Your session is offered to others. If somebody books it, you are refunded in full and we e-mail you; until then it stays yours.',
   releaseTooEarly: 'More than 24 hours ahead a session is cancelled with a full refund instead',
+  /** The same words with the session's own frozen hours (docs/decisions/052-frozen-session-policy.md). */
+  releaseTooEarlyFor: (hours: number) => `More than ${hours} hours ahead a session is cancelled with a full refund instead`,
   releaseStarted: 'This session has started',
   alreadyReleased: 'This session is offered to others already',
   onlyClientReleases: 'Only the client can release a session',

@@ -412,10 +412,10 @@ export const bookings = pgTable(
     releasedAt: timestamp('released_at', { withTimezone: true }),
     /**
      * The cancellation, no-show and dispute policy in force when the session was booked, frozen on it
-     * (docs/decisions/047-disputes-by-rule.md); null on sessions booked before policies were frozen,
-     * which follow version 1.
+     * (docs/decisions/052-frozen-session-policy.md); null on sessions booked before policies were frozen,
+     * which follow version 1, as do version 1's missing `noShowHours` (`sessionPolicy` in packages/shared).
      */
-    policy: jsonb('policy').$type<{ version: number; cancelHours: number; disputeHours: number }>(),
+    policy: jsonb('policy').$type<{ version: number; cancelHours: number; disputeHours: number; noShowHours?: number }>(),
   },
   (t) => [
     uniqueIndex('bookings_live_slot_uq').on(t.trainerId, t.startsAt).where(LIVE_SLOT),

@@ -33,6 +33,7 @@ const booking = (overrides: Partial<TBooking> = {}): TBooking => ({
   canMarkNoShow: false,
   canReschedule: false,
   disputableUntil: null,
+  policy: { version: 2, cancelHours: 24, disputeHours: 48, noShowHours: 168 },
   disputeStatus: null,
   ...overrides,
 });

@@ -26,6 +26,8 @@ type BookingMailInput = {
   refundCancelled?: boolean;
   /** Where the session takes place (null: never set). */
   location: TSessionLocation | null;
+  /** Its frozen policy's hours to cancel for a refund (docs/decisions/052-frozen-session-policy.md). */
+  cancelHours: number;
   /** An offered slot (the waitlist's): until when it is held. */
   holdExpiresAt?: Date | null;
   /** A moved session: its start before the move. */
@@ -78,7 +80,12 @@ export function bookingMail(input: BookingMailInput): Mail {
   const place = placeText(input.location);
   const placeLine = place ? ` Place: ${place}.` : '';
   // the same words as the booking dialog and the session card (docs/product.md#booking-and-payment)
-  const policy = cancellationPolicy({ startsAt: input.startsAt, now: input.now, timeZone: input.timeZone }).text;
+  const policy = cancellationPolicy({
+    startsAt: input.startsAt,
+    now: input.now,
+    timeZone: input.timeZone,
+    cancelHours: input.cancelHours,
+  }).text;
   const byTrainer = input.cancelledBy === 'trainer';
   // the trainer's reason as one line of plain text
   const why = (input.cancelReason ?? '')

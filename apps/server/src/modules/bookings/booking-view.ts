@@ -1,12 +1,9 @@
-import { BOOKING_RULES, DEFAULT_TIME_ZONE, POLICY_V1, type TBooking } from '@spotter/shared';
+import { DEFAULT_TIME_ZONE, sessionPolicy, type TBooking } from '@spotter/shared';
 import { fromCents } from '../../lib/money';
 import { FORMER_MEMBER } from '../accounts';
 import type { BookingRow } from './bookings.repo';
 
 const HOUR = 60 * 60_000;
-const DAY = 24 * HOUR;
-/** A trainer may mark a session a no-show from its start until this long after its end. */
-const NO_SHOW_WINDOW_MS = 7 * DAY;
 
 /** Who looks at a booking: its user, or its trainer. */
 type BookingViewer = 'user' | 'trainer';
@@ -15,7 +12,8 @@ type BookingViewer = 'user' | 'trainer';
  * What a booking looks like to its user or its trainer, with the status as of `now`
  * (docs/product.md#booking-and-payment): the user cancels a paid session for a refund until 24 hours
  * before it starts; the trainer cancels a paid session any time before it starts (always refunded in
- * full) and marks a no-show once it started.
+ * full) and marks a no-show once it started. The hours are the session's own, frozen on it when it was
+ * booked (docs/decisions/052-frozen-session-policy.md).
  */
 export function toBooking(row: BookingRow, now: Date, viewer: BookingViewer): TBooking {
   const at = now.getTime();
@@ -23,7 +21,8 @@ export function toBooking(row: BookingRow, now: Date, viewer: BookingViewer): TB
   const over = row.status === 'confirmed' && row.endsAt <= now;
   const status = lapsed ? 'expired' : over ? 'completed' : row.status;
   const started = row.startsAt.getTime() <= at;
-  const deadline = row.startsAt.getTime() - BOOKING_RULES.cancelHours * HOUR;
+  const policy = sessionPolicy(row.policy);
+  const deadline = cancelDeadline(row);
   const isRefundable = status === 'confirmed' && (viewer === 'trainer' ? !started : deadline > at);
   const trainerGone = row.trainerDeletedAt !== null;
   const userGone = row.userDeletedAt !== null;
@@ -45,6 +44,7 @@ export function toBooking(row: BookingRow, now: Date, viewer: BookingViewer): TB
     canCancel: status === 'pending' || isRefundable,
     isRefundable,
     cancellableUntil: (status === 'confirmed' || status === 'pending') && deadline > at ? new Date(deadline).toISOString() : null,
+    policy,
     timeZone: row.timeZone ?? DEFAULT_TIME_ZONE,
     location: row.location ?? null,
     cancelledBy: cancelled ? (row.cancelledBy ?? null) : null,
@@ -53,7 +53,7 @@ export function toBooking(row: BookingRow, now: Date, viewer: BookingViewer): TB
     paidFromBalance: row.balanceKind === 'package',
     seriesId: row.seriesId ?? null,
     releasedAt: row.releasedAt?.toISOString() ?? null,
-    // inside the 24 hours (no refund), before it starts, once (docs/product.md#releasing-a-late-session)
+    // inside its cancellation hours (no refund), before it starts, once (docs/product.md#releasing-a-late-session)
     canRelease: viewer === 'user' && status === 'confirmed' && !started && deadline <= at && !row.releasedAt,
     // its user moves a paid session while it can still be cancelled for a refund (reschedule-booking.ts)
     canReschedule: viewer === 'user' && status === 'confirmed' && deadline > at,
@@ -70,17 +70,28 @@ export function toBooking(row: BookingRow, now: Date, viewer: BookingViewer): TB
 function disputableUntil(row: Pick<BookingRow, 'status' | 'endsAt' | 'policy' | 'disputeStatus'>, now: Date): string | null {
   const paid = row.status === 'confirmed' || row.status === 'completed' || row.status === 'no-show';
   if (!paid || row.disputeStatus || row.endsAt > now) return null;
-  const until = row.endsAt.getTime() + (row.policy ?? POLICY_V1).disputeHours * HOUR;
+  const until = row.endsAt.getTime() + sessionPolicy(row.policy).disputeHours * HOUR;
   return until > now.getTime() ? new Date(until).toISOString() : null;
 }
 
-/** Whether the session's trainer may mark it a no-show at `now`: paid, started, and ended at most 7 days ago. */
-export function canMarkNoShow(row: Pick<BookingRow, 'status' | 'startsAt' | 'endsAt'>, now: Date): boolean {
+/**
+ * Until when (ms) its user may cancel the session for a full refund, or move it: its start minus its
+ * own frozen policy's `cancelHours` (docs/decisions/052-frozen-session-policy.md).
+ */
+export function cancelDeadline(row: Pick<BookingRow, 'startsAt' | 'policy'>): number {
+  return row.startsAt.getTime() - sessionPolicy(row.policy).cancelHours * HOUR;
+}
+
+/**
+ * Whether the session's trainer may mark it a no-show at `now`: paid, started, and ended at most its
+ * frozen policy's `noShowHours` ago (7 days today; docs/decisions/052-frozen-session-policy.md).
+ */
+export function canMarkNoShow(row: Pick<BookingRow, 'status' | 'startsAt' | 'endsAt' | 'policy'>, now: Date): boolean {
   const at = now.getTime();
   return (
     (row.status === 'confirmed' || row.status === 'completed') &&
     row.startsAt.getTime() <= at &&
-    at < row.endsAt.getTime() + NO_SHOW_WINDOW_MS
+    at < row.endsAt.getTime() + sessionPolicy(row.policy).noShowHours * HOUR
   );
 }
 
@@ -88,7 +99,7 @@ export function canMarkNoShow(row: Pick<BookingRow, 'status' | 'startsAt' | 'end
  * When a list of bookings shown at `at` changes by itself, without a write (ms; undefined: never):
  * a hold runs out (the booking leaves the list), the cancellation deadline passes (no longer
  * refundable), a session starts (the trainer can no longer cancel it, and can mark a no-show) or
- * ends (completed, and no longer upcoming), the no-show window closes.
+ * ends (completed, and no longer upcoming), the no-show window closes; each by the session's own policy.
  */
 export function nextChangeOf(list: readonly TBooking[], at: Date): number | undefined {
   let next = Infinity;
@@ -100,10 +111,10 @@ export function nextChangeOf(list: readonly TBooking[], at: Date): number | unde
     consider(endsAt);
     if (b.status === 'pending' && b.holdExpiresAt) consider(Date.parse(b.holdExpiresAt));
     if (b.status === 'confirmed') {
-      consider(Date.parse(b.startsAt) - BOOKING_RULES.cancelHours * HOUR);
+      consider(Date.parse(b.startsAt) - b.policy.cancelHours * HOUR);
       consider(Date.parse(b.startsAt));
     }
-    if (b.status === 'confirmed' || b.status === 'completed') consider(endsAt + NO_SHOW_WINDOW_MS);
+    if (b.status === 'confirmed' || b.status === 'completed') consider(endsAt + b.policy.noShowHours * HOUR);
   }
   return next === Infinity ? undefined : next;
 }

@@ -2,12 +2,10 @@ import { and, asc, eq, gt, isNotNull, isNull, lt, lte, ne, or, sql, type SQLWrap
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { accounts, availability, bookings, disputes, packageBalances } from '../../db/schema';
-import { POLICY_V1 } from '@spotter/shared';
+import { CURRENT_POLICY } from '@spotter/shared';
 import type { SessionLocation } from './availability.repo';
 
 type Q = Db | Tx;
-/** The cancellation and dispute policy frozen on each session when it is booked (docs/decisions/047-disputes-by-rule.md). */
-const CURRENT_POLICY = { ...POLICY_V1 };
 const trainer = alias(accounts, 'trainer');
 const member = alias(accounts, 'member');
 
@@ -228,7 +226,8 @@ export async function insertHold(
       balanceId: null,
       seriesId: seriesId ?? null,
       releasedAt: null,
-      policy: CURRENT_POLICY,
+      // the cancellation, no-show and dispute policy frozen on it (docs/decisions/052-frozen-session-policy.md)
+      policy: { ...CURRENT_POLICY },
     })
     .onConflictDoNothing()
     .returning({ id: bookings.id });
@@ -264,7 +263,8 @@ export async function insertPaidFromBalance(
       updatedAt: now,
       sequence: 0,
       releasedAt: null,
-      policy: CURRENT_POLICY,
+      // the cancellation, no-show and dispute policy frozen on it (docs/decisions/052-frozen-session-policy.md)
+      policy: { ...CURRENT_POLICY },
     })
     .onConflictDoNothing()
     .returning({ id: bookings.id });

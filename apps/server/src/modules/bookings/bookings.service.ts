@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, isId, type TBooking } from '@spotter/shared';
+import { DEFAULT_TIME_ZONE, isId, sessionPolicy, type TBooking } from '@spotter/shared';
 import type { Db } from '../../db/client';
 import type { JobRunner } from '../../platform/jobs';
 import type { Caller } from '../../plugins/auth';
@@ -74,6 +74,7 @@ export function createBookingsService({ db, jobs, mailer, publicUrl, now = () =>
         refundReason: job.reason,
         refundCancelled: job.cancelled,
         location: row.location ?? null,
+        cancelHours: sessionPolicy(row.policy).cancelHours,
         movedFrom: job.from ? new Date(job.from) : undefined,
         sequence: row.sequence,
         cancelledBy: row.cancelledBy,

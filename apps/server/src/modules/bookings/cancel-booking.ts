@@ -1,4 +1,4 @@
-import { BOOKING_MSG, PACKAGE_MSG, type TBooking } from '@spotter/shared';
+import { BOOKING_MSG, PACKAGE_MSG, sessionPolicy, type TBooking } from '@spotter/shared';
 import { AppError } from '../../lib/app-error';
 import type { Caller } from '../../plugins/auth';
 import { returnToBalance } from './book-from-balance';
@@ -12,8 +12,9 @@ import { releaseHold } from './release-hold';
 /**
  * Cancels a booking (its id validated by the route) for its user or trainer; 404 for anyone else
  * (docs/product.md#booking-and-payment). A hold is released. A confirmed session is refunded in full
- * through the provider and its slot freed: by its user until 24 h before it starts (later, 409), by
- * its trainer at any time before it starts, with a reason the user sees.
+ * through the provider and its slot freed: by its user until 24 h before it starts (later, 409; the
+ * hours of the policy frozen on it, docs/decisions/052-frozen-session-policy.md), by its trainer at
+ * any time before it starts, with a reason the user sees.
  */
 export async function cancelBooking(
   ctx: BookingsContext,
@@ -30,10 +31,10 @@ export async function cancelBooking(
     return { message: BOOKING_MSG.cancelled, booking: await bookingNow() };
   }
   if (view.status !== 'confirmed') throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
-  // the user's 24 hours; the trainer's: until it starts
+  // the user's hours (the session's own policy, `toBooking`); the trainer's: until it starts
   if (!view.isRefundable) {
     throw by === 'user'
-      ? new AppError('CANCEL_TOO_LATE', BOOKING_MSG.tooLateToCancel)
+      ? new AppError('CANCEL_TOO_LATE', BOOKING_MSG.tooLateToCancelFor(sessionPolicy(row.policy).cancelHours))
       : new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
   }
 

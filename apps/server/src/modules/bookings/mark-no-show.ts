@@ -7,7 +7,8 @@ import { announceBooking, type BookingsContext } from './context';
 
 /**
  * The session's trainer marks that the client did not come (docs/product.md#booking-and-payment):
- * a paid session, once it started and until 7 days after it ended. No money moves. 404 for anyone
+ * a paid session, once it started and until 7 days after it ended (its frozen policy's `noShowHours`,
+ * docs/decisions/052-frozen-session-policy.md). No money moves. 404 for anyone
  * who is not a party, 403 for its user, 409 before the start or when it is not a paid session.
  */
 export async function markNoShow(

@@ -1,15 +1,13 @@
-import { BOOKING_MSG, BOOKING_RULES, type TBooking } from '@spotter/shared';
+import { BOOKING_MSG, sessionPolicy, type TBooking } from '@spotter/shared';
 import { AppError } from '../../lib/app-error';
 import type { Caller } from '../../plugins/auth';
 import { returnToBalance } from './book-from-balance';
 import { RELEASE_JOBS, RUN_NOW_CLAIM_MS, runBookingMails } from './booking-jobs';
-import { toBooking } from './booking-view';
+import { cancelDeadline, toBooking } from './booking-view';
 import * as bookingsRepo from './bookings.repo';
 import { announceBooking, type BookingsContext } from './context';
 import * as paymentsRepo from './payments.repo';
 import { refundPayment } from './refunds';
-
-const HOUR = 60 * 60_000;
 
 /**
  * Its user gives a paid session inside 24 hours back for resale (docs/product.md#releasing-a-late-session):
@@ -30,8 +28,9 @@ export async function releaseBooking(
   if (view.status !== 'confirmed') throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
   if (row.startsAt <= at) throw new AppError('BOOKING_CLOSED', BOOKING_MSG.releaseStarted);
   if (row.releasedAt) throw new AppError('CONFLICT', BOOKING_MSG.alreadyReleased);
-  if (row.startsAt.getTime() - BOOKING_RULES.cancelHours * HOUR > at.getTime())
-    throw new AppError('CONFLICT', BOOKING_MSG.releaseTooEarly);
+  // before its own cancellation deadline it is cancelled for a refund instead (docs/decisions/052-frozen-session-policy.md)
+  if (cancelDeadline(row) > at.getTime())
+    throw new AppError('CONFLICT', BOOKING_MSG.releaseTooEarlyFor(sessionPolicy(row.policy).cancelHours));
   const jobs = await ctx.db.transaction(async (tx) => {
     if (!(await bookingsRepo.markReleased(tx, row.id, at))) throw new AppError('CONFLICT', BOOKING_MSG.alreadyReleased);
     await announceBooking(ctx, tx, row);

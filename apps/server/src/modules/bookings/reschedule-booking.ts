@@ -1,4 +1,4 @@
-import { BOOKING_MSG, BOOKING_RULES, formatDateTimeIn, zoneLabel, type TBooking } from '@spotter/shared';
+import { BOOKING_MSG, BOOKING_RULES, formatDateTimeIn, sessionPolicy, zoneLabel, type TBooking } from '@spotter/shared';
 import { AppError } from '../../lib/app-error';
 import type { Caller } from '../../plugins/auth';
 import { BOOKING_JOBS, enqueueBookingMails, queueResaleRefunds, runBookingMails } from './booking-jobs';
@@ -19,8 +19,9 @@ function isSlotTaken(err: unknown): boolean {
 }
 
 /**
- * Its user moves a paid session more than 24 hours ahead to another free slot of the same trainer
- * (docs/product.md#moving-a-session). No money moves. One UPDATE changes the session's time, so its
+ * Its user moves a paid session more than 24 hours ahead (its frozen policy's `cancelHours`,
+ * docs/decisions/052-frozen-session-policy.md) to another free slot of the same trainer
+ * (docs/product.md#moving-a-session); it keeps that policy at its new time. No money moves. One UPDATE changes the session's time, so its
  * old slot is free only once the new one is its own, and two people racing for the new slot (a move
  * and a hold, or two moves) get one winner from the unique index. The reminders and the completion
  * follow the new time; both people get a mail whose `.ics` updates the same calendar event (same
@@ -39,7 +40,8 @@ export async function rescheduleBooking(
   const view = toBooking(row, at, 'user');
   if (view.status === 'pending') throw new AppError('BOOKING_CLOSED', BOOKING_MSG.rescheduleNotPaid);
   if (view.status !== 'confirmed') throw new AppError('BOOKING_CLOSED', BOOKING_MSG.alreadyOver);
-  if (!view.canReschedule) throw new AppError('RESCHEDULE_TOO_LATE', BOOKING_MSG.rescheduleTooLate);
+  if (!view.canReschedule)
+    throw new AppError('RESCHEDULE_TOO_LATE', BOOKING_MSG.rescheduleTooLateFor(sessionPolicy(row.policy).cancelHours));
 
   const startsAt = new Date(newStart);
   const field = (message: string) => new AppError('VALIDATION_FAILED', message, { startsAt: message });

@@ -39,6 +39,7 @@ const fromPackage = (overrides: Partial<TBooking> = {}): TBooking => ({
   canMarkNoShow: false,
   canReschedule: true,
   disputableUntil: null,
+  policy: { version: 2, cancelHours: 24, disputeHours: 48, noShowHours: 168 },
   disputeStatus: null,
   paidFromBalance: true,
   seriesId: null,

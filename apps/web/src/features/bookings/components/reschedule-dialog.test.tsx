@@ -46,6 +46,7 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
   canMarkNoShow: false,
   canReschedule: true,
   disputableUntil: null,
+  policy: { version: 2, cancelHours: 24, disputeHours: 48, noShowHours: 168 },
   disputeStatus: null,
   paidFromBalance: false,
   seriesId: null,
@@ -133,6 +134,24 @@ describe('RescheduleDialog', () => {
     expect(within(dialog).getByTestId('policy')).toHaveTextContent('Starts in less than 24 hours: not refundable');
     await user.click(far);
     expect(within(dialog).getByTestId('policy')).toHaveTextContent(/^Free cancellation until .+ \(Tokyo time\)$/);
+  });
+
+  it('states the policy the session was booked with at the new time: its own 48 hours, not today’s 24', async () => {
+    const soon = new Date(Math.ceil(Date.now() / HOUR) * HOUR + 30 * HOUR).toISOString();
+    const later = new Date(Date.parse(soon) + 72 * HOUR).toISOString();
+    stubApi(slotsRoute(() => [soon, later]));
+    const policy = { version: 2, cancelHours: 48, disputeHours: 48, noShowHours: 168 };
+    const { user } = renderDialog(makeBooking({ startsAt: new Date(Date.parse(soon) + 96 * HOUR).toISOString(), policy }));
+    const dialog = await openDialog(user);
+
+    const [near, far] = await within(dialog).findAllByRole('radio');
+    await user.click(near);
+    expect(within(dialog).getByTestId('policy')).toHaveTextContent('Starts in less than 48 hours: not refundable');
+    await user.click(far);
+    const deadline = new Date(Date.parse(later) - 48 * HOUR);
+    expect(within(dialog).getByTestId('policy')).toHaveTextContent(
+      `Free cancellation until ${formatDateTimeIn(deadline, 'Asia/Tokyo')} (Tokyo time)`,
+    );
   });
 
   it('a slot just taken (409 SLOT_TAKEN) says so in the dialog and reloads the free times', async () => {

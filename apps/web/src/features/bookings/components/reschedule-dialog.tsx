@@ -198,7 +198,10 @@ function RescheduleBody({ booking, timeZone, onMoved }: RescheduleDialogProps & 
     );
   }
 
-  const policy = selected ? cancellationPolicy({ startsAt: selected, now: new Date(), timeZone }) : null;
+  // the session keeps the policy it was booked with at its new time (docs/decisions/052-frozen-session-policy.md)
+  const policy = selected
+    ? cancellationPolicy({ startsAt: selected, now: new Date(), timeZone, cancelHours: booking.policy?.cancelHours })
+    : null;
 
   return (
     <div className="flex min-h-0 flex-col gap-4">

@@ -50,6 +50,7 @@ const makeBooking = (overrides: Partial<TBooking> = {}): TBooking => ({
   canMarkNoShow: false,
   canReschedule: false,
   disputableUntil: null,
+  policy: { version: 2, cancelHours: 24, disputeHours: 48, noShowHours: 168 },
   disputeStatus: null,
   paidFromBalance: false,
   seriesId: null,

@@ -26,6 +26,7 @@ const booking = (overrides: Partial<TBooking> = {}): TBooking => ({
   canMarkNoShow: false,
   canReschedule: false,
   disputableUntil: null,
+  policy: { version: 2, cancelHours: 24, disputeHours: 48, noShowHours: 168 },
   disputeStatus: null,
   paidFromBalance: false,
   seriesId: null,
@@ -42,6 +43,14 @@ describe('session words', () => {
     const late = new Date('2030-11-29T12:00:00.000Z');
     expect(policyText(booking({ cancellableUntil: null }), 'Africa/Cairo', late)).toBe(
       'Starts in less than 24 hours: not refundable',
+    );
+  });
+
+  it('states a passed deadline with the hours of the policy frozen on the session', () => {
+    const policy = { version: 2, cancelHours: 48, disputeHours: 48, noShowHours: 168 };
+    const late = new Date('2030-11-28T12:00:00.000Z');
+    expect(policyText(booking({ cancellableUntil: null, policy }), 'Africa/Cairo', late)).toBe(
+      'Starts in less than 48 hours: not refundable',
     );
   });
 

@@ -27,13 +27,19 @@ function placeLine(location: Place | null): string {
 
 /**
  * The cancellation line of a booking in `timeZone`: the server's deadline (`cancellableUntil`) when it
- * sends one, otherwise the rule applied to the start ('Starts in less than 24 hours: not refundable').
+ * sends one, otherwise the session's own policy applied to the start ('Starts in less than 24 hours:
+ * not refundable', with the hours frozen on it, docs/decisions/052-frozen-session-policy.md).
  */
-export function policyText(booking: Pick<TBooking, 'startsAt' | 'cancellableUntil'>, timeZone: string, now = new Date()) {
+export function policyText(
+  booking: Pick<TBooking, 'startsAt' | 'cancellableUntil' | 'policy'>,
+  timeZone: string,
+  now = new Date(),
+) {
   if (booking.cancellableUntil && Date.parse(booking.cancellableUntil) > now.getTime()) {
     return `Free cancellation until ${formatDateTimeIn(booking.cancellableUntil, timeZone)} (${zoneCity(timeZone)} time)`;
   }
-  return cancellationPolicy({ startsAt: booking.startsAt, now, timeZone }).text;
+  // an answer kept offline from before bookings carried their policy has none: today's hours
+  return cancellationPolicy({ startsAt: booking.startsAt, now, timeZone, cancelHours: booking.policy?.cancelHours }).text;
 }
 
 const trainerNameOf = (booking: TBooking) => `${booking.trainerFirstName} ${booking.trainerLastName}`.trim();
