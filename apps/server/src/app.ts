@@ -349,7 +349,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       };
       const money: MoneyHooks = {
         searchBookings: (f) => searchBookingsForOperators(database.db, f),
-        refundBooking: (input, audit) => refundByOperator(bookingServices.context, input, audit),
+        refundBooking: (input, audit) => refundByOperator(bookingServices.context, input, audit, input),
         ledger: () => checkLedger({ db: database.db, now: clock.now }),
         listDisputes: (status) => listDisputes(bookingServices.context, status),
         decideDispute: (d, audit) => decideDispute(bookingServices.context, d, audit),
