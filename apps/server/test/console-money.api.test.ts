@@ -21,9 +21,15 @@ const op = { authorization: operator.token };
 const HOUR = 60 * 60_000;
 
 const refund = (bookingId: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: `/api/console/bookings/${bookingId}/refund`, headers: { ...op, ...headers }, payload: body });
+  t.app.inject({
+    method: 'POST',
+    url: `/api/console/bookings/${bookingId}/refund`,
+    headers: { ...op, ...headers },
+    payload: body,
+  });
 const refundRows = async (id: string) => t.database.db.select().from(refunds).where(eq(refunds.bookingId, id));
-const paypalRefunds = (captureId: string) => paypal.state.ledger.refunds.filter((r) => r.captureId === captureId).map((r) => r.amount);
+const paypalRefunds = (captureId: string) =>
+  paypal.state.ledger.refunds.filter((r) => r.captureId === captureId).map((r) => r.amount);
 const auditOf = async (bookingId: string) =>
   (await t.app.inject({ url: `/api/console/audit?targetId=${bookingId}`, headers: op })).json().entries as Array<{
     action: string;
@@ -196,10 +202,7 @@ describe('the same refund asked again (docs/product.md#refunds-by-operators)', (
     });
     // the amount the first one refunded, given this time: the same request
     expect((await refund(bookingId, { amount: 200, reason: 'Trainer never came' }, key)).json()).toEqual(first.json());
-    for (const body of [
-      { amount: 150, reason: 'Trainer never came' },
-      { reason: 'Another reason' },
-    ]) {
+    for (const body of [{ amount: 150, reason: 'Trainer never came' }, { reason: 'Another reason' }]) {
       const reused = await refund(bookingId, body, key);
       expect(reused.statusCode, reused.body).toBe(409);
       expect(reused.json().message).toBe(MONEY_MSG.keyReused);
@@ -243,7 +246,9 @@ describe('the same refund asked again (docs/product.md#refunds-by-operators)', (
       expect(res.json().message).toBe(MONEY_MSG.badKey);
     }
     expect(await refundRows(bookingId)).toEqual([]);
-    expect((await refund(bookingId, { amount: 10, reason: 'Late' }, { 'idempotency-key': 'k'.repeat(255) })).statusCode).toBe(200);
+    expect((await refund(bookingId, { amount: 10, reason: 'Late' }, { 'idempotency-key': 'k'.repeat(255) })).statusCode).toBe(
+      200,
+    );
   });
 
   it('two different requests at once never ask more than was paid', async () => {
