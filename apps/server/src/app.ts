@@ -150,8 +150,9 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
     origin: config.corsOrigins.length ? config.corsOrigins : false,
     credentials: false,
     // everything docs/product.md#api-contract calls, with the raw token in Authorization and JSON bodies
+    // (and an operator's refund its Idempotency-Key: docs/product.md#refunds-by-operators)
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowedHeaders: ['Authorization', 'Content-Type'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
     exposedHeaders: ['Retry-After', 'X-Request-Id'],
     maxAge: 600,
   });
@@ -351,7 +352,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
       };
       const money: MoneyHooks = {
         searchBookings: (f) => searchBookingsForOperators(database.db, f),
-        refundBooking: (input, audit) => refundByOperator(bookingServices.context, input, audit),
+        refundBooking: (input, audit) => refundByOperator(bookingServices.context, input, audit, input),
         ledger: () => checkLedger({ db: database.db, now: clock.now }),
         listDisputes: (status) => listDisputes(bookingServices.context, status),
         decideDispute: (d, audit) => decideDispute(bookingServices.context, d, audit),

@@ -3,8 +3,8 @@
 // (docs/decisions/050-payable-after-the-dispute-window.md), also against a sweep at the same moment.
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { DISPUTE_MSG, POLICY_V1, type TBooking, type TConsoleDispute } from '@spotter/shared';
-import { bookings, disputes, payments } from '../src/db/schema';
+import { DISPUTE_MSG, MONEY_MSG, POLICY_V1, type TBooking, type TConsoleDispute } from '@spotter/shared';
+import { bookings, disputes, payments, refunds } from '../src/db/schema';
 import { decideByRule } from '../src/modules/bookings/disputes';
 import { lockShare } from '../src/modules/bookings/payments.repo';
 import { account, balance, hasTransaction } from '../src/modules/money';
@@ -215,6 +215,66 @@ describe('POST /api/bookings/:id/dispute', () => {
     const all = await decide(await db, { outcome: 'refund-full', reason: 'No answer from the trainer' });
     expect(all.json().dispute).toMatchObject({ outcome: 'refund-full', refunded: 200, refundable: 0 });
     expect((await paymentOf(b.bookingId)).status).toBe('refunded');
+    expect((await checkLedger({ db: t.database.db })).differences).toEqual([]);
+  });
+
+  // a defect a review found (fixed): a dispute's refund was keyed by what had been asked back before,
+  // the same key as an operator's refund read at the same moment; the request whose row the other had
+  // written answered success without its decision, or its refund, being made
+  it('a decision racing an operator’s refund of the same session: what was paid goes back once, each answer says what it did', async () => {
+    const { bookingId, user } = await pastSession(7);
+    expect((await dispute(user.token, bookingId)).statusCode).toBe(201);
+    const open = (await queue()).find((d) => d.bookingId === bookingId)!;
+    const [decided, refunded] = await Promise.all([
+      decide(open._id, { outcome: 'refund-full', reason: 'No answer from the trainer' }),
+      t.app.inject({
+        method: 'POST',
+        url: `/api/console/bookings/${bookingId}/refund`,
+        headers: op,
+        payload: { reason: 'Goodwill' },
+      }),
+    ]);
+    const rows = await t.database.db.select().from(refunds).where(eq(refunds.bookingId, bookingId));
+    expect(rows.map((r) => [r.amountCents, r.status])).toEqual([[20_000, 'completed']]);
+    const auditOf = async (id: string) =>
+      (await t.app.inject({ url: `/api/console/audit?targetId=${id}`, headers: op })).json().entries as unknown[];
+    // what each answer says it gave back adds up to what went back, and each is in the audit log
+    let claimed = 0;
+    if (decided.statusCode === 200) {
+      claimed += decided.json().dispute.refunded;
+      expect(await auditOf(open._id)).toHaveLength(1);
+    } else {
+      expect(decided.statusCode, decided.body).toBe(409);
+      expect(decided.json().message).toBe(MONEY_MSG.nothingLeft);
+      expect(await auditOf(open._id)).toEqual([]);
+      expect((await queue()).map((d) => d._id)).toContain(open._id);
+    }
+    if (refunded.statusCode === 200) {
+      claimed += refunded.json().refund.amount;
+      expect(await auditOf(bookingId)).toHaveLength(1);
+    } else {
+      expect(refunded.statusCode, refunded.body).toBe(409);
+      expect(refunded.json().message).toBe(MONEY_MSG.nothingLeft);
+      expect(await auditOf(bookingId)).toEqual([]);
+    }
+    expect(claimed).toBe(200);
+    expect((await checkLedger({ db: t.database.db })).differences).toEqual([]);
+  });
+
+  it('two operators deciding a refund at once: one decides and refunds, the other is told it was decided', async () => {
+    const { bookingId, user } = await pastSession(8);
+    expect((await dispute(user.token, bookingId)).statusCode).toBe(201);
+    const open = (await queue()).find((d) => d.bookingId === bookingId)!;
+    const answers = await Promise.all([
+      decide(open._id, { outcome: 'refund-part', amount: 50, reason: 'Late start' }),
+      decide(open._id, { outcome: 'refund-part', amount: 50, reason: 'Late start' }),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort(), answers.map((a) => a.body).join(' ')).toEqual([200, 409]);
+    expect(answers.find((a) => a.statusCode === 409)!.json().message).toBe(DISPUTE_MSG.decidedAlready);
+    const rows = await t.database.db.select().from(refunds).where(eq(refunds.bookingId, bookingId));
+    expect(rows.map((r) => r.amountCents)).toEqual([5_000]);
+    const audit = (await t.app.inject({ url: `/api/console/audit?targetId=${open._id}`, headers: op })).json().entries;
+    expect(audit).toHaveLength(1);
     expect((await checkLedger({ db: t.database.db })).differences).toEqual([]);
   });
 });

@@ -290,6 +290,8 @@ export const ZConsoleRefundRequest = ZOperatorReason.extend({
 export type TConsoleRefundRequest = z.input<typeof ZConsoleRefundRequest>;
 export const ZConsoleRefundResponse = z.object({
   refund: z.object({
+    /** The refund's id: a repeated request (the same `Idempotency-Key`, or the same body) answers the same one. */
+    refundId: z.string(),
     bookingId: z.string(),
     /** Dollars given back by this refund. */
     amount: z.number(),
@@ -359,4 +361,18 @@ export const MONEY_MSG = {
   refunded: (amount: string) => `Refunded ${amount}. Both people are told by mail.`,
   pending: (amount: string) =>
     `A refund of ${amount} is requested. The payment provider did not answer yet; it is retried until it does.`,
+  badKey: 'The Idempotency-Key header must be 1 to 255 printable characters (letters, digits, spaces and signs)',
+  keyReused:
+    'This Idempotency-Key was already used for a refund with another amount or reason. Open the refund again to send a new one.',
 } as const;
+
+/**
+ * The `Idempotency-Key` request header of POST /api/console/bookings/:id/refund
+ * (draft-ietf-httpapi-idempotency-key-header; docs/product.md#refunds-by-operators): the same key with
+ * the same body is the same refund, answered again; with another body, refused.
+ */
+export const ZIdempotencyKey = z
+  .string({ error: MONEY_MSG.badKey })
+  .min(1, MONEY_MSG.badKey)
+  .max(255, MONEY_MSG.badKey)
+  .regex(/^[\x20-\x7e]+$/, MONEY_MSG.badKey);

@@ -128,7 +128,7 @@ export async function openDispute(
     try {
       await refundPart(
         ctx,
-        { payment, amountCents: refundCents, reason: DISPUTE_MSG.trainerCancelled, askedBefore: asked },
+        { payment, amountCents: refundCents, reason: DISPUTE_MSG.trainerCancelled, key: `dispute-open:${bookingId}` },
         async (tx) => {
           row = await record(tx);
           if (!row) throw new AppError('CONFLICT', DISPUTE_MSG.already);
@@ -209,7 +209,13 @@ export async function decideDispute(ctx: BookingsContext, d: Decision, audit: De
   };
   if (cents > 0 && payment) {
     try {
-      await refundPart(ctx, { payment, amountCents: cents, reason: `Dispute decided: ${d.reason}`, askedBefore: asked }, decide);
+      const refund = await refundPart(
+        ctx,
+        { payment, amountCents: cents, reason: `Dispute decided: ${d.reason}`, key: `dispute:${found.id}` },
+        decide,
+      );
+      // the dispute's refund written by another decision at once: that one decided it, not this one
+      if (!refund.mine) throw new AppError('CONFLICT', DISPUTE_MSG.decidedAlready);
     } catch (err) {
       if (!(err instanceof ProviderUnavailableError)) throw err;
     }

@@ -1,8 +1,8 @@
+import { createHash } from 'node:crypto';
 import { isId, MONEY_MSG } from '@spotter/shared';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { fromCents } from '../../lib/money';
-import { ProviderUnavailableError } from '../money';
 import * as bookingsRepo from './bookings.repo';
 import type { BookingsContext } from './context';
 import * as paymentsRepo from './payments.repo';
@@ -18,48 +18,72 @@ type RefundAudit = (tx: Tx, entry: { before: object; after: object; refundId: st
  * (docs/product.md#refunds-by-operators): through the money layer (refunds.ts `refundPart`: the refund
  * row and its retry job first, then the provider, then the ledger and the mails), with the audit
  * entry in the refund row's transaction. A provider that does not answer leaves it pending for its job.
+ * The same request again (its Idempotency-Key, or without one its content) answers the first one's
+ * refund, with no second refund and no second audit entry; the same key with another request is a 409.
  */
 export async function refundByOperator(
   ctx: BookingsContext,
   { bookingId, amountCents, reason }: { bookingId: string; amountCents?: number; reason: string },
   audit: RefundAudit,
+  /** Who asks, and the request's Idempotency-Key header when it came with one. */
+  request: { operatorId: string; idempotencyKey?: string },
 ) {
   const booking = isId(bookingId) ? await bookingsRepo.findBooking(ctx.db, bookingId) : undefined;
   if (!booking) throw new AppError('NOT_FOUND', MONEY_MSG.bookingNotFound);
   const payment = await paymentsRepo.findPaymentOfBooking(ctx.db, bookingId);
   if (!payment) throw new AppError('CONFLICT', MONEY_MSG.notCardPaid);
-  // asked for so far (requested or completed): the key of this request, and the ceiling
-  const asked = await paymentsRepo.askedRefundsOf(ctx.db, payment.provider, payment.providerOrderId);
-  const left = payment.amountCents - asked;
-  if (left <= 0) throw new AppError('CONFLICT', MONEY_MSG.nothingLeft);
-  const cents = amountCents ?? left;
-  if (cents > left)
-    throw new AppError('VALIDATION_FAILED', MONEY_MSG.tooMuch(dollars(left)), { amount: MONEY_MSG.tooMuch(dollars(left)) });
-
-  let pending = false;
-  try {
-    const outcome = await refundPart(ctx, { payment, amountCents: cents, reason, askedBefore: asked }, (tx, row) =>
-      audit(tx, {
-        before: { status: booking.status, refundedCents: asked },
-        after: { status: booking.status, refundedCents: asked + cents, refundRequestedCents: row.amountCents },
-        refundId: row.id,
-      }),
-    );
-    pending = outcome.state === 'in-progress';
-  } catch (err) {
-    // written, with its job: the provider's silence is an unknown outcome that the job settles
-    if (!(err instanceof ProviderUnavailableError)) throw err;
-    pending = true;
-  }
-  const refunded = await paymentsRepo.completedRefundsOf(ctx.db, payment.provider, payment.providerOrderId);
+  const key = operatorRefundKey(payment.id, { ...request, bookingId, amountCents, reason });
+  const outcome = await refundPart(ctx, { payment, amountCents: amountCents ?? 'rest', reason, key }, (tx, row, asked) =>
+    audit(tx, {
+      before: { status: booking.status, refundedCents: asked },
+      after: { status: booking.status, refundedCents: asked + row.amountCents, refundRequestedCents: row.amountCents },
+      refundId: row.id,
+    }),
+  );
+  const { row } = outcome;
+  // the same Idempotency-Key sent with another request: refused, the first one's refund unchanged
+  if (!outcome.mine && request.idempotencyKey !== undefined && !sameRequest(row, { amountCents, reason }))
+    throw new AppError('CONFLICT', MONEY_MSG.keyReused);
+  // the refund as it is now (a repeat: the first request's, which its job may have finished since)
+  const now = (await paymentsRepo.findRefund(ctx.db, row.id)) ?? row;
+  const pending = now.status === 'requested';
+  const [refunded, asked] = await Promise.all([
+    paymentsRepo.completedRefundsOf(ctx.db, payment.provider, payment.providerOrderId),
+    paymentsRepo.askedRefundsOf(ctx.db, payment.provider, payment.providerOrderId),
+  ]);
   return {
     refund: {
+      refundId: now.id,
       bookingId,
-      amount: fromCents(cents),
+      amount: fromCents(now.amountCents),
       status: pending ? ('pending' as const) : ('completed' as const),
       refundedTotal: fromCents(refunded),
-      left: fromCents(Math.max(0, payment.amountCents - refunded - (pending ? cents : 0))),
+      left: fromCents(Math.max(0, payment.amountCents - asked)),
     },
-    message: pending ? MONEY_MSG.pending(dollars(cents)) : MONEY_MSG.refunded(dollars(cents)),
+    message: pending ? MONEY_MSG.pending(dollars(now.amountCents)) : MONEY_MSG.refunded(dollars(now.amountCents)),
   };
 }
+
+/**
+ * The refund key of an operator's request (docs/product.md#refunds-by-operators): its Idempotency-Key,
+ * the operator's own (two operators' keys never meet); without one, what it asks (the operator, the
+ * session, the amount or 'rest', the reason), so the same request sent again is the same refund. A
+ * SHA-256 in base64url keeps the provider's request id made of it (refunds.ts requestIdOf) short.
+ */
+function operatorRefundKey(
+  paymentId: string,
+  r: { operatorId: string; idempotencyKey?: string; bookingId: string; amountCents?: number; reason: string },
+): string {
+  const named =
+    r.idempotencyKey !== undefined
+      ? `${r.operatorId}:${r.idempotencyKey}`
+      : JSON.stringify(['request', r.operatorId, r.bookingId, r.amountCents ?? 'rest', r.reason]);
+  return `operator:${paymentId}:${createHash('sha256').update(named).digest('base64url')}`;
+}
+
+/**
+ * Whether a request sent again with an Idempotency-Key asks what the first one did: the same reason,
+ * and the same amount (none: the rest, whatever the first one found left).
+ */
+const sameRequest = (row: paymentsRepo.RefundRow, r: { amountCents?: number; reason: string }) =>
+  row.reason === r.reason && (r.amountCents === undefined || r.amountCents === row.amountCents);

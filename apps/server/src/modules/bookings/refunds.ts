@@ -1,7 +1,7 @@
-import { PLATFORM_FEE_PERCENT } from '@spotter/shared';
+import { MONEY_MSG, PLATFORM_FEE_PERCENT } from '@spotter/shared';
 import type { Tx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import { percentOf } from '../../lib/money';
+import { fromCents, percentOf } from '../../lib/money';
 import { account, balance, hasTransaction, PaymentRejectedError, post, ProviderUnavailableError, type Posting } from '../money';
 import { enqueueBookingMails, runBookingMails } from './booking-jobs';
 import * as bookingsRepo from './bookings.repo';
@@ -66,35 +66,77 @@ export async function refundPayment(
   );
 }
 
+/** The keys of part refunds (an operator's, a dispute's): keyed by who asked, never by what was asked before. */
+const isPartKey = (key: string) => key.startsWith('operator:') || key.startsWith('dispute:') || key.startsWith('dispute-open:');
+
+const dollars = (cents: number) => `$${fromCents(cents).toFixed(2)}`;
+
+/** What `refundPart` answers: the refund row of its key and whether this call wrote it. */
+export type PartOutcome = RefundOutcome & {
+  row: paymentsRepo.RefundRow;
+  /** false: the key's row was there already (a repeat, or another request at once): this call wrote and asked nothing */
+  mine: boolean;
+};
+
 /**
- * An operator's refund of a session's card payment, in full or in part, at any time
- * (docs/product.md#refunds-by-operators): keyed by what the order had given back when it was asked
- * (requested or completed), so a repeat of the same request (a double click, a retry) writes nothing
- * twice, while a later one is a new refund. `withRow` runs in the refund row's transaction (the audit
- * entry). What was given back comes from the trainer's share and the fee in proportion, a share
- * already paid out from the platform's losses; all of it refunds the payment and cancels an upcoming
- * session. Both sides are mailed.
+ * A refund of a session's card payment in full or in part, at any time (docs/product.md#refunds-by-operators):
+ * an operator's, or a dispute's. `key` names the request (the caller's: an operator's Idempotency-Key or
+ * the request's content, a dispute's id), so a repeat (a double click, a retry) writes nothing twice and
+ * answers the row the first one wrote (`mine` false). Under the order's refund lock, what was asked back so
+ * far is read again and `amountCents` ('rest': all that is left) checked against it, so two requests at once
+ * never ask more than was paid. `withRow` runs in the refund row's transaction (an audit entry, a dispute's
+ * decision) with what was asked before. What is given back comes from the trainer's share and the fee in
+ * proportion, a share already paid out from the platform's losses; all of it refunds the payment and
+ * cancels an upcoming session. Both sides are mailed. A provider that does not answer leaves it
+ * requested for its job (state 'in-progress').
  */
 export async function refundPart(
   ctx: BookingsContext,
-  { payment, amountCents, reason, askedBefore }: { payment: Payment; amountCents: number; reason: string; askedBefore: number },
-  withRow: (tx: Tx, row: paymentsRepo.RefundRow) => Promise<void>,
-): Promise<RefundOutcome> {
-  return writeAndFinish(
-    ctx,
-    {
-      key: `operator:${payment.id}:${askedBefore}`,
+  { payment, amountCents, reason, key }: { payment: Payment; amountCents: number | 'rest'; reason: string; key: string },
+  withRow: (tx: Tx, row: paymentsRepo.RefundRow, askedBefore: number) => Promise<void>,
+): Promise<PartOutcome> {
+  const written = await ctx.db.transaction(async (tx) => {
+    await paymentsRepo.lockOrderRefunds(tx, payment.provider, payment.providerOrderId);
+    // the key's row, written by an earlier request (the lock waits for one under way): that one's
+    const existing = await paymentsRepo.findRefundByKey(tx, key);
+    if (existing) return { row: existing, mine: false };
+    const asked = await paymentsRepo.askedRefundsOf(tx, payment.provider, payment.providerOrderId);
+    const left = payment.amountCents - asked;
+    if (left <= 0) throw new AppError('CONFLICT', MONEY_MSG.nothingLeft);
+    const cents = amountCents === 'rest' ? left : amountCents;
+    if (cents > left)
+      throw new AppError('VALIDATION_FAILED', MONEY_MSG.tooMuch(dollars(left)), { amount: MONEY_MSG.tooMuch(dollars(left)) });
+    const row = await paymentsRepo.insertRefund(tx, {
+      key,
       bookingId: payment.bookingId,
       provider: payment.provider,
-      orderId: payment.providerOrderId,
+      providerOrderId: payment.providerOrderId,
       captureId: payment.captureId,
-      amountCents,
+      amountCents: cents,
       currency: payment.currency,
+      status: 'requested',
       reason,
-    },
-    {},
-    withRow,
-  );
+      createdAt: ctx.now(),
+    });
+    // the key is unique and every writer of a part refund holds the order's lock: never taken here
+    if (!row) throw new Error(`refund ${key} written meanwhile without the order's lock`);
+    await enqueueFinish(ctx, tx, row.id, {});
+    await withRow(tx, row, asked);
+    return { row, mine: true };
+  });
+  if (!written.mine) {
+    const { row } = written;
+    return row.status === 'requested'
+      ? { state: 'in-progress', row, mine: false }
+      : { state: 'completed', changed: false, row, mine: false };
+  }
+  try {
+    return { ...(await finishRefund(ctx, written.row, {})), row: written.row, mine: true };
+  } catch (err) {
+    // written, with its job: the provider's silence is an unknown outcome that the job settles
+    if (!(err instanceof ProviderUnavailableError)) throw err;
+    return { state: 'in-progress', row: written.row, mine: true };
+  }
 }
 
 type Unplaced = {
@@ -172,11 +214,8 @@ async function writeAndFinish(
   ctx: BookingsContext,
   r: Unplaced & { key: string; reason: string },
   cancellation: Cancellation,
-  /** Written in the refund row's transaction when this call wrote it (an operator's audit entry). */
-  withRow?: (tx: Tx, row: paymentsRepo.RefundRow) => Promise<void>,
 ): Promise<RefundOutcome> {
   const written = await ctx.db.transaction(async (tx) => {
-    if (r.key.startsWith('operator:')) await paymentsRepo.lockOrderRefunds(tx, r.provider, r.orderId);
     const row = await paymentsRepo.insertRefund(tx, {
       key: r.key,
       bookingId: r.bookingId,
@@ -190,7 +229,6 @@ async function writeAndFinish(
       createdAt: ctx.now(),
     });
     if (row) await enqueueFinish(ctx, tx, row.id, cancellation);
-    if (row && withRow) await withRow(tx, row);
     return row;
   });
   if (!written) {
@@ -247,6 +285,9 @@ async function finishRefund(
   ctx.log.info({ refundId: refund.id, providerRefundId: answer.id, reason: refund.reason }, 'payment refunded');
 
   const { changed, mailJobs } = await ctx.db.transaction(async (tx) => {
+    // the session's share first, as the sweep takes it before making the share payable
+    // (modules/money/payouts.service.ts makeDueSharesPayable): where it is stays true until this posts
+    if (refund.bookingId) await paymentsRepo.lockShare(tx, refund.bookingId);
     const at = ctx.now();
     if (!(await paymentsRepo.completeRefund(tx, refund.id, { providerRefundId: answer.id, raw: answer.raw, at })))
       return { changed: false, mailJobs: [] as number[] };
@@ -289,7 +330,7 @@ async function finishRefund(
     }
     const payment = await paymentsRepo.findPaymentByOrder(tx, refund.provider, refund.providerOrderId);
     const full = refund.key.startsWith('full:');
-    if (refund.key.startsWith('operator:') && payment) return finishOperatorRefund(ctx, tx, refund, payment, answer, at);
+    if (isPartKey(refund.key) && payment) return finishOperatorRefund(ctx, tx, refund, payment, answer, at);
     await post(tx, {
       key: `refund:${refund.id}`,
       kind: 'refund',
@@ -363,7 +404,7 @@ async function givenBackAlready(
  */
 async function stillOwed(ctx: BookingsContext, refund: paymentsRepo.RefundRow): Promise<paymentsRepo.RefundRow | undefined> {
   let left: number;
-  if (refund.key.startsWith('full:') || refund.key.startsWith('operator:')) {
+  if (refund.key.startsWith('full:') || isPartKey(refund.key)) {
     const payment = await paymentsRepo.findPaymentByOrder(ctx.db, refund.provider, refund.providerOrderId);
     if (!payment) return refund;
     left = payment.amountCents - (await paymentsRepo.completedRefundsOf(ctx.db, refund.provider, refund.providerOrderId));

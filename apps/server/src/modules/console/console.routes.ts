@@ -23,6 +23,7 @@ import {
   ZConsoleDisputesResponse,
   ZConsoleDisputeDecisionResponse,
   ZDisputeDecision,
+  ZIdempotencyKey,
 } from '@spotter/shared';
 import { z } from 'zod';
 import { addRetryAfter } from '../../platform/failure-limiter';
@@ -221,6 +222,8 @@ export function consoleRoutes(deps: PeopleDeps & MoneyDeps, auth: Auth, limits: 
           summary:
             'Refund a session’s card payment in full or in part, at any time, with a reason (through the money layer: provider, ledger, mails)',
           params: z.object({ id: z.string().max(64) }),
+          // draft-ietf-httpapi-idempotency-key-header: the same key is the same refund (docs/product.md#refunds-by-operators)
+          headers: z.looseObject({ 'idempotency-key': ZIdempotencyKey.optional() }),
           body: ZConsoleRefundRequest,
           response: { 200: ZConsoleRefundResponse, ...errors, 409: ZErrorResponse },
         },
@@ -232,6 +235,7 @@ export function consoleRoutes(deps: PeopleDeps & MoneyDeps, auth: Auth, limits: 
           bookingId: req.params.id,
           amount: req.body.amount,
           reason: req.body.reason,
+          idempotencyKey: req.headers['idempotency-key'],
         }),
     );
 

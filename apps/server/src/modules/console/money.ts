@@ -17,9 +17,12 @@ import { writeAudit, type ConsoleDeps } from './operators';
  */
 export type MoneyHooks = {
   searchBookings(f: TConsoleBookingsQuery): Promise<TConsoleBooking[]>;
-  /** The refund through the money layer; `audit` runs in the refund row's transaction. */
+  /**
+   * The refund through the money layer; `audit` runs in the refund row's transaction (a repeated
+   * request, by its Idempotency-Key or its content, answers the first one's refund and writes none).
+   */
   refundBooking(
-    input: { bookingId: string; amountCents?: number; reason: string },
+    input: { operatorId: string; bookingId: string; amountCents?: number; reason: string; idempotencyKey?: string },
     audit: (tx: Tx, entry: { before: object; after: object; refundId: string }) => Promise<void>,
   ): Promise<TConsoleRefundResponse>;
   /** The ledger check run now, without asking the providers. */
@@ -43,10 +46,16 @@ export type MoneyDeps = ConsoleDeps & { money: MoneyHooks };
 /** An operator's refund of a session, in full or in part, with its audit entry in the refund's transaction. */
 export function refundBooking(
   deps: MoneyDeps,
-  { operatorId, bookingId, amount, reason }: { operatorId: string; bookingId: string; amount?: number; reason: string },
+  {
+    operatorId,
+    bookingId,
+    amount,
+    reason,
+    idempotencyKey,
+  }: { operatorId: string; bookingId: string; amount?: number; reason: string; idempotencyKey?: string },
 ): Promise<TConsoleRefundResponse> {
   return deps.money.refundBooking(
-    { bookingId, amountCents: amount === undefined ? undefined : toCents(amount), reason },
+    { operatorId, bookingId, amountCents: amount === undefined ? undefined : toCents(amount), reason, idempotencyKey },
     (tx, e) =>
       writeAudit(tx, {
         at: deps.now(),

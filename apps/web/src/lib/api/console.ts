@@ -117,9 +117,11 @@ async function consoleFetch(
     body,
     signedIn = false,
     accept = 'application/json',
-  }: { method?: 'GET' | 'POST'; body?: unknown; signedIn?: boolean; accept?: string },
+    idempotencyKey,
+  }: { method?: 'GET' | 'POST'; body?: unknown; signedIn?: boolean; accept?: string; idempotencyKey?: string },
 ): Promise<Response> {
   const headers: Record<string, string> = { Accept: signedIn && path.endsWith('.csv') ? 'text/csv' : accept };
+  if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = session.token;
   if (signedIn) {
@@ -200,10 +202,13 @@ export const consoleApi = {
   /** Sessions by id, or a person's name or e-mail, and status: newest first, 50 at most. */
   bookings: (query: TConsoleBookingsQuery) =>
     json<TConsoleBookingsResponse>(consoleFetch(`/bookings${searchOf(query)}`, { signedIn: true })),
-  /** Gives back a session's card payment, `amount` dollars or (without it) all that is left. */
-  refundBooking: (id: string, body: TConsoleRefundRequest) =>
+  /**
+   * Gives back a session's card payment, `amount` dollars or (without it) all that is left. The same
+   * `idempotencyKey` sent again (a retry) is the same refund (docs/product.md#refunds-by-operators).
+   */
+  refundBooking: (id: string, body: TConsoleRefundRequest, idempotencyKey?: string) =>
     json<TConsoleRefundResponse>(
-      consoleFetch(`/bookings/${encodeURIComponent(id)}/refund`, { method: 'POST', body, signedIn: true }),
+      consoleFetch(`/bookings/${encodeURIComponent(id)}/refund`, { method: 'POST', body, signedIn: true, idempotencyKey }),
     ),
   /** The ledger check, run now. */
   ledger: () => json<TConsoleLedgerResponse>(consoleFetch('/ledger', { signedIn: true })),

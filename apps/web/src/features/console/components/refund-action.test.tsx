@@ -38,7 +38,7 @@ function moneyServer(answer: (id: string, body: unknown) => Response, after: TCo
 
 const refundOk = (amount: number, status: 'completed' | 'pending' = 'completed') =>
   jsonResponse({
-    refund: { bookingId: 'b1', amount, status, refundedTotal: 0.25 + amount, left: 149.75 - amount },
+    refund: { refundId: 'r1', bookingId: 'b1', amount, status, refundedTotal: 0.25 + amount, left: 149.75 - amount },
     message: status === 'completed' ? MONEY_MSG.refunded(`$${amount.toFixed(2)}`) : MONEY_MSG.pending(`$${amount.toFixed(2)}`),
   });
 
@@ -208,6 +208,39 @@ describe('refunding a session', () => {
     const message = await screen.findByText(MONEY_MSG.pending('$149.75'));
     expect(message.closest('[role="status"]')).toHaveTextContent(`Pending: ${MONEY_MSG.pending('$149.75')}`);
     expect(message.closest('[role="status"]')).toHaveFocus();
+  });
+
+  it('sends one Idempotency-Key per opened dialog, the same again when a send from it is retried', async () => {
+    let calls = 0;
+    const server = moneyServer(
+      () =>
+        ++calls === 1
+          ? jsonResponse({ statusCode: 503, code: 'UNAVAILABLE', message: 'Try again in a moment' }, 503)
+          : refundOk(10),
+      BOOKING,
+    );
+    const keys = () =>
+      server.fetchMock.mock.calls
+        .filter(([, init]) => (init as RequestInit | undefined)?.method === 'POST')
+        .map(([, init]) => new Headers((init as RequestInit).headers).get('idempotency-key'));
+    const { user, dialog, button } = await openDialog();
+    await user.type(within(dialog).getByLabelText('Reason'), 'late');
+    await user.click(within(dialog).getByRole('button', { name: 'Send the refund' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Try again in a moment');
+    // the operator sends again from the same dialog: the same key, so the server makes one refund of both
+    await user.click(within(dialog).getByRole('button', { name: 'Send the refund' }));
+    expect(await screen.findByText(MONEY_MSG.refunded('$10.00'))).toBeInTheDocument();
+    const [first, retry] = keys();
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(retry).toBe(first);
+
+    // a refund opened anew is a new request: a new key
+    await user.click(button);
+    const again = screen.getByRole('dialog', { name: 'Refund this session?' });
+    await user.type(within(again).getByLabelText('Reason'), 'late');
+    await user.click(within(again).getByRole('button', { name: 'Send the refund' }));
+    await waitFor(() => expect(keys()).toHaveLength(3));
+    expect(keys()[2]).not.toBe(first);
   });
 
   it('closes on Escape and on Cancel, the focus back on its button, sending nothing', async () => {

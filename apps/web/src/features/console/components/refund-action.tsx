@@ -6,6 +6,7 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { FieldError, inputClasses, TextField } from '@/components/ui/field';
 import { ApiError, errorMessage } from '@/lib/api-client';
+import { newClientMessageId } from '@/lib/chat-outbox';
 import { consoleApi } from '@/lib/api/console';
 import { cn } from '@/lib/cn';
 import { formatMoney } from '@/lib/money';
@@ -81,9 +82,12 @@ function RefundForm({ booking, onDone }: { booking: TConsoleBooking; onDone: (re
   const reasonField = useRef<HTMLTextAreaElement>(null);
   // one request at a time: a second press before the first re-render sends nothing
   const sending = useRef(false);
+  // one key per opened dialog, sent again with a retry from it: the server makes one refund of it
+  // however often it arrives (docs/product.md#refunds-by-operators)
+  const [idempotencyKey] = useState(newClientMessageId);
   const id = useId();
   const refund = useMutation({
-    mutationFn: (body: { amount?: number; reason: string }) => consoleApi.refundBooking(booking._id, body),
+    mutationFn: (body: { amount?: number; reason: string }) => consoleApi.refundBooking(booking._id, body, idempotencyKey),
     onSuccess: onDone,
     onError: (error) => {
       const fields = fieldErrorsOf(error);
