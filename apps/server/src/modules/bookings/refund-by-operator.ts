@@ -7,6 +7,7 @@ import * as bookingsRepo from './bookings.repo';
 import type { BookingsContext } from './context';
 import * as paymentsRepo from './payments.repo';
 import { refundPart } from './refunds';
+import { refundSessionFromBalance } from './refund-balance-session';
 
 const dollars = (cents: number) => `$${fromCents(cents).toFixed(2)}`;
 
@@ -27,7 +28,7 @@ export async function refundByOperator(
   const booking = isId(bookingId) ? await bookingsRepo.findBooking(ctx.db, bookingId) : undefined;
   if (!booking) throw new AppError('NOT_FOUND', MONEY_MSG.bookingNotFound);
   const payment = await paymentsRepo.findPaymentOfBooking(ctx.db, bookingId);
-  if (!payment) throw new AppError('CONFLICT', MONEY_MSG.notCardPaid);
+  if (!payment) return refundSessionFromBalance(ctx, { booking, amountCents, reason }, audit);
   // asked for so far (requested or completed): the key of this request, and the ceiling
   const asked = await paymentsRepo.askedRefundsOf(ctx.db, payment.provider, payment.providerOrderId);
   const left = payment.amountCents - asked;
