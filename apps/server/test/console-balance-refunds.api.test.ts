@@ -27,8 +27,11 @@ type Account = Awaited<ReturnType<typeof createAccount>>;
 
 const refund = (bookingId: string, body: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: `/api/console/bookings/${bookingId}/refund`, headers: op, payload: body });
-const dispute = (token: string, bookingId: string, body: Record<string, unknown> = { reason: 'cut-short', note: 'Ended early' }) =>
-  t.app.inject({ method: 'POST', url: `/api/bookings/${bookingId}/dispute`, headers: auth(token), payload: body });
+const dispute = (
+  token: string,
+  bookingId: string,
+  body: Record<string, unknown> = { reason: 'cut-short', note: 'Ended early' },
+) => t.app.inject({ method: 'POST', url: `/api/bookings/${bookingId}/dispute`, headers: auth(token), payload: body });
 const decide = (id: string, body: Record<string, unknown>) =>
   t.app.inject({ method: 'POST', url: `/api/console/disputes/${id}/decide`, headers: op, payload: body });
 const bookingOf = async (id: string) => (await db.select().from(bookings).where(eq(bookings.id, id)))[0];
@@ -48,7 +51,8 @@ const search = async (q: string) => {
 const consoleRow = async (user: Account, bookingId: string) => (await search(user.email)).find((b) => b._id === bookingId)!;
 const openDisputes = async () =>
   (await t.app.inject({ url: '/api/console/disputes?status=open', headers: op })).json().disputes as TConsoleDispute[];
-const paypalRefundsOf = (captureId: string) => paypal.state.ledger.refunds.filter((r) => r.captureId === captureId).map((r) => r.amount);
+const paypalRefundsOf = (captureId: string) =>
+  paypal.state.ledger.refunds.filter((r) => r.captureId === captureId).map((r) => r.amount);
 const mailsTo = (email: string, subject: string) => t.outbox().filter((m) => m.to === email && m.subject.startsWith(subject));
 const ledgerIsClean = async () => expect((await checkLedger({ db })).differences).toEqual([]);
 /** The entries of the ledger's refund transaction of a refund row, by account. */
@@ -274,10 +278,7 @@ describe('disputes of sessions paid from a balance', () => {
     });
     expect(paypalRefundsOf(captureId)).toEqual(['100.00']);
     expect(
-      await db
-        .select({ key: refunds.key, status: refunds.status })
-        .from(refunds)
-        .where(eq(refunds.bookingId, weeks[0])),
+      await db.select({ key: refunds.key, status: refunds.status }).from(refunds).where(eq(refunds.bookingId, weeks[0])),
     ).toEqual([{ key: `dispute-open:${weeks[0]}`, status: 'completed' }]);
 
     // a week its trainer cancelled through Spotter went back to the card with its cancellation

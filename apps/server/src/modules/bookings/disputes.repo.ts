@@ -75,7 +75,9 @@ export async function listDisputes(q: Q, { status, id }: { status?: 'open' | 'de
       bookingStatus: bookings.status,
       // a card payment's amount and what its order asked back; else a session paid from a balance's
       // price and its own refunds (docs/decisions/054-refunds-of-sessions-paid-from-a-balance.md)
-      paidCents: sql<number | null>`coalesce(${payments.amountCents}, ${balanceSessionMoney({ id: bookings.id, priceCents: bookings.priceCents }).paidCents})`,
+      paidCents: sql<
+        number | null
+      >`coalesce(${payments.amountCents}, ${balanceSessionMoney({ id: bookings.id, priceCents: bookings.priceCents }).paidCents})`,
       askedCents: sql<number>`(case when ${payments.id} is not null then (select coalesce(sum(${refunds.amountCents}), 0)::int from ${refunds}
         where ${refunds.provider} = ${payments.provider} and ${refunds.providerOrderId} = ${payments.providerOrderId}
         and ${refunds.status} <> 'failed') else ${balanceSessionMoney({ id: bookings.id, priceCents: bookings.priceCents }).askedCents} end)`,

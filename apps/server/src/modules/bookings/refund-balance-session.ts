@@ -186,7 +186,10 @@ async function finishSessionRefund(
       });
     throw err;
   }
-  ctx.log.info({ refundId: refund.id, providerRefundId: answer.id, reason: refund.reason }, 'a session paid from a balance refunded');
+  ctx.log.info(
+    { refundId: refund.id, providerRefundId: answer.id, reason: refund.reason },
+    'a session paid from a balance refunded',
+  );
 
   const { changed, mailJobs } = await ctx.db.transaction(async (tx) => {
     const at = ctx.now();
@@ -243,7 +246,10 @@ async function stillOwed(
   if (left >= refund.amountCents) return refund;
   if (left > 0) return paymentsRepo.resizeRequestedRefund(ctx.db, refund.id, left);
   if (await paymentsRepo.failRequestedRefund(ctx.db, refund.id, ctx.now()))
-    ctx.log.warn({ refundId: refund.id, key: refund.key }, 'a refund of a session paid from a balance found nothing left to give back');
+    ctx.log.warn(
+      { refundId: refund.id, key: refund.key },
+      'a refund of a session paid from a balance found nothing left to give back',
+    );
   return undefined;
 }
 
