@@ -193,6 +193,8 @@ async function finishSessionRefund(
 
   const { changed, mailJobs } = await ctx.db.transaction(async (tx) => {
     const at = ctx.now();
+    // one refund of the order booked at a time: each reads the session's refunds before it (the fee's running total)
+    await paymentsRepo.lockOrderRefunds(tx, s.provider, s.providerOrderId);
     if (!(await paymentsRepo.completeRefund(tx, refund.id, { providerRefundId: answer.id, raw: answer.raw, at })))
       return { changed: false, mailJobs: [] as number[] };
     // the session's share as it is now: the sweep making it payable meanwhile would move what is read here
