@@ -117,25 +117,31 @@ export async function openDispute(
       decisionReason: decided.rule === 'operator' ? null : words,
     });
   let row: repo.DisputeRow | undefined;
-  if (refundCents) {
-    // the refund's row and the decided dispute in one transaction: both or neither
-    const withRow = async (tx: Tx) => {
-      row = await record(tx);
-      if (!row) throw new AppError('CONFLICT', DISPUTE_MSG.already);
-    };
+  if (refundCents && session) {
+    // paid from a balance: to the card through its balance's capture, the refund's row and the decided dispute in one transaction
     try {
-      if (!payment)
-        await refundBalanceSession(
-          ctx,
-          { session: session!, amountCents: refundCents, reason: DISPUTE_MSG.trainerCancelled, key: `dispute-open:${bookingId}` },
-          withRow,
-        );
-      else
-        await refundPart(
-          ctx,
-          { payment, amountCents: refundCents, reason: DISPUTE_MSG.trainerCancelled, askedBefore: asked },
-          withRow,
-        );
+      await refundBalanceSession(
+        ctx,
+        { session, amountCents: refundCents, reason: DISPUTE_MSG.trainerCancelled, key: `dispute-open:${bookingId}` },
+        async (tx) => {
+          row = await record(tx);
+          if (!row) throw new AppError('CONFLICT', DISPUTE_MSG.already);
+        },
+      );
+    } catch (err) {
+      if (!(err instanceof ProviderUnavailableError)) throw err;
+    }
+  } else if (refundCents && payment) {
+    // the refund's row and the decided dispute in one transaction: both or neither
+    try {
+      await refundPart(
+        ctx,
+        { payment, amountCents: refundCents, reason: DISPUTE_MSG.trainerCancelled, askedBefore: asked },
+        async (tx) => {
+          row = await record(tx);
+          if (!row) throw new AppError('CONFLICT', DISPUTE_MSG.already);
+        },
+      );
     } catch (err) {
       // written with its job: PayPal's silence is settled by the job
       if (!(err instanceof ProviderUnavailableError)) throw err;
