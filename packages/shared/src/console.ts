@@ -354,8 +354,7 @@ export type TConsoleLedgerResponse = z.infer<typeof ZConsoleLedgerResponse>;
 
 export const MONEY_MSG = {
   bookingNotFound: 'There is no such session',
-  notCardPaid:
-    'This session has no card payment to refund. Sessions paid from a package or a weekly series are refunded through their balance.',
+  notCardPaid: 'Nothing was paid for this session, so there is nothing to refund.',
   nothingLeft: 'Nothing is left to refund on this session',
   tooMuch: (left: string) => `At most ${left} is left to refund on this session`,
   refunded: (amount: string) => `Refunded ${amount}. Both people are told by mail.`,

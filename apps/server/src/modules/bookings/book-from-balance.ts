@@ -11,6 +11,7 @@ import { redeemEntries } from './redeem';
 import { announceBooking, requireUser, type BookingsContext } from './context';
 import * as repo from './packages.repo';
 import { redemptionOf, refundWholeBalance } from './packages';
+import { refundedInPart, refundRestOfSession } from './refund-balance-session';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -145,6 +146,8 @@ export async function returnToBalance(
   ctx: BookingsContext,
   { row, by, reason }: { row: bookingsRepo.BookingRow; by: 'user' | 'trainer'; reason?: string | null },
 ): Promise<'balance' | 'refunded' | false> {
+  // refunded in part by an operator: the rest goes to the card as well (docs/decisions/054-refunds-of-sessions-paid-from-a-balance.md)
+  if (await refundedInPart(ctx, row.id)) return refundRestOfSession(ctx, { row, by, reason });
   const balanceId = row.balanceId!;
   const at = ctx.now();
   const mailJobs = await ctx.db.transaction(async (tx) => {

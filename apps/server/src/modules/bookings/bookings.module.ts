@@ -21,6 +21,7 @@ import { waitlistRoutes } from './waitlist.routes';
 import { packagesRoutes } from './packages.routes';
 import { PAYMENT_JOBS } from './payment-jobs';
 import { runFinishRefund } from './refunds';
+import { finishBalanceSessionRefund } from './refund-balance-session';
 import { paymentsRoutes } from './payments.routes';
 import { createPaymentsService } from './payments.service';
 import { bookingsRoutes } from './bookings.routes';
@@ -88,7 +89,10 @@ export function createBookingsServices({
   jobs.register(PACKAGE_JOBS.expire, ({ balanceId }, { now: at }) => expireBalance(context, balanceId, at));
   jobs.register(PACKAGE_JOBS.refundClosed, ({ balanceId }) => refundWholeBalance(context, balanceId));
   jobs.register(PAYMENT_JOBS.checkOrder, (payload) => checkOrder(context, payload));
-  jobs.register(PAYMENT_JOBS.finishRefund, (payload) => runFinishRefund(context, payload));
+  // a refund of a session paid from a balance has its own ledger (docs/decisions/054-refunds-of-sessions-paid-from-a-balance.md)
+  jobs.register(PAYMENT_JOBS.finishRefund, async (payload) => {
+    if (!(await finishBalanceSessionRefund(context, payload))) await runFinishRefund(context, payload);
+  });
   // a trainer who left: holds released, paid sessions refunded (docs/decisions/042-money-ledger.md#a-trainer-who-leaves)
   jobs.register(ACCOUNT_JOBS.trainerLeft, async ({ since, trainerId, reason }) => {
     await cancelAccountSessions(context, { who: { role: 'trainer', id: trainerId }, reason, since: new Date(since) });

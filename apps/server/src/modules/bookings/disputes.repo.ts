@@ -2,6 +2,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { accounts, bookings, disputes, payments, refunds } from '../../db/schema';
+import { balanceSessionMoney } from './balance-sessions.repo';
 
 type Q = Db | Tx;
 export type DisputeRow = typeof disputes.$inferSelect;
@@ -72,10 +73,14 @@ export async function listDisputes(q: Q, { status, id }: { status?: 'open' | 'de
       startsAt: bookings.startsAt,
       endsAt: bookings.endsAt,
       bookingStatus: bookings.status,
-      paidCents: payments.amountCents,
-      askedCents: sql<number>`(select coalesce(sum(${refunds.amountCents}), 0)::int from ${refunds}
+      // a card payment's amount and what its order asked back; else a session paid from a balance's
+      // price and its own refunds (docs/decisions/054-refunds-of-sessions-paid-from-a-balance.md)
+      paidCents: sql<
+        number | null
+      >`coalesce(${payments.amountCents}, ${balanceSessionMoney({ id: bookings.id, priceCents: bookings.priceCents }).paidCents})`,
+      askedCents: sql<number>`(case when ${payments.id} is not null then (select coalesce(sum(${refunds.amountCents}), 0)::int from ${refunds}
         where ${refunds.provider} = ${payments.provider} and ${refunds.providerOrderId} = ${payments.providerOrderId}
-        and ${refunds.status} <> 'failed')`,
+        and ${refunds.status} <> 'failed') else ${balanceSessionMoney({ id: bookings.id, priceCents: bookings.priceCents }).askedCents} end)`,
     })
     .from(disputes)
     .innerJoin(bookings, eq(bookings.id, disputes.bookingId))

@@ -19,6 +19,7 @@ import type { BookingsContext } from './context';
 import * as repo from './disputes.repo';
 import * as paymentsRepo from './payments.repo';
 import { refundPart } from './refunds';
+import { findBalanceSession, refundBalanceSession, refundsOfSession } from './refund-balance-session';
 
 const HOUR = 60 * 60_000;
 
@@ -69,21 +70,26 @@ export async function openDispute(
   const booking = isId(bookingId) ? await bookingsRepo.findBooking(ctx.db, bookingId) : undefined;
   if (!booking || booking.userId !== userId) throw new AppError('NOT_FOUND', DISPUTE_MSG.notFound);
   const payment = await paymentsRepo.findPaymentOfBooking(ctx.db, bookingId);
-  if (!payment) throw new AppError('CONFLICT', DISPUTE_MSG.notPaid);
+  // paid from a balance: the session's price is what it paid (docs/decisions/054-refunds-of-sessions-paid-from-a-balance.md)
+  const session = payment ? undefined : await findBalanceSession(ctx, bookingId);
+  if (!payment && !session) throw new AppError('CONFLICT', DISPUTE_MSG.notPaid);
+  const paidCents = payment ? payment.amountCents : session!.priceCents;
   if (booking.disputeStatus) throw new AppError('CONFLICT', DISPUTE_MSG.already);
   const now = ctx.now();
   if (booking.status === 'confirmed' && booking.endsAt > now) throw new AppError('CONFLICT', DISPUTE_MSG.notOver);
   const policy = booking.policy ?? POLICY_V1;
-  const asked = await paymentsRepo.askedRefundsOf(ctx.db, payment.provider, payment.providerOrderId);
+  const asked = payment
+    ? await paymentsRepo.askedRefundsOf(ctx.db, payment.provider, payment.providerOrderId)
+    : (await refundsOfSession(ctx, session!)).asked;
   const decided = decideByRule({
     now,
     endsAt: booking.endsAt,
     disputeHours: policy.disputeHours,
-    paidCents: payment.amountCents,
+    paidCents,
     askedCents: asked,
     cancelledBy: booking.status === 'cancelled' || booking.status === 'refunded' ? booking.cancelledBy : null,
   });
-  const refundCents = decided.rule === 'trainer-cancelled' ? payment.amountCents - asked : null;
+  const refundCents = decided.rule === 'trainer-cancelled' ? paidCents - asked : null;
   const words =
     decided.rule === 'too-late'
       ? DISPUTE_MSG.tooLate(
@@ -123,7 +129,21 @@ export async function openDispute(
     });
   };
   let row: repo.DisputeRow | undefined;
-  if (refundCents) {
+  if (refundCents && session) {
+    // paid from a balance: to the card through its balance's capture, the refund's row and the decided dispute in one transaction
+    try {
+      await refundBalanceSession(
+        ctx,
+        { session, amountCents: refundCents, reason: DISPUTE_MSG.trainerCancelled, key: `dispute-open:${bookingId}` },
+        async (tx) => {
+          row = await record(tx);
+          if (!row) throw new AppError('CONFLICT', DISPUTE_MSG.already);
+        },
+      );
+    } catch (err) {
+      if (!(err instanceof ProviderUnavailableError)) throw err;
+    }
+  } else if (refundCents && payment) {
     // the refund's row and the decided dispute in one transaction: both or neither
     try {
       await refundPart(
@@ -182,8 +202,14 @@ export async function decideDispute(ctx: BookingsContext, d: Decision, audit: De
   if (!found) throw new AppError('NOT_FOUND', DISPUTE_MSG.disputeNotFound);
   if (found.status !== 'open') throw new AppError('CONFLICT', DISPUTE_MSG.decidedAlready);
   const payment = await paymentsRepo.findPaymentOfBooking(ctx.db, found.bookingId);
-  const asked = payment ? await paymentsRepo.askedRefundsOf(ctx.db, payment.provider, payment.providerOrderId) : 0;
-  const left = payment ? payment.amountCents - asked : 0;
+  // paid from a balance: the session's price and its own refunds (docs/decisions/054-refunds-of-sessions-paid-from-a-balance.md)
+  const session = payment ? undefined : await findBalanceSession(ctx, found.bookingId);
+  const asked = payment
+    ? await paymentsRepo.askedRefundsOf(ctx.db, payment.provider, payment.providerOrderId)
+    : session
+      ? (await refundsOfSession(ctx, session)).asked
+      : 0;
+  const left = payment ? payment.amountCents - asked : session ? session.priceCents - asked : 0;
   const cents = d.outcome === 'no-refund' ? 0 : d.outcome === 'refund-full' ? left : d.amountCents!;
   if (cents > left) {
     const words = `At most $${fromCents(left).toFixed(2)} is left to refund on this session`;
@@ -216,6 +242,16 @@ export async function decideDispute(ctx: BookingsContext, d: Decision, audit: De
       );
       // the dispute's refund written by another decision at once: that one decided it, not this one
       if (!refund.mine) throw new AppError('CONFLICT', DISPUTE_MSG.decidedAlready);
+    } catch (err) {
+      if (!(err instanceof ProviderUnavailableError)) throw err;
+    }
+  } else if (cents > 0 && session) {
+    try {
+      await refundBalanceSession(
+        ctx,
+        { session, amountCents: cents, reason: `Dispute decided: ${d.reason}`, key: `dispute:${found.id}` },
+        decide,
+      );
     } catch (err) {
       if (!(err instanceof ProviderUnavailableError)) throw err;
     }

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { accounts, bookings, disputes, payments, refunds } from '../../db/schema';
 import { fromCents } from '../../lib/money';
 import { containsPattern } from '../../lib/like-pattern';
+import { balanceSessionMoney } from './balance-sessions.repo';
 
 const trainer = alias(accounts, 'trainer');
 const member = alias(accounts, 'member');
@@ -12,7 +13,9 @@ const member = alias(accounts, 'member');
 /**
  * The console's booking search (docs/product.md#refunds-by-operators): by a booking's id, or its
  * user's or trainer's name or e-mail, and status; newest sessions first, 50 at most, each with how
- * it was paid, what of its card payment went back and what is left, and whether it is disputed.
+ * it was paid, what of its card payment went back and what is left, and whether it is disputed. A
+ * session paid from a balance paid its price; its own refunds went back (all of it when it went back
+ * whole: docs/decisions/054-refunds-of-sessions-paid-from-a-balance.md).
  */
 export async function searchBookingsForOperators(db: Db, f: TConsoleBookingsQuery): Promise<TConsoleBooking[]> {
   const where: SQL[] = [];
@@ -23,6 +26,7 @@ export async function searchBookingsForOperators(db: Db, f: TConsoleBookingsQuer
     where.push(isId(f.q) ? eq(bookings.id, f.q) : or(byPerson(trainer), byPerson(member))!);
   }
   if (f.status) where.push(eq(bookings.status, f.status));
+  const fromBalance = balanceSessionMoney({ id: bookings.id, priceCents: bookings.priceCents });
   const rows = await db
     .select({
       id: bookings.id,
@@ -43,6 +47,9 @@ export async function searchBookingsForOperators(db: Db, f: TConsoleBookingsQuer
       askedCents: sql<number>`(select coalesce(sum(${refunds.amountCents}), 0)::int from ${refunds}
         where ${refunds.provider} = ${payments.provider} and ${refunds.providerOrderId} = ${payments.providerOrderId}
         and ${refunds.status} <> 'failed')`,
+      balancePaidCents: fromBalance.paidCents,
+      balanceAskedCents: fromBalance.askedCents,
+      balanceRefundedCents: fromBalance.refundedCents,
       disputed: sql<boolean>`exists (select 1 from ${disputes} where ${disputes.bookingId} = ${bookings.id})`,
     })
     .from(bookings)
@@ -62,8 +69,13 @@ export async function searchBookingsForOperators(db: Db, f: TConsoleBookingsQuer
     status: r.status,
     price: fromCents(r.priceCents),
     paidWith: r.paidCents !== null ? 'card' : r.balanceId ? 'balance' : 'unpaid',
-    refunded: fromCents(r.refundedCents),
-    refundable: r.paidCents !== null ? fromCents(Math.max(0, r.paidCents - r.askedCents)) : 0,
+    refunded: fromCents(r.paidCents !== null ? r.refundedCents : r.balanceRefundedCents),
+    refundable:
+      r.paidCents !== null
+        ? fromCents(Math.max(0, r.paidCents - r.askedCents))
+        : r.balancePaidCents !== null
+          ? fromCents(Math.max(0, r.balancePaidCents - r.balanceAskedCents))
+          : 0,
     disputed: r.disputed,
   }));
 }

@@ -310,9 +310,16 @@ export async function balanceSessionsOf(db: Q, who: { role: 'user' | 'trainer'; 
     join accounts u on u.id = b.user_id
     join accounts tr on tr.id = b.trainer_id
     left join lateral (
-      -- given back: cancelled back to the balance, or taken back by money the provider gave back by itself
+      -- given back whole: cancelled back to the balance, taken back by money the provider gave back by
+      -- itself, or refunded to the card in full by its own refunds (an operator's, a dispute's: docs/decisions/054-refunds-of-sessions-paid-from-a-balance.md)
       select x.created_at from ledger_transactions x
-      where x.kind in ('unredeem', 'refund', 'reversal') and x.booking_id = t.booking_id limit 1
+      where x.booking_id = t.booking_id
+        and (x.kind = 'unredeem' or (x.kind in ('refund', 'reversal') and x.key like '%:' || t.booking_id::text))
+      union all
+      select max(r.completed_at) from refunds r
+      where r.booking_id = t.booking_id and r.status = 'completed'
+      having sum(r.amount_cents) >= b.price_cents
+      limit 1
     ) back on true
     where t.kind = 'redeem' and ${whose}
     order by t.created_at desc

@@ -7,6 +7,7 @@ import * as bookingsRepo from './bookings.repo';
 import type { BookingsContext } from './context';
 import * as paymentsRepo from './payments.repo';
 import { refundPart } from './refunds';
+import { refundSessionFromBalance } from './refund-balance-session';
 
 const dollars = (cents: number) => `$${fromCents(cents).toFixed(2)}`;
 
@@ -31,7 +32,14 @@ export async function refundByOperator(
   const booking = isId(bookingId) ? await bookingsRepo.findBooking(ctx.db, bookingId) : undefined;
   if (!booking) throw new AppError('NOT_FOUND', MONEY_MSG.bookingNotFound);
   const payment = await paymentsRepo.findPaymentOfBooking(ctx.db, bookingId);
-  if (!payment) throw new AppError('CONFLICT', MONEY_MSG.notCardPaid);
+  if (!payment) {
+    // a session paid from a package or a weekly series: the same keys and answers, its own ceiling
+    const key = operatorRefundKey(`balance-${bookingId}`, { ...request, bookingId, amountCents, reason });
+    const existing = await paymentsRepo.findRefundByKey(ctx.db, key);
+    if (existing && request.idempotencyKey !== undefined && !sameRequest(existing, { amountCents, reason }))
+      throw new AppError('CONFLICT', MONEY_MSG.keyReused);
+    return refundSessionFromBalance(ctx, { booking, amountCents, reason, key }, audit);
+  }
   const key = operatorRefundKey(payment.id, { ...request, bookingId, amountCents, reason });
   const outcome = await refundPart(ctx, { payment, amountCents: amountCents ?? 'rest', reason, key }, (tx, row, asked) =>
     audit(tx, {

@@ -19,7 +19,18 @@ const BALANCE = makeBooking({
   status: 'confirmed',
   price: 80,
   paidWith: 'balance',
+  refunded: 80,
   refundable: 0,
+});
+/** A package's session with its price left to refund: refunded to the card through its package (docs/product.md#refunds-by-operators). */
+const BALANCE_LEFT = makeBooking({
+  _id: 'b3',
+  userId: 'u3',
+  userName: 'Hana Ali',
+  status: 'confirmed',
+  price: 90,
+  paidWith: 'balance',
+  refundable: 90,
 });
 
 beforeEach(() => consoleSession.signIn(TOKEN));
@@ -32,7 +43,7 @@ describe('the console’s sessions and money', () => {
   it('lists sessions: time, member and trainer links, status, price, how paid, refunded, refundable, disputed', async () => {
     const fetchMock = stubApi(
       meRoute,
-      bookingsRoute(() => jsonResponse({ bookings: [CARD, BALANCE] })),
+      bookingsRoute(() => jsonResponse({ bookings: [CARD, BALANCE, BALANCE_LEFT] })),
     );
     const { user, router } = renderConsole('/console/bookings');
     expect(screen.getByRole('heading', { level: 1, name: 'Sessions and money' })).toBeInTheDocument();
@@ -52,8 +63,12 @@ describe('the console’s sessions and money', () => {
     expect(within(rows[1]).getByRole('button', { name: /^Refund…/ })).toBeInTheDocument();
     expect(rows[2]).toHaveTextContent('Package or series');
     expect(rows[2]).not.toHaveTextContent('Disputed');
+    // nothing left to refund: no action
     expect(within(rows[2]).queryByRole('button')).not.toBeInTheDocument();
-    expect(screen.getByText('2 sessions shown')).toBeInTheDocument();
+    // paid from a balance with money left: refundable like a card payment
+    expect(rows[3]).toHaveTextContent('Package or series');
+    expect(within(rows[3]).getByRole('button', { name: /^Refund…/ })).toBeInTheDocument();
+    expect(screen.getByText('3 sessions shown')).toBeInTheDocument();
     expect(bookingCalls(fetchMock)[0]).toMatchObject({ url: '/api/console/bookings', authorization: `Bearer ${TOKEN}` });
 
     expect(within(rows[1]).getByRole('link', { name: 'Nadia Samir' })).toHaveAttribute('href', '/console/people/t1');

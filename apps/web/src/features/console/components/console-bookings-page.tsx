@@ -51,12 +51,15 @@ function searchOf(params: URLSearchParams): Search {
 
 const linkClasses = 'font-semibold text-ink underline underline-offset-4';
 
-/** A card payment with money left to give back: the operator can refund it. */
-const canRefund = (booking: TConsoleBooking) => booking.paidWith === 'card' && booking.refundable > 0;
+/**
+ * Money left to give back, paid by card or from a balance (a package, a weekly series: refunded to the
+ * card through it, docs/product.md#refunds-by-operators): the operator can refund it.
+ */
+const canRefund = (booking: TConsoleBooking) => booking.refundable > 0;
 
 /**
  * `/console/bookings` (docs/product.md#refunds-by-operators): sessions by id, or a person's name or
- * e-mail, and status (kept in the address), newest first; a card payment refunded in full or in part
+ * e-mail, and status (kept in the address), newest first; a paid session refunded in full or in part
  * with a reason; and the ledger check on demand.
  */
 export function ConsoleBookingsPage() {
@@ -96,8 +99,8 @@ function Bookings({ token }: { token: string }) {
   return (
     <ConsolePage title="Sessions and money" wide>
       <p className="text-muted">
-        Sessions by id, or a member&rsquo;s or trainer&rsquo;s name or e-mail, newest first (50 at most). A card payment can be
-        refunded in full or in part, at any time.
+        Sessions by id, or a member&rsquo;s or trainer&rsquo;s name or e-mail, newest first (50 at most). A paid session can be
+        refunded in full or in part, at any time: to the card that paid, or that bought its package or series.
       </p>
       <SearchForm key={params.toString()} search={search} onApply={apply} />
 

@@ -20,7 +20,7 @@ type RefundActionProps = {
 };
 
 /**
- * "Refund…" on a session paid by card with money left to give back (docs/product.md#refunds-by-operators):
+ * "Refund…" on a session paid by card or from a balance with money left to give back (docs/product.md#refunds-by-operators):
  * a dialog asking how much (all that is left by default) and why (kept in the audit log), saying what
  * happens before the operator sends it. Escape and Cancel close it and the focus returns to the button.
  */
