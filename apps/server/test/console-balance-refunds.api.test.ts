@@ -133,7 +133,7 @@ describe('an operator refunds a session paid from a package', () => {
     const full = await refund(first, { reason: 'The trainer is ill' });
     expect(full.statusCode, full.body).toBe(200);
     expect(full.json()).toEqual({
-      refund: { bookingId: first, amount: 90, status: 'completed', refundedTotal: 90, left: 0 },
+      refund: { refundId: expect.any(String), bookingId: first, amount: 90, status: 'completed', refundedTotal: 90, left: 0 },
       message: MONEY_MSG.refunded('$90.00'),
     });
     expect(paypalRefundsOf(captureId)).toEqual(['90.00']);
@@ -160,7 +160,14 @@ describe('an operator refunds a session paid from a package', () => {
     await endedAgo(second, 3);
     const part = await refund(second, { amount: 30, reason: 'Started late' });
     expect(part.statusCode, part.body).toBe(200);
-    expect(part.json().refund).toEqual({ bookingId: second, amount: 30, status: 'completed', refundedTotal: 30, left: 60 });
+    expect(part.json().refund).toEqual({
+      refundId: expect.any(String),
+      bookingId: second,
+      amount: 30,
+      status: 'completed',
+      refundedTotal: 30,
+      left: 60,
+    });
     expect((await bookingOf(second)).status).toBe('confirmed');
     const tooMuch = await refund(second, { amount: 60.01, reason: 'Too much' });
     expect(tooMuch.statusCode).toBe(400);
@@ -194,6 +201,46 @@ describe('an operator refunds a session paid from a package', () => {
     await ledgerIsClean();
   });
 
+  // defects a review found (fixed): a cancellation did not see an operator's refund still on its way,
+  // and gave the whole price back to the package as well; the rest refunded on a cancellation left the
+  // session booked while another refund of it was on its way
+  it('a full refund still on its way, then the user cancels: the price goes back once, to the card, not to the package too', async () => {
+    const { user, captureId, first } = await packageSessions();
+    const before = await balancesOf(user.token);
+    paypal.failNext('refund', 'server-error');
+    const res = await refund(first, { reason: 'The trainer is ill' });
+    expect(res.json()).toMatchObject({ refund: { status: 'pending', amount: 90, left: 0 } });
+    const cancelled = await cancel(t, user.token, first);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(await balancesOf(user.token)).toEqual(before);
+    await until(async () => {
+      await t.app.jobs.runDue({ now: new Date(Date.now() + 3 * 60_000) });
+      return (await bookingOf(first)).status === 'refunded';
+    }, 'the operator’s refund made by its job');
+    expect(paypalRefundsOf(captureId)).toEqual(['90.00']);
+    expect(await balancesOf(user.token)).toEqual(before);
+    await ledgerIsClean();
+  });
+
+  it('a part refund still on its way, then the user cancels: the rest goes to the card and the session is cancelled at once', async () => {
+    const { user, captureId, first } = await packageSessions();
+    const before = await balancesOf(user.token);
+    paypal.failNext('refund', 'server-error');
+    expect((await refund(first, { amount: 20, reason: 'Goodwill' })).json()).toMatchObject({ refund: { status: 'pending' } });
+    const cancelled = await cancel(t, user.token, first);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(paypalRefundsOf(captureId)).toEqual(['70.00']);
+    expect((await bookingOf(first)).status).toBe('refunded');
+    await until(async () => {
+      await t.app.jobs.runDue({ now: new Date(Date.now() + 3 * 60_000) });
+      return paypalRefundsOf(captureId).length === 2;
+    }, 'the operator’s part refund made by its job');
+    expect(paypalRefundsOf(captureId)).toEqual(['70.00', '20.00']);
+    expect(await balancesOf(user.token)).toEqual(before);
+    await until(async () => (await refundsOf(first)).every((r) => r.status === 'completed'), 'both refunds completed');
+    await ledgerIsClean();
+  });
+
   it('with PayPal down: pending, then its job refunds it once through the package’s capture', async () => {
     const { user, captureId, first } = await packageSessions();
     paypal.failNext('refund', 'server-error');
@@ -216,7 +263,14 @@ describe('an operator refunds a week of a weekly series paid by card', () => {
     const { trainer, user, captureId, weeks } = await seriesWeeks();
     const full = await refund(weeks[1], { reason: 'The gym is closed that day' });
     expect(full.statusCode, full.body).toBe(200);
-    expect(full.json().refund).toEqual({ bookingId: weeks[1], amount: 100, status: 'completed', refundedTotal: 100, left: 0 });
+    expect(full.json().refund).toEqual({
+      refundId: expect.any(String),
+      bookingId: weeks[1],
+      amount: 100,
+      status: 'completed',
+      refundedTotal: 100,
+      left: 0,
+    });
     expect((await bookingOf(weeks[1])).status).toBe('refunded');
     expect([(await bookingOf(weeks[0])).status, (await bookingOf(weeks[2])).status]).toEqual(['confirmed', 'confirmed']);
     expect(paypalRefundsOf(captureId)).toEqual(['100.00']);
@@ -243,8 +297,7 @@ describe('disputes of sessions paid from a balance', () => {
     await endedAgo(first, 2);
     // as the sweep sees it once the time to dispute is over (docs/decisions/050-payable-after-the-dispute-window.md)
     const afterWindow = () => new Date(Date.now() + (POLICY_V1.disputeHours + 1) * 3_600_000);
-    const shareDue = async () =>
-      (await dueShares(db, afterWindow(), POLICY_V1.disputeHours)).some((s) => s.bookingId === first);
+    const shareDue = async () => (await dueShares(db, afterWindow(), POLICY_V1.disputeHours)).some((s) => s.bookingId === first);
     expect(await shareDue()).toBe(true);
     const opened = await dispute(user.token, first);
     expect(opened.statusCode, opened.body).toBe(201);

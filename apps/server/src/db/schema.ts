@@ -695,6 +695,8 @@ export const ledgerTransactions = pgTable(
     index('ledger_transactions_order_idx').on(t.provider, t.providerOrderId),
     index('ledger_transactions_booking_idx').on(t.bookingId),
     index('ledger_transactions_trainer_idx').on(t.trainerId, t.createdAt),
+    // the console's overview reads the ledger by day (modules/console/overview.repo.ts)
+    index('ledger_transactions_created_idx').on(t.createdAt),
   ],
 );
 

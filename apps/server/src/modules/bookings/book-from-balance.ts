@@ -11,7 +11,8 @@ import { redeemEntries } from './redeem';
 import { announceBooking, requireUser, type BookingsContext } from './context';
 import * as repo from './packages.repo';
 import { redemptionOf, refundWholeBalance } from './packages';
-import { refundedInPart, refundRestOfSession } from './refund-balance-session';
+import { hasOwnRefunds, refundRestOfSession } from './refund-balance-session';
+import { lockOrderRefunds } from './payments.repo';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -146,11 +147,17 @@ export async function returnToBalance(
   ctx: BookingsContext,
   { row, by, reason }: { row: bookingsRepo.BookingRow; by: 'user' | 'trainer'; reason?: string | null },
 ): Promise<'balance' | 'refunded' | false> {
-  // refunded in part by an operator: the rest goes to the card as well (docs/decisions/054-refunds-of-sessions-paid-from-a-balance.md)
-  if (await refundedInPart(ctx, row.id)) return refundRestOfSession(ctx, { row, by, reason });
   const balanceId = row.balanceId!;
   const at = ctx.now();
+  const order = await repo.findBalance(ctx.db, balanceId);
+  if (!order) return false;
   const mailJobs = await ctx.db.transaction(async (tx) => {
+    // the order's refunds first (as refunds of it take it), then the balance: an operator's refund of
+    // this session written at the same moment is seen here, or sees this cancellation
+    if (order.provider && order.providerOrderId) await lockOrderRefunds(tx, order.provider, order.providerOrderId);
+    // refunded, or being refunded, in part or whole by an operator: the rest goes to the card as well,
+    // never the whole price back to the balance (docs/decisions/054-refunds-of-sessions-paid-from-a-balance.md)
+    if (await hasOwnRefunds(tx, row.id)) return 'to-card' as const;
     const open = await repo.lockBalance(tx, balanceId);
     if (!open) return undefined;
     // a balance closed meanwhile (its rest refunded, or its end date passed) is not opened again:
@@ -186,6 +193,7 @@ export async function returnToBalance(
       jobs: await enqueueBookingMails(ctx, tx, row.id, 'cancelled', toCard ? { refunded: true } : { toBalance: true }),
     };
   });
+  if (mailJobs === 'to-card') return refundRestOfSession(ctx, { row, by, reason });
   if (!mailJobs) return false;
   await runBookingMails(ctx, mailJobs.jobs);
   if (mailJobs.toCard)

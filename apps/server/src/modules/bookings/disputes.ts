@@ -246,15 +246,21 @@ export async function decideDispute(ctx: BookingsContext, d: Decision, audit: De
       if (!(err instanceof ProviderUnavailableError)) throw err;
     }
   } else if (cents > 0 && session) {
+    let decidedHere = false;
     try {
       await refundBalanceSession(
         ctx,
         { session, amountCents: cents, reason: `Dispute decided: ${d.reason}`, key: `dispute:${found.id}` },
-        decide,
+        async (tx, row) => {
+          await decide(tx);
+          decidedHere = Boolean(row);
+        },
       );
     } catch (err) {
       if (!(err instanceof ProviderUnavailableError)) throw err;
     }
+    // the dispute's refund written by another decision at once: that one decided it, not this one
+    if (!decidedHere) throw new AppError('CONFLICT', DISPUTE_MSG.decidedAlready);
   } else await ctx.db.transaction(decide);
   const [row] = await repo.listDisputes(ctx.db, { id: found.id });
   return toConsoleDispute(row);

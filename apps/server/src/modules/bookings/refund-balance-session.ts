@@ -48,7 +48,7 @@ export const refundsOfSession = (ctx: Pick<BookingsContext, 'db'>, s: BalanceSes
  */
 export async function refundBalanceSession(
   ctx: BookingsContext,
-  r: { session: BalanceSession; amountCents: number; reason: string; key: string } & Cancellation,
+  r: { session: BalanceSession; amountCents: number | 'rest'; reason: string; key: string } & Cancellation,
   withRow?: (tx: Tx, row: paymentsRepo.RefundRow) => Promise<void>,
 ): Promise<RefundOutcome> {
   const { session: s } = r;
@@ -58,18 +58,20 @@ export async function refundBalanceSession(
     const { asked } = await sessionsRepo.refundsOfSession(tx, s);
     const left = s.priceCents - asked;
     const existing = await paymentsRepo.findRefundByKey(tx, r.key);
-    if (!existing) {
-      if (left <= 0) throw new AppError('CONFLICT', MONEY_MSG.nothingLeft);
-      if (r.amountCents > left)
-        throw new AppError('VALIDATION_FAILED', MONEY_MSG.tooMuch(dollars(left)), { amount: MONEY_MSG.tooMuch(dollars(left)) });
-    }
+    if (existing) return undefined;
+    // 'rest' (a cancellation's): what is left now, under the lock; nothing left, nothing to write
+    if (r.amountCents === 'rest' && left <= 0) return 'nothing' as const;
+    const amountCents = r.amountCents === 'rest' ? left : r.amountCents;
+    if (left <= 0) throw new AppError('CONFLICT', MONEY_MSG.nothingLeft);
+    if (amountCents > left)
+      throw new AppError('VALIDATION_FAILED', MONEY_MSG.tooMuch(dollars(left)), { amount: MONEY_MSG.tooMuch(dollars(left)) });
     const row = await paymentsRepo.insertRefund(tx, {
       key: r.key,
       bookingId: s.bookingId,
       provider: s.provider,
       providerOrderId: s.providerOrderId,
       captureId: s.captureId,
-      amountCents: r.amountCents,
+      amountCents,
       currency: s.currency,
       status: 'requested',
       reason: r.reason,
@@ -89,6 +91,7 @@ export async function refundBalanceSession(
     }
     return row;
   });
+  if (written === 'nothing') return { state: 'completed', changed: false };
   if (!written) {
     const existing = await paymentsRepo.findRefundByKey(ctx.db, r.key);
     return existing?.status === 'completed' ? { state: 'completed', changed: false } : { state: 'in-progress' };
@@ -108,12 +111,11 @@ export async function refundRestOfSession(
 ): Promise<'refunded' | false> {
   const s = await sessionsRepo.findBalanceSession(ctx.db, row.id);
   if (!s || s.status !== 'confirmed') return false;
-  const { asked } = await sessionsRepo.refundsOfSession(ctx.db, s);
-  if (asked >= s.priceCents) return false;
   try {
     await refundBalanceSession(ctx, {
       session: s,
-      amountCents: s.priceCents - asked,
+      // what is left, read under the order's refunds lock: an operator's refund at the same moment is counted
+      amountCents: 'rest',
       reason: `cancelled by ${by}`,
       key: `cancel:${s.bookingId}`,
       cancelledBy: by,
@@ -126,12 +128,16 @@ export async function refundRestOfSession(
   return 'refunded';
 }
 
-/** Whether a session paid from a balance had money refunded already (its cancellation then refunds the rest to the card). */
-export async function refundedInPart(ctx: Pick<BookingsContext, 'db'>, bookingId: string): Promise<boolean> {
-  const s = await sessionsRepo.findBalanceSession(ctx.db, bookingId);
+/**
+ * Whether a session paid from a balance has refunds of its own, requested or made (its cancellation
+ * then refunds the rest to the card, never the whole price to the balance). Read in the caller's
+ * transaction under the order's refunds lock (book-from-balance.ts `returnToBalance`).
+ */
+export async function hasOwnRefunds(q: Tx, bookingId: string): Promise<boolean> {
+  const s = await sessionsRepo.findBalanceSession(q, bookingId);
   if (!s) return false;
-  const { asked } = await sessionsRepo.refundsOfSession(ctx.db, s);
-  return asked > 0 && asked < s.priceCents;
+  const { asked } = await sessionsRepo.refundsOfSession(q, s);
+  return asked > 0;
 }
 
 /**
@@ -213,8 +219,10 @@ async function finishSessionRefund(
       entries: await takenFromSession(tx, s, given - refund.amountCents, refund.amountCents),
     });
     let moved = false;
-    // all of it: an upcoming session is cancelled; one that took place stays as it was
-    if (given >= s.priceCents && s.startsAt > at) {
+    // a cancellation's refund (the rest of a session refunded in part before): the session is cancelled,
+    // whatever other refund of it is still on its way; otherwise all of it: an upcoming session is
+    // cancelled, and one that took place stays as it was
+    if (cancellation.cancelledBy || (given >= s.priceCents && s.startsAt > at)) {
       moved = await bookingsRepo.changeStatus(tx, s.bookingId, 'confirmed', 'refunded', at, {
         cancelledBy: cancellation.cancelledBy,
         cancelReason: cancellation.cancelledBy ? (cancellation.cancelReason ?? null) : refund.reason,
@@ -346,7 +354,8 @@ export async function refundSessionFromBalance(
   }
   // the refund of this request as it is now (a repeat: the first request's, which its job may have finished since)
   const row = await paymentsRepo.findRefundByKey(ctx.db, key);
-  if (!row) throw new AppError('CONFLICT', MONEY_MSG.nothingLeft);
+  // none, or found owing nothing when it was to be made (the money went back another way meanwhile): not done
+  if (!row || row.status === 'failed') throw new AppError('CONFLICT', MONEY_MSG.nothingLeft);
   const pending = row.status === 'requested';
   const { given, asked } = await sessionsRepo.refundsOfSession(ctx.db, s);
   return {

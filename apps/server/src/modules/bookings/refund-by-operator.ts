@@ -33,12 +33,19 @@ export async function refundByOperator(
   if (!booking) throw new AppError('NOT_FOUND', MONEY_MSG.bookingNotFound);
   const payment = await paymentsRepo.findPaymentOfBooking(ctx.db, bookingId);
   if (!payment) {
-    // a session paid from a package or a weekly series: the same keys and answers, its own ceiling
-    const key = operatorRefundKey(`balance-${bookingId}`, { ...request, bookingId, amountCents, reason });
-    const existing = await paymentsRepo.findRefundByKey(ctx.db, key);
-    if (existing && request.idempotencyKey !== undefined && !sameRequest(existing, { amountCents, reason }))
-      throw new AppError('CONFLICT', MONEY_MSG.keyReused);
-    return refundSessionFromBalance(ctx, { booking, amountCents, reason, key }, audit);
+    // a session paid from a package or a weekly series: the same keys and answers, its own ceiling;
+    // keyed by the booking (no payment of its own), as long as a card payment's key
+    const key = operatorRefundKey(bookingId, { ...request, bookingId, amountCents, reason });
+    const reused = async () => {
+      const existing = await paymentsRepo.findRefundByKey(ctx.db, key);
+      if (existing && request.idempotencyKey !== undefined && !sameRequest(existing, { amountCents, reason }))
+        throw new AppError('CONFLICT', MONEY_MSG.keyReused);
+    };
+    await reused();
+    const answer = await refundSessionFromBalance(ctx, { booking, amountCents, reason, key }, audit);
+    // another request with the same key written at the same moment
+    await reused();
+    return answer;
   }
   const key = operatorRefundKey(payment.id, { ...request, bookingId, amountCents, reason });
   const outcome = await refundPart(ctx, { payment, amountCents: amountCents ?? 'rest', reason, key }, (tx, row, asked) =>
@@ -54,6 +61,8 @@ export async function refundByOperator(
     throw new AppError('CONFLICT', MONEY_MSG.keyReused);
   // the refund as it is now (a repeat: the first request's, which its job may have finished since)
   const now = (await paymentsRepo.findRefund(ctx.db, row.id)) ?? row;
+  // found owing nothing when it was to be made (the money went back another way meanwhile): not done
+  if (now.status === 'failed') throw new AppError('CONFLICT', MONEY_MSG.nothingLeft);
   const pending = now.status === 'requested';
   const [refunded, asked] = await Promise.all([
     paymentsRepo.completedRefundsOf(ctx.db, payment.provider, payment.providerOrderId),
