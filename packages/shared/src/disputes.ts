@@ -23,7 +23,7 @@ export type StoredSessionPolicy = Omit<SessionPolicy, 'noShowHours'> & { noShowH
 /** Version 1, the terms of sessions booked before version 2 (and, with no policy stored, before policies were frozen). */
 export const POLICY_V1 = { version: 1, cancelHours: 24, disputeHours: 48, noShowHours: 7 * 24 } as const satisfies SessionPolicy;
 /** Version 2: version 1's terms with the no-show window frozen too. Today's rules; changing one makes a new version. */
-export const POLICY_V2 = {
+const POLICY_V2 = {
   version: 2,
   cancelHours: BOOKING_RULES.cancelHours,
   disputeHours: DISPUTE_RULES.hours,

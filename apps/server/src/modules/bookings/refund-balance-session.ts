@@ -18,7 +18,7 @@ import * as paymentsRepo from './payments.repo';
 // share and fee in proportion (a share already paid out from the platform's losses), as a card
 // session's part refund does; the balance itself (its money and its sessions left) is not touched.
 
-export type BalanceSession = sessionsRepo.BalanceSession;
+type BalanceSession = sessionsRepo.BalanceSession;
 type Cancellation = { cancelledBy?: 'user' | 'trainer'; cancelReason?: string | null };
 type RefundOutcome = { state: 'completed'; changed: boolean } | { state: 'in-progress' };
 

@@ -72,7 +72,7 @@ const isPartKey = (key: string) => key.startsWith('operator:') || key.startsWith
 const dollars = (cents: number) => `$${fromCents(cents).toFixed(2)}`;
 
 /** What `refundPart` answers: the refund row of its key and whether this call wrote it. */
-export type PartOutcome = RefundOutcome & {
+type PartOutcome = RefundOutcome & {
   row: paymentsRepo.RefundRow;
   /** false: the key's row was there already (a repeat, or another request at once): this call wrote and asked nothing */
   mine: boolean;
