@@ -27,6 +27,23 @@ const REASONS = {
 } as const;
 
 /**
+ * A refund written before money went back outside Spotter, fitted to what is `left` to give back now:
+ * as it was, smaller, or failed when nothing is left (undefined; the warning names `what`).
+ */
+export async function fitToWhatIsLeft(
+  ctx: Pick<BookingsContext, 'db' | 'log' | 'now'>,
+  refund: paymentsRepo.RefundRow,
+  left: number,
+  what: string,
+): Promise<paymentsRepo.RefundRow | undefined> {
+  if (left >= refund.amountCents) return refund;
+  if (left > 0) return paymentsRepo.resizeRequestedRefund(ctx.db, refund.id, left);
+  if (await paymentsRepo.failRequestedRefund(ctx.db, refund.id, ctx.now()))
+    ctx.log.warn({ refundId: refund.id, key: refund.key }, `${what} found nothing left to give back`);
+  return undefined;
+}
+
+/**
  * Books money the provider gave back without Spotter asking (docs/decisions/042-money-ledger.md#reversals):
  * a completed refunds row (so the payment's refunded total is true) and a ledger transaction that
  * gives it back to the world, taken from the booking's trainer share (pending, or payable once due)

@@ -7,7 +7,7 @@ import * as sessionsRepo from './balance-sessions.repo';
 import { enqueueBookingMails, runBookingMails } from './booking-jobs';
 import * as bookingsRepo from './bookings.repo';
 import { announceBooking, providerOf, type BookingsContext } from './context';
-import { bookOutsideRefund, feePart } from './outside-refund';
+import { bookOutsideRefund, feePart, fitToWhatIsLeft } from './outside-refund';
 import { PAYMENT_JOBS } from './payment-jobs';
 import * as paymentsRepo from './payments.repo';
 
@@ -253,14 +253,7 @@ async function stillOwed(
   const { whole, asked } = await sessionsRepo.refundsOfSession(ctx.db, s);
   // its price less what the others asked (this one is among `asked` while requested); nothing when it went back whole
   const left = whole ? 0 : s.priceCents - (asked - refund.amountCents);
-  if (left >= refund.amountCents) return refund;
-  if (left > 0) return paymentsRepo.resizeRequestedRefund(ctx.db, refund.id, left);
-  if (await paymentsRepo.failRequestedRefund(ctx.db, refund.id, ctx.now()))
-    ctx.log.warn(
-      { refundId: refund.id, key: refund.key },
-      'a refund of a session paid from a balance found nothing left to give back',
-    );
-  return undefined;
+  return fitToWhatIsLeft(ctx, refund, left, 'a refund of a session paid from a balance');
 }
 
 /**

@@ -6,7 +6,7 @@ import { account, balance, hasTransaction, PaymentRejectedError, post, ProviderU
 import { enqueueBookingMails, runBookingMails } from './booking-jobs';
 import * as bookingsRepo from './bookings.repo';
 import { announceBooking, providerOf, type BookingsContext } from './context';
-import { bookOutsideRefund, feePart, takenBack } from './outside-refund';
+import { bookOutsideRefund, feePart, fitToWhatIsLeft, takenBack } from './outside-refund';
 import { PAYMENT_JOBS } from './payment-jobs';
 import * as packagesRepo from './packages.repo';
 import * as paymentsRepo from './payments.repo';
@@ -413,20 +413,9 @@ async function stillOwed(ctx: BookingsContext, refund: paymentsRepo.RefundRow): 
   } else if (refund.key.startsWith('unplaced:')) {
     left = await balance(ctx.db, account.suspense(refund.provider, refund.providerOrderId), refund.currency);
   } else return refund;
-  if (left >= refund.amountCents) return refund;
-  if (left > 0) return paymentsRepo.resizeRequestedRefund(ctx.db, refund.id, left);
-  if (await paymentsRepo.failRequestedRefund(ctx.db, refund.id, ctx.now()))
-    ctx.log.warn(
-      { refundId: refund.id, key: refund.key },
-      'a refund found nothing left to give back: the provider gave it back outside Spotter',
-    );
-  return undefined;
+  return fitToWhatIsLeft(ctx, refund, left, 'a refund (the provider gave it back outside Spotter)');
 }
 
-/**
- * A full refund of a paid session (`cents`: all of it, or the rest a refund outside Spotter left): the
- * trainer's share (pending, or payable once due) and the fee go back out, in proportion.
- */
 /**
  * An operator's refund the provider made: its ledger transaction (the share and the fee in
  * proportion, a paid-out share from losses), the payment refunded once all of it went back (an
@@ -469,6 +458,10 @@ async function finishOperatorRefund(
   return { changed, mailJobs };
 }
 
+/**
+ * A full refund of a paid session (`cents`: all of it, or the rest a refund outside Spotter left): the
+ * trainer's share (pending, or payable once due) and the fee go back out, in proportion.
+ */
 async function sharesBack(tx: Tx, payment: Payment, cents: number): Promise<Posting[]> {
   const fee = feePart(payment, payment.amountCents - cents, cents);
   const due = await hasTransaction(tx, `payable:${payment.bookingId}`);
