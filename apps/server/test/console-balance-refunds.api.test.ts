@@ -6,7 +6,16 @@
 // user can dispute it, and the rules table and an operator's decision refund it the same way.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { DISPUTE_MSG, MONEY_MSG, POLICY_V1, type TBalance, type TConsoleBooking, type TConsoleDispute } from '@spotter/shared';
+import {
+  DISPUTE_MSG,
+  MONEY_MSG,
+  POLICY_V1,
+  type TBalance,
+  type TConsoleBooking,
+  type TConsoleDispute,
+  type TPayment,
+  type TPaymentsResponse,
+} from '@spotter/shared';
 import { bookings, ledgerEntries, ledgerTransactions, packageBalances, refunds } from '../src/db/schema';
 import { checkLedger } from '../src/modules/money/ledger-check';
 import { dueShares } from '../src/modules/money/payouts.repo';
@@ -287,6 +296,45 @@ describe('an operator refunds a week of a weekly series paid by card', () => {
     expect(await consoleRow(user, weeks[0])).toMatchObject({ paidWith: 'balance', refunded: 25, refundable: 75 });
     expect(await consoleRow(user, weeks[2])).toMatchObject({ refunded: 0, refundable: 100 });
     expect(paypalRefundsOf(captureId)).toEqual(['100.00', '25.00']);
+    await ledgerIsClean();
+  });
+});
+
+describe('a part refund of a session paid from a balance on the payments and earnings pages', () => {
+  it('the week’s row shows what went back, the fee kept in proportion, and the rows add up to the totals', async () => {
+    const { trainer, user, weeks } = await seriesWeeks();
+    const part = await refund(weeks[0], { amount: 25, reason: 'Late start' });
+    expect(part.statusCode, part.body).toBe(200);
+    const pageOf = async (token: string) => {
+      const res = await t.app.inject({ url: '/api/payments', headers: auth(token) });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as TPaymentsResponse;
+    };
+    const cents = (dollars: number) => Math.round(dollars * 100);
+
+    const mine = await pageOf(user.token);
+    expect(mine.payments.find((p) => p.bookingId === weeks[0])).toMatchObject({
+      status: 'completed',
+      amount: 100,
+      refunded: 25,
+      net: 75,
+    });
+    expect(mine.totals.refunded).toBe(25);
+    expect(mine.totals.net).toBe(mine.totals.charged - 25);
+
+    // the trainer keeps $75 of the week, less its fee of 10% of $75
+    const earnings = await pageOf(trainer.token);
+    expect(earnings.payments.find((p) => p.bookingId === weeks[0])).toMatchObject({
+      status: 'completed',
+      amount: 100,
+      refunded: 25,
+      fee: 7.5,
+      net: 67.5,
+    });
+    const sum = (pick: (p: TPayment) => number) => earnings.payments.reduce((total, p) => total + cents(pick(p)), 0);
+    expect(sum((p) => p.net)).toBe(cents(earnings.totals.net));
+    expect(sum((p) => p.fee)).toBe(cents(earnings.totals.fees));
+    expect(sum((p) => p.refunded ?? 0)).toBe(cents(earnings.totals.refunded));
     await ledgerIsClean();
   });
 });

@@ -385,7 +385,7 @@ export const ZPayment = z.object({
   amount: z.number(),
   fee: z.number(),
   net: z.number(),
-  /** Given back so far: all of it once refunded; a part after a refund made at the provider (then fee and net are what is kept). */
+  /** Given back so far: all of it once refunded; a part after a part refund (an operator's, a dispute's, or one made at the provider: then fee and net are what is kept). */
   refunded: z.number().optional(),
   paidAt: z.string(),
   refundedAt: z.string().nullable(),
@@ -394,8 +394,8 @@ export type TPayment = z.infer<typeof ZPayment>;
 
 /**
  * GET /api/payments. For a user: what they paid. For a trainer: their earnings. `charged` is the sum
- * of every row, `refunded` of refunded rows, `fees` and `net` of the rows still paid, so
- * charged = refunded + fees + net.
+ * of every row, `refunded` what went back of them (whole or in part), `fees` and `net` what the rows
+ * kept, so charged = refunded + fees + net.
  */
 export const ZPaymentsResponse = z.object({
   role: z.enum(['user', 'trainer']),

@@ -303,7 +303,9 @@ export async function balanceSessionsOf(db: Q, who: { role: 'user' | 'trainer'; 
       u.first_name as user_first_name, u.last_name as user_last_name, u.deleted_at as user_deleted_at,
       (select coalesce(sum(e.amount_cents), 0) from ledger_entries e where e.transaction_id = t.id and e.amount_cents > 0)::text as amount,
       (select coalesce(sum(e.amount_cents), 0) from ledger_entries e where e.transaction_id = t.id and e.account = 'platform:fees')::text as fee,
-      (select e.currency from ledger_entries e where e.transaction_id = t.id limit 1) as currency
+      (select e.currency from ledger_entries e where e.transaction_id = t.id limit 1) as currency,
+      -- its own refunds to the card made so far (an operator's, a dispute's), in part or whole
+      (select coalesce(sum(r.amount_cents), 0) from refunds r where r.booking_id = t.booking_id and r.status = 'completed')::text as refunded
     from ledger_transactions t
     join bookings b on b.id = t.booking_id
     join package_balances pb on pb.id = b.balance_id
@@ -347,6 +349,7 @@ export async function balanceSessionsOf(db: Q, who: { role: 'user' | 'trainer'; 
         amount: string;
         fee: string;
         currency: string;
+        refunded: string;
       }>;
     }
   ).rows;

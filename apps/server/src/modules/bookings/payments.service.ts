@@ -76,10 +76,16 @@ export function createPaymentsService({ db, provider, bookings }: PaymentsDeps) 
       for (const r of fromBalances) {
         const amount = Number(r.amount);
         const back = r.given_back_at !== null;
-        const fee = caller.role === 'trainer' ? Number(r.fee) : 0;
+        // a part of it refunded to the card: the fee kept in proportion, as the ledger took it back (054)
+        const part = back ? 0 : Math.min(Number(r.refunded), amount);
+        const fee =
+          caller.role === 'trainer' ? Number(r.fee) - feePart({ feeCents: Number(r.fee), amountCents: amount }, 0, part) : 0;
         charged += amount;
         if (back) refunded += amount;
-        else fees += fee;
+        else {
+          refunded += part;
+          fees += fee;
+        }
         list.push({
           _id: r.id,
           bookingId: r.booking_id,
@@ -97,8 +103,8 @@ export function createPaymentsService({ db, provider, bookings }: PaymentsDeps) 
           currency: r.currency,
           amount: fromCents(amount),
           fee: fromCents(back ? 0 : fee),
-          net: fromCents(back ? 0 : amount - fee),
-          refunded: fromCents(back ? amount : 0),
+          net: fromCents(back ? 0 : amount - part - fee),
+          refunded: fromCents(back ? amount : part),
           paidAt: new Date(r.created_at).toISOString(),
           refundedAt: back ? new Date(r.given_back_at!).toISOString() : null,
         });

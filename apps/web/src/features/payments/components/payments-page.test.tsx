@@ -199,6 +199,39 @@ describe('PaymentsPage (trainer)', () => {
     expect(row).toHaveTextContent('Paid');
   });
 
+  it('a session paid from a package and refunded in part says what went back, without naming PayPal', async () => {
+    logInAsTrainer();
+    const payment = {
+      _id: 'tx9',
+      bookingId: 'b9',
+      trainerId: 't1',
+      userId: 'u1',
+      trainerFirstName: 'Omar',
+      trainerLastName: 'Farouk',
+      userFirstName: 'Lina',
+      userLastName: 'Haddad',
+      startsAt: '2026-11-30T10:00:00.000Z',
+      provider: 'package',
+      orderId: 'O9',
+      captureId: '',
+      status: 'completed' as const,
+      currency: 'USD',
+      amount: 100,
+      refunded: 25,
+      fee: 7.5,
+      net: 67.5,
+      paidAt: '2026-11-20T10:00:00.000Z',
+      refundedAt: null,
+    };
+    serve({ payments: { ...earnings({ pending: 67.5, refunded: 25 }), payments: [payment] }, payouts: [], payoutEmail: null });
+    renderPage();
+
+    const row = within(await screen.findByRole('list', { name: 'Earnings' })).getByRole('listitem');
+    expect(row).toHaveTextContent('$25 refunded');
+    expect(row).not.toHaveTextContent('PayPal');
+    expect(row).toHaveTextContent('fee $7.50 · you get $67.50');
+  });
+
   it('a session paid from a client’s package is a row saying so, with the fee and what the trainer gets', async () => {
     logInAsTrainer();
     const row = {

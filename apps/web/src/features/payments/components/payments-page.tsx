@@ -82,7 +82,9 @@ function PaymentRow({ payment, role }: { payment: TPayment; role: Role }) {
           {formatMoney(payment.amount)}
         </p>
         {!isRefunded && !!payment.refunded && (
-          <p className="text-xs text-subtle tabular-nums">{formatMoney(payment.refunded)} refunded through PayPal</p>
+          <p className="text-xs text-subtle tabular-nums">
+            {formatMoney(payment.refunded)} refunded{payment.provider === 'paypal' && ' through PayPal'}
+          </p>
         )}
         {role === 'trainer' && !isRefunded && (
           <p className="text-xs text-subtle tabular-nums">
