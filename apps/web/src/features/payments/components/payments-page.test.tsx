@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { TPayout, TPaymentsResponse } from '@spotter/shared';
+import type { TPayment, TPayout, TPaymentsResponse } from '@spotter/shared';
 import { testTrainer, testUser } from '@/testing/accounts';
 import { callsOf, stubApi } from '@/testing/fake-api';
 import { jsonResponse, renderWithProviders } from '@/testing/render';
@@ -32,6 +32,31 @@ const makePayout = (overrides: Partial<TPayout> = {}): TPayout => ({
   createdAt: '2026-11-20T10:00:00.000Z',
   sessions: 2,
   email: 'omar@paypal.example',
+  ...overrides,
+});
+
+/** An earnings row of Omar's client Lina, paid through PayPal; `overrides` make it another. */
+const makePayment = (overrides: Partial<TPayment> = {}): TPayment => ({
+  _id: 'pay1',
+  bookingId: 'b1',
+  trainerId: 't1',
+  userId: 'u1',
+  trainerFirstName: 'Omar',
+  trainerLastName: 'Farouk',
+  userFirstName: 'Lina',
+  userLastName: 'Haddad',
+  startsAt: '2026-11-30T10:00:00.000Z',
+  provider: 'paypal',
+  orderId: 'O1',
+  captureId: 'CAP1',
+  status: 'completed',
+  currency: 'USD',
+  amount: 200,
+  refunded: 0,
+  fee: 20,
+  net: 180,
+  paidAt: '2026-11-20T10:00:00.000Z',
+  refundedAt: null,
   ...overrides,
 });
 
@@ -168,28 +193,7 @@ describe('PaymentsPage (trainer)', () => {
 
   it('a payment refunded in part through PayPal shows what was refunded and what the trainer keeps', async () => {
     logInAsTrainer();
-    const payment = {
-      _id: 'pay1',
-      bookingId: 'b1',
-      trainerId: 't1',
-      userId: 'u1',
-      trainerFirstName: 'Omar',
-      trainerLastName: 'Farouk',
-      userFirstName: 'Lina',
-      userLastName: 'Haddad',
-      startsAt: '2026-11-30T10:00:00.000Z',
-      provider: 'paypal',
-      orderId: 'O1',
-      captureId: 'CAP1',
-      status: 'completed' as const,
-      currency: 'USD',
-      amount: 200,
-      refunded: 50,
-      fee: 15,
-      net: 135,
-      paidAt: '2026-11-20T10:00:00.000Z',
-      refundedAt: null,
-    };
+    const payment = makePayment({ refunded: 50, fee: 15, net: 135 });
     serve({ payments: { ...earnings({ pending: 135, refunded: 50 }), payments: [payment] }, payouts: [], payoutEmail: null });
     renderPage();
 
@@ -201,28 +205,16 @@ describe('PaymentsPage (trainer)', () => {
 
   it('a session paid from a package and refunded in part says what went back, without naming PayPal', async () => {
     logInAsTrainer();
-    const payment = {
+    const payment = makePayment({
       _id: 'tx9',
-      bookingId: 'b9',
-      trainerId: 't1',
-      userId: 'u1',
-      trainerFirstName: 'Omar',
-      trainerLastName: 'Farouk',
-      userFirstName: 'Lina',
-      userLastName: 'Haddad',
-      startsAt: '2026-11-30T10:00:00.000Z',
       provider: 'package',
       orderId: 'O9',
       captureId: '',
-      status: 'completed' as const,
-      currency: 'USD',
       amount: 100,
       refunded: 25,
       fee: 7.5,
       net: 67.5,
-      paidAt: '2026-11-20T10:00:00.000Z',
-      refundedAt: null,
-    };
+    });
     serve({ payments: { ...earnings({ pending: 67.5, refunded: 25 }), payments: [payment] }, payouts: [], payoutEmail: null });
     renderPage();
 
@@ -234,28 +226,18 @@ describe('PaymentsPage (trainer)', () => {
 
   it('a session paid from a client’s package is a row saying so, with the fee and what the trainer gets', async () => {
     logInAsTrainer();
-    const row = {
+    const row = makePayment({
       _id: 'tx1',
       bookingId: 'b2',
-      trainerId: 't1',
-      userId: 'u1',
-      trainerFirstName: 'Omar',
-      trainerLastName: 'Farouk',
-      userFirstName: 'Lina',
-      userLastName: 'Haddad',
       startsAt: '2026-12-01T10:00:00.000Z',
       provider: 'package',
       orderId: 'O9',
       captureId: '',
-      status: 'completed' as const,
-      currency: 'USD',
       amount: 80,
-      refunded: 0,
       fee: 8,
       net: 72,
       paidAt: '2026-11-21T10:00:00.000Z',
-      refundedAt: null,
-    };
+    });
     serve({ payments: { ...earnings({ pending: 72 }), payments: [row] }, payouts: [], payoutEmail: null });
     renderPage();
     const item = within(await screen.findByRole('list', { name: 'Earnings' })).getByRole('listitem');
