@@ -22,7 +22,7 @@ const askedOfOwn = (bookingId: SQLWrapper) => sql`(select coalesce(sum(r.amount_
   where r.booking_id = ${bookingId} and r.status <> 'failed')`;
 
 /** What a session's own refunds gave back (completed), in cents. */
-const completedOfOwn = (bookingId: SQLWrapper) => sql`(select coalesce(sum(r.amount_cents), 0) from refunds r
+export const completedOfOwn = (bookingId: SQLWrapper) => sql`(select coalesce(sum(r.amount_cents), 0) from refunds r
   where r.booking_id = ${bookingId} and r.status = 'completed')`;
 
 /** Whether a session was paid from a balance: its `redeem` is in the ledger. */

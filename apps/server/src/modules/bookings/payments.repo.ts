@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { accounts, bookings, paymentEvents, payments, refunds, PAYMENT_EVENT_KINDS } from '../../db/schema';
+import { completedOfOwn } from './balance-sessions.repo';
 
 type Q = Db | Tx;
 const trainer = alias(accounts, 'trainer');
@@ -305,7 +306,7 @@ export async function balanceSessionsOf(db: Q, who: { role: 'user' | 'trainer'; 
       (select coalesce(sum(e.amount_cents), 0) from ledger_entries e where e.transaction_id = t.id and e.account = 'platform:fees')::text as fee,
       (select e.currency from ledger_entries e where e.transaction_id = t.id limit 1) as currency,
       -- its own refunds to the card made so far (an operator's, a dispute's), in part or whole
-      (select coalesce(sum(r.amount_cents), 0) from refunds r where r.booking_id = t.booking_id and r.status = 'completed')::text as refunded
+      ${completedOfOwn(sql`t.booking_id`)}::text as refunded
     from ledger_transactions t
     join bookings b on b.id = t.booking_id
     join package_balances pb on pb.id = b.balance_id

@@ -16,10 +16,11 @@ type PaymentsDeps = {
 };
 
 /**
- * What a payment row keeps: all of it, nothing once refunded, or what a refund made at the provider
- * left, with the fee in proportion (as the ledger took it back: outside-refund.ts).
+ * What a payment row keeps: all of it, nothing once refunded, or what part refunds (an operator's, a
+ * dispute's, one made at the provider) left, with the fee in proportion (as the ledger took it back:
+ * outside-refund.ts).
  */
-function keptOf(row: repo.PaymentListRow) {
+function keptOf(row: Pick<repo.PaymentListRow, 'status' | 'amountCents' | 'feeCents' | 'refundedCents'>) {
   if (row.status === 'refunded') return { refunded: row.amountCents, amount: 0, fee: 0 };
   const refunded = Math.min(row.refundedCents, row.amountCents);
   return { refunded, amount: row.amountCents - refunded, fee: row.feeCents - feePart(row, 0, refunded) };
@@ -76,16 +77,17 @@ export function createPaymentsService({ db, provider, bookings }: PaymentsDeps) 
       for (const r of fromBalances) {
         const amount = Number(r.amount);
         const back = r.given_back_at !== null;
-        // a part of it refunded to the card: the fee kept in proportion, as the ledger took it back (054)
-        const part = back ? 0 : Math.min(Number(r.refunded), amount);
-        const fee =
-          caller.role === 'trainer' ? Number(r.fee) - feePart({ feeCents: Number(r.fee), amountCents: amount }, 0, part) : 0;
+        // given back whole, or in part by its own refunds to the card, kept as a card payment's row is (054)
+        const kept = keptOf({
+          status: back ? 'refunded' : 'completed',
+          amountCents: amount,
+          feeCents: Number(r.fee),
+          refundedCents: Number(r.refunded),
+        });
+        const fee = caller.role === 'trainer' ? kept.fee : 0;
         charged += amount;
-        if (back) refunded += amount;
-        else {
-          refunded += part;
-          fees += fee;
-        }
+        refunded += kept.refunded;
+        fees += fee;
         list.push({
           _id: r.id,
           bookingId: r.booking_id,
@@ -102,9 +104,9 @@ export function createPaymentsService({ db, provider, bookings }: PaymentsDeps) 
           status: back ? 'refunded' : 'completed',
           currency: r.currency,
           amount: fromCents(amount),
-          fee: fromCents(back ? 0 : fee),
-          net: fromCents(back ? 0 : amount - part - fee),
-          refunded: fromCents(back ? amount : part),
+          fee: fromCents(fee),
+          net: fromCents(kept.amount - fee),
+          refunded: fromCents(kept.refunded),
           paidAt: new Date(r.created_at).toISOString(),
           refundedAt: back ? new Date(r.given_back_at!).toISOString() : null,
         });
