@@ -77,7 +77,8 @@ export function createPaymentsService({ db, provider, bookings }: PaymentsDeps) 
       for (const r of fromBalances) {
         const amount = Number(r.amount);
         const back = r.given_back_at !== null;
-        // given back whole, or in part by its own refunds to the card, kept as a card payment's row is (054)
+        // given back whole, or in part by its own refunds to the card, kept as a card payment's row is
+        // (docs/decisions/054-refunds-of-sessions-paid-from-a-balance.md)
         const kept = keptOf({
           status: back ? 'refunded' : 'completed',
           amountCents: amount,
